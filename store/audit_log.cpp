@@ -1,0 +1,1 @@
+#include "store/audit_log.h"

@@ -1,0 +1,55 @@
+#include "store/bytes.h"
+
+#include <sodium.h>
+
+namespace atoms {
+
+std::string toHex(std::span<const std::uint8_t> bytes) {
+  std::string out(bytes.size() * 2 + 1, '\0');
+  sodium_bin2hex(out.data(), out.size(), bytes.data(), bytes.size());
+  out.pop_back();
+  return out;
+}
+
+std::optional<Bytes> fromHex(std::string_view hex) {
+  if (hex.size() % 2 != 0) return std::nullopt;
+  Bytes out(hex.size() / 2);
+  size_t len = 0;
+  const char* end = nullptr;
+  if (sodium_hex2bin(out.data(), out.size(), hex.data(), hex.size(), nullptr, &len, &end) != 0 ||
+      len != out.size() || end != hex.data() + hex.size()) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+std::string toBase64(std::span<const std::uint8_t> bytes) {
+  const size_t cap = sodium_base64_ENCODED_LEN(bytes.size(), sodium_base64_VARIANT_ORIGINAL);
+  std::string out(cap, '\0');
+  sodium_bin2base64(out.data(), cap, bytes.data(), bytes.size(), sodium_base64_VARIANT_ORIGINAL);
+  out.resize(cap - 1);
+  return out;
+}
+
+std::optional<Bytes> fromBase64(std::string_view text) {
+  Bytes out(text.size() / 4 * 3 + 3);
+  size_t len = 0;
+  const char* end = nullptr;
+  if (sodium_base642bin(out.data(), out.size(), text.data(), text.size(), nullptr, &len, &end,
+                        sodium_base64_VARIANT_ORIGINAL) != 0 ||
+      end != text.data() + text.size()) {
+    return std::nullopt;
+  }
+  out.resize(len);
+  // Reject non-canonical encodings (stray bits in the last character) so one value has one text.
+  if (toBase64(out) != text) return std::nullopt;
+  return out;
+}
+
+Hash32 sha256(std::span<const std::uint8_t> data) {
+  Hash32 h;
+  crypto_hash_sha256(h.data(), data.data(), data.size());
+  return h;
+}
+
+}  // namespace atoms

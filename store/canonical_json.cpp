@@ -1,0 +1,1 @@
+#include "store/canonical_json.h"

@@ -1,0 +1,1 @@
+#include "store/key_file.h"

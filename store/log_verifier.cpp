@@ -1,0 +1,1 @@
+#include "store/log_verifier.h"

@@ -1,0 +1,1 @@
+#include "store/signed_note.h"

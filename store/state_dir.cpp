@@ -1,0 +1,1 @@
+#include "store/state_dir.h"
