@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian packages atoms-edge needs to build, test and run. Idempotent; run as root.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache pkg-config git
+  libsqlcipher-dev sqlcipher libsodium-dev libpoco-dev libboost-test-dev
+  libpaho-mqttpp-dev libpaho-mqtt-dev mosquitto mosquitto-clients
+  procps
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "deps: missing packages (${missing[*]}); run this script as root to install them" >&2
+  exit 1
+fi
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
