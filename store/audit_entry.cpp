@@ -1,1 +1,165 @@
 #include "store/audit_entry.h"
+
+#include <array>
+#include <cstdio>
+
+namespace atoms {
+namespace {
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isLowerHex(char c) { return isDigit(c) || (c >= 'a' && c <= 'f'); }
+
+// Reads `n` digits at s[pos..]; -1 when any is not a digit.
+int digits(std::string_view s, std::size_t pos, std::size_t n) {
+  int v = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const char c = s[pos + i];
+    if (!isDigit(c)) return -1;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+int daysInMonth(int year, int month) {
+  static constexpr std::array<int, 12> kDays{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return month == 2 && leap ? 29 : kDays[static_cast<std::size_t>(month - 1)];
+}
+
+Error fieldError(std::string_view field, std::string_view what) {
+  return makeError("entry: field \"" + std::string(field) + "\" " + std::string(what));
+}
+
+}  // namespace
+
+bool isValidKind(std::string_view kind) {
+  if (kind.empty() || kind.size() > kMaxKindLength) return false;
+  for (char c : kind) {
+    if (!((c >= 'a' && c <= 'z') || isDigit(c) || c == '_' || c == '.')) return false;
+  }
+  return true;
+}
+
+Status validateTimestamp(std::string_view ts) {
+  // 0123456789012345678901234
+  // YYYY-MM-DDTHH:MM:SS.mmmZ
+  const auto bad = [&] {
+    return makeError("timestamp \"" + std::string(ts.substr(0, 40)) +
+                     "\" is not a UTC time YYYY-MM-DDTHH:MM:SS.mmmZ");
+  };
+  if (ts.size() != 24 || ts[4] != '-' || ts[7] != '-' || ts[10] != 'T' || ts[13] != ':' ||
+      ts[16] != ':' || ts[19] != '.' || ts[23] != 'Z') {
+    return bad();
+  }
+  const int year = digits(ts, 0, 4), month = digits(ts, 5, 2), day = digits(ts, 8, 2);
+  const int hour = digits(ts, 11, 2), minute = digits(ts, 14, 2), second = digits(ts, 17, 2);
+  const int milli = digits(ts, 20, 3);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || minute < 0 || second < 0 ||
+      milli < 0) {
+    return bad();
+  }
+  if (day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return bad();
+  return Status::success();
+}
+
+std::string formatTimestamp(std::chrono::system_clock::time_point t) {
+  using namespace std::chrono;
+  const auto ms = floor<milliseconds>(t);
+  const auto dayPoint = floor<days>(ms);
+  const year_month_day ymd{dayPoint};
+  const hh_mm_ss<milliseconds> tod{ms - dayPoint};
+  std::array<char, 32> buf{};
+  std::snprintf(buf.data(), buf.size(), "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ",
+                static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
+                static_cast<unsigned>(ymd.day()), static_cast<int>(tod.hours().count()),
+                static_cast<int>(tod.minutes().count()), static_cast<int>(tod.seconds().count()),
+                static_cast<int>(tod.subseconds().count()));
+  return std::string(buf.data());
+}
+
+namespace {
+
+// Everything validateEntry checks except json::validate(body), which parse() already guarantees.
+Status validateFields(const Entry& e) {
+  if (e.seq > static_cast<std::uint64_t>(json::kMaxSafeInteger)) {
+    return fieldError("seq", "is beyond 2^53-1");
+  }
+  if (!validateTimestamp(e.ts))
+    return fieldError("ts", "must be a UTC time YYYY-MM-DDTHH:MM:SS.mmmZ");
+  if (e.site.empty() || !json::isValidUtf8(e.site)) {
+    return fieldError("site", "must be a non-empty UTF-8 string");
+  }
+  if (!isValidKind(e.kind)) return fieldError("kind", "must be 1-64 characters of [a-z0-9_.]");
+  if (!json::isValidUtf8(e.actor)) return fieldError("actor", "must be valid UTF-8");
+  if (!e.body.isObject()) return fieldError("body", "must be an object");
+  return Status::success();
+}
+
+}  // namespace
+
+Status validateEntry(const Entry& e) {
+  if (Status s = validateFields(e); !s) return s;
+  if (Status s = json::validate(e.body); !s)
+    return fieldError("body", "is invalid: " + s.message());
+  return Status::success();
+}
+
+std::string entryText(const Entry& e) {
+  json::Object o;
+  o.emplace("seq", static_cast<std::int64_t>(e.seq));
+  o.emplace("ts", e.ts);
+  o.emplace("site", e.site);
+  o.emplace("kind", e.kind);
+  o.emplace("actor", e.actor);
+  o.emplace("body", e.body);
+  o.emplace("prev", toHex(e.prev));
+  return json::canonical(json::Value(std::move(o)));
+}
+
+Result<Entry> parseEntry(std::string_view text) {
+  if (text.size() > kMaxEntryBytes) {
+    return makeError("entry: " + std::to_string(text.size()) + " bytes, more than the limit of " +
+                     std::to_string(kMaxEntryBytes));
+  }
+  Result<json::Value> parsed = json::parseCanonical(text);
+  if (!parsed) return makeError("entry: " + parsed.message());
+  if (!parsed->isObject()) return makeError("entry: not a JSON object");
+  json::Object& o = parsed->asObject();
+
+  static constexpr std::array<std::string_view, 7> kFields{"actor", "body", "kind", "prev",
+                                                           "seq",   "site", "ts"};
+  for (const auto& [key, value] : o) {
+    bool known = false;
+    for (std::string_view f : kFields) known = known || key == f;
+    if (!known) return makeError("entry: unexpected field \"" + key + "\"");
+  }
+  for (std::string_view f : kFields) {
+    if (o.find(std::string(f)) == o.end()) return fieldError(f, "is missing");
+  }
+
+  Entry e;
+  const json::Value& seq = o["seq"];
+  if (!seq.isInt() || seq.asInt() < 0) return fieldError("seq", "must be a non-negative integer");
+  e.seq = static_cast<std::uint64_t>(seq.asInt());
+  for (auto [name, target] : {std::pair{"ts", &e.ts}, std::pair{"site", &e.site},
+                              std::pair{"kind", &e.kind}, std::pair{"actor", &e.actor}}) {
+    json::Value& v = o[name];
+    if (!v.isString()) return fieldError(name, "must be a string");
+    *target = std::move(v.asString());
+  }
+  const json::Value& prev = o["prev"];
+  if (!prev.isString() || prev.asString().size() != 64) {
+    return fieldError("prev", "must be 64 lowercase hex characters");
+  }
+  for (std::size_t i = 0; i < 64; ++i) {
+    const char c = prev.asString()[i];
+    if (!isLowerHex(c)) return fieldError("prev", "must be 64 lowercase hex characters");
+    const int nibble = isDigit(c) ? c - '0' : c - 'a' + 10;
+    e.prev[i / 2] = static_cast<std::uint8_t>(i % 2 == 0 ? nibble << 4 : e.prev[i / 2] | nibble);
+  }
+  e.body = std::move(o["body"]);
+  if (Status s = validateFields(e); !s) return s.error();
+  return e;
+}
+
+}  // namespace atoms

@@ -13,6 +13,7 @@ std::string toHex(std::span<const std::uint8_t> bytes) {
 
 std::optional<Bytes> fromHex(std::string_view hex) {
   if (hex.size() % 2 != 0) return std::nullopt;
+  if (hex.empty()) return Bytes{};  // sodium_hex2bin must not get a null output buffer
   Bytes out(hex.size() / 2);
   size_t len = 0;
   const char* end = nullptr;

@@ -1,1 +1,154 @@
+// Database: a thin RAII wrapper over the SQLCipher C API (one sqlite3 connection).
+//
+// Contract:
+// - Ownership: Database owns its connection, Statement owns its sqlite3_stmt; both are move-only.
+//   Every Statement and Transaction must be destroyed before the Database it came from.
+// - Threading: none of these classes is thread-safe. Use one Database per thread; the engine
+//   thread owns the single ReadWrite connection, panel threads each open their own ReadOnly one
+//   (WAL lets them read while the writer writes).
+// - Errors: every SQLite error code becomes an Error whose message names the database path or the
+//   SQL and carries SQLite's own text. No exceptions are thrown (except std::bad_alloc).
+// - Format: the file is always written in the SQLCipher 3 format (1024-byte pages, HMAC-SHA1), also
+//   when linked against SQLCipher 4, so a box can move between the two (docs/decisions/0001).
 #pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "store/bytes.h"
+#include "store/result.h"
+#include "store/secret.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace atoms {
+
+enum class OpenMode {
+  Create,     // the file must not exist; it is created with mode 0600
+  ReadWrite,  // the file must exist; never creates a new empty database
+  ReadOnly,   // the file must exist; SQLITE_OPEN_READONLY, for readers beside the single writer
+};
+
+// Written into the database header at Create ("ATMS"); checked at every open, so a SQLCipher file
+// of another program that happens to share the key is refused too.
+inline constexpr std::int32_t kAtomsApplicationId = 0x41544D53;
+// SQLCipher 3 page size; the file size of a healthy database is a multiple of it.
+inline constexpr int kCipherPageSize = 1024;
+// How long a statement waits for another connection's lock before failing with "database is
+// locked" (writers only contend when someone runs a second writer by mistake).
+inline constexpr int kBusyTimeoutMs = 5000;
+
+class Statement {
+ public:
+  Statement() = default;
+  ~Statement();
+  Statement(Statement&& other) noexcept;
+  Statement& operator=(Statement&& other) noexcept;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  // Binding is chainable: bind(1, x).bind(2, y). Indexes are 1-based as in SQLite. The first bind
+  // error (bad index, out of memory) is remembered and returned by the next step(), so a query is
+  // never run with a missing parameter. Text and blobs are copied (SQLITE_TRANSIENT).
+  Statement& bind(int index, std::int64_t value);
+  Statement& bind(int index, std::string_view text);
+  Statement& bindBlob(int index, std::span<const std::uint8_t> blob);
+  Statement& bindNull(int index);
+
+  // true: a row is available through the column accessors; false: the statement is done.
+  // Errors carry SQLite's message and the SQL text.
+  Result<bool> step();
+  // Resets the statement for another run and clears the bindings and any pending bind error.
+  Status reset();
+
+  // Column accessors, 0-based; valid after step() returned true. NULL reads as 0 / "" / empty.
+  std::int64_t columnInt64(int column) const;
+  std::string columnText(int column) const;
+  Bytes columnBlob(int column) const;
+  bool columnIsNull(int column) const;
+  int columnCount() const;
+
+  sqlite3_stmt* handle() { return stmt_; }
+
+ private:
+  friend class Database;
+  Statement(sqlite3_stmt* stmt, sqlite3* db) : stmt_(stmt), db_(db) {}
+  void noteBindError(int rc, int index);
+
+  sqlite3_stmt* stmt_ = nullptr;
+  sqlite3* db_ = nullptr;
+  std::string bindError_;
+};
+
+class Database {
+ public:
+  // Opens (or, with Create, creates) the database at path with a 32-byte raw key (no KDF).
+  // Errors, one line each: Create on an existing file; ReadWrite/ReadOnly on a missing file (no
+  // file is created); an empty or truncated file; a wrong key or a file that is not an atoms-edge
+  // database ("cannot open database P: wrong key or not an atoms-edge database"); journal mode not
+  // WAL. A failed open leaves an existing file byte-for-byte unchanged.
+  // After open: WAL, synchronous=FULL, foreign_keys=ON, busy timeout kBusyTimeoutMs.
+  static Result<Database> open(const std::string& path, const SecretBytes& key, OpenMode mode);
+
+  Database() = default;  // an empty, closed handle (only useful as a move target)
+  ~Database();
+  Database(Database&& other) noexcept;
+  Database& operator=(Database&& other) noexcept;
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  // Runs one or more SQL statements that return no rows of interest (DDL, PRAGMA, BEGIN...).
+  Status exec(std::string_view sql);
+  // Compiles exactly one statement (trailing whitespace/semicolons allowed; a second statement is
+  // an error so it is never silently ignored).
+  Result<Statement> prepare(std::string_view sql);
+
+  std::int64_t lastInsertRowid() const;
+  int changes() const;  // rows changed by the last INSERT/UPDATE/DELETE
+  // PRAGMA quick_check over the whole file (O(size): for `verify` and after a restore, not for
+  // every start). open() only proves the key and the first page; a damaged later page shows up
+  // here, or as a "malformed" error from the statement that reads it.
+  Status quickCheck();
+  const std::string& path() const { return path_; }
+  OpenMode mode() const { return mode_; }
+  bool isOpen() const { return db_ != nullptr; }
+  sqlite3* handle() { return db_; }
+
+ private:
+  Database(sqlite3* db, std::string path, OpenMode mode)
+      : db_(db), path_(std::move(path)), mode_(mode) {}
+  void close();
+
+  sqlite3* db_ = nullptr;
+  std::string path_;
+  OpenMode mode_ = OpenMode::ReadOnly;
+};
+
+// Transaction: BEGIN IMMEDIATE on begin (takes the write lock up front, so a transaction never
+// fails half-way with SQLITE_BUSY on its first write); the destructor rolls back unless commit()
+// succeeded. Move-only; must not outlive its Database. Not nestable.
+class Transaction {
+ public:
+  static Result<Transaction> begin(Database& db);
+
+  ~Transaction();
+  Transaction(Transaction&& other) noexcept;
+  Transaction& operator=(Transaction&& other) noexcept;
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+
+  // After a failed commit the transaction is rolled back (by the destructor at the latest).
+  Status commit();
+  // Explicit rollback; also done by the destructor.
+  Status rollback();
+
+ private:
+  explicit Transaction(Database* db) : db_(db) {}
+  Database* db_ = nullptr;  // null once committed or rolled back
+};
+
+}  // namespace atoms

@@ -1,1 +1,157 @@
 #include "store/migrations.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+namespace atoms {
+namespace {
+
+// The project's schema. Append only: a shipped migration never changes.
+constexpr Migration kStoreMigrations[] = {
+    {1, "meta", "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"},
+    {2, "audit",
+     "CREATE TABLE audit_entry(seq INTEGER PRIMARY KEY, entry BLOB NOT NULL,"
+     " leaf_hash BLOB NOT NULL);"
+     "CREATE TABLE audit_checkpoint(size INTEGER PRIMARY KEY, root BLOB NOT NULL,"
+     " note TEXT NOT NULL);"
+     "CREATE TABLE audit_sync(id INTEGER PRIMARY KEY CHECK(id=1), acked_size INTEGER NOT NULL,"
+     " acked_root BLOB);"},
+};
+
+constexpr std::string_view kCreateTable =
+    "CREATE TABLE IF NOT EXISTS schema_migrations(version INTEGER PRIMARY KEY,"
+    " name TEXT NOT NULL, applied_at TEXT NOT NULL)";
+
+Status validateList(std::span<const Migration> migrations) {
+  int previous = 0;
+  for (const Migration& m : migrations) {
+    if (m.version <= previous) {
+      return makeError("schema migration list is malformed: version " + std::to_string(m.version) +
+                       " is not positive and increasing");
+    }
+    if (m.name.empty()) {
+      return makeError("schema migration list is malformed: version " + std::to_string(m.version) +
+                       " has no name");
+    }
+    previous = m.version;
+  }
+  return Status::success();
+}
+
+Result<bool> hasMigrationsTable(Database& db) {
+  auto stmt = db.prepare(
+      "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='schema_migrations'");
+  if (!stmt) return stmt.error();
+  auto row = stmt->step();
+  if (!row) return row.error();
+  return *row && stmt->columnInt64(0) > 0;
+}
+
+Result<std::map<int, std::string>> recordedMigrations(Database& db) {
+  std::map<int, std::string> recorded;
+  auto exists = hasMigrationsTable(db);
+  if (!exists) return exists.error();
+  if (!*exists) return recorded;
+  auto stmt = db.prepare("SELECT version, name FROM schema_migrations ORDER BY version");
+  if (!stmt) return stmt.error();
+  for (;;) {
+    auto row = stmt->step();
+    if (!row) return row.error();
+    if (!*row) break;
+    recorded.emplace(static_cast<int>(stmt->columnInt64(0)), stmt->columnText(1));
+  }
+  return recorded;
+}
+
+Status applyOne(Database& db, const Migration& m) {
+  const std::string label =
+      "schema migration " + std::to_string(m.version) + " (" + std::string(m.name) + ")";
+  auto tx = Transaction::begin(db);
+  if (!tx) return makeError(label + " failed: " + tx.message());
+
+  // Another process may have applied it between our check and our write lock.
+  auto check = db.prepare("SELECT name FROM schema_migrations WHERE version = ?");
+  if (!check) return makeError(label + " failed: " + check.message());
+  check->bind(1, std::int64_t{m.version});
+  auto row = check->step();
+  if (!row) return makeError(label + " failed: " + row.message());
+  if (*row) {
+    if (check->columnText(0) != m.name) {
+      return makeError("database schema migration " + std::to_string(m.version) + " is named '" +
+                       check->columnText(0) + "' but this atoms-edge calls it '" +
+                       std::string(m.name) + "'");
+    }
+    return Status::success();  // the transaction rolls back; nothing was written
+  }
+
+  if (auto s = db.exec(m.sql); !s) return makeError(label + " failed: " + s.message());
+  auto record = db.prepare(
+      "INSERT INTO schema_migrations(version, name, applied_at)"
+      " VALUES(?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))");
+  if (!record) return makeError(label + " failed: " + record.message());
+  record->bind(1, std::int64_t{m.version}).bind(2, m.name);
+  if (auto done = record->step(); !done) return makeError(label + " failed: " + done.message());
+  if (auto s = tx->commit(); !s) return makeError(label + " failed: " + s.message());
+  return Status::success();
+}
+
+}  // namespace
+
+Result<std::vector<int>> pendingMigrations(Database& db, std::span<const Migration> migrations) {
+  if (auto s = validateList(migrations); !s) return s.error();
+  auto recorded = recordedMigrations(db);
+  if (!recorded) return recorded.error();
+
+  const int known = migrations.empty() ? 0 : migrations.back().version;
+  if (!recorded->empty() && recorded->rbegin()->first > known) {
+    return makeError("database schema version " + std::to_string(recorded->rbegin()->first) +
+                     " is newer than this atoms-edge (" + std::to_string(known) + ")");
+  }
+  std::map<int, std::string_view> byVersion;
+  for (const Migration& m : migrations) byVersion.emplace(m.version, m.name);
+  for (const auto& [version, name] : *recorded) {
+    auto it = byVersion.find(version);
+    if (it == byVersion.end()) {
+      return makeError("database records schema migration " + std::to_string(version) + " (" +
+                       name + ") which this atoms-edge does not know");
+    }
+    if (it->second != name) {
+      return makeError("database schema migration " + std::to_string(version) + " is named '" +
+                       name + "' but this atoms-edge calls it '" + std::string(it->second) + "'");
+    }
+  }
+
+  std::vector<int> pending;
+  const int highestRecorded = recorded->empty() ? 0 : recorded->rbegin()->first;
+  for (const Migration& m : migrations) {
+    if (recorded->count(m.version) != 0) continue;
+    // A gap below an applied version means the list changed after shipping.
+    if (m.version < highestRecorded) {
+      return makeError("schema migration " + std::to_string(m.version) + " (" +
+                       std::string(m.name) + ") is missing from the database but version " +
+                       std::to_string(highestRecorded) + " is applied");
+    }
+    pending.push_back(m.version);
+  }
+  return pending;
+}
+
+Status migrate(Database& db, std::span<const Migration> migrations) {
+  auto pending = pendingMigrations(db, migrations);
+  if (!pending) return pending.error();
+  if (pending->empty()) return Status::success();
+  if (db.mode() == OpenMode::ReadOnly) {
+    return makeError("database " + db.path() + " needs schema migrations but is open read-only");
+  }
+  if (auto s = db.exec(kCreateTable); !s) return s;
+  for (const Migration& m : migrations) {
+    if (std::find(pending->begin(), pending->end(), m.version) == pending->end()) continue;
+    if (auto s = applyOne(db, m); !s) return s;
+  }
+  return Status::success();
+}
+
+std::span<const Migration> storeMigrations() { return kStoreMigrations; }
+
+}  // namespace atoms

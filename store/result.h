@@ -14,6 +14,11 @@ struct Error {
   std::string message;
 };
 
+inline const std::string& emptyMessage() {
+  static const std::string empty;
+  return empty;
+}
+
 template <class T>
 class [[nodiscard]] Result {
  public:
@@ -34,7 +39,8 @@ class [[nodiscard]] Result {
 
   // Precondition: !ok().
   const Error& error() const { return std::get<1>(v_); }
-  const std::string& message() const { return error().message; }
+  // The error's message; empty when ok(), so test and log messages may name it unconditionally.
+  const std::string& message() const { return ok() ? emptyMessage() : error().message; }
 
  private:
   std::variant<T, Error> v_;
@@ -50,7 +56,7 @@ class [[nodiscard]] Status {
   bool ok() const { return ok_; }
   explicit operator bool() const { return ok_; }
   const Error& error() const { return error_; }
-  const std::string& message() const { return error_.message; }
+  const std::string& message() const { return error_.message; }  // empty when ok()
 
  private:
   Error error_;

@@ -1,0 +1,18 @@
+#include "daemon/cli/commands.h"
+
+namespace atoms::cli {
+
+std::vector<Command> allCommands() {
+  return {
+      demoCommand(),
+      initCommand(),
+      serveCommand(),
+      identityCommand(),
+      verifyCommand(),
+      exportSegmentsCommand(),
+      verifySegmentsCommand(),
+      versionCommand(),
+  };
+}
+
+}  // namespace atoms::cli

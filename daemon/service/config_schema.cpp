@@ -1,0 +1,125 @@
+#include "daemon/service/config_schema.h"
+
+#include <Poco/Exception.h>
+#include <Poco/Util/MapConfiguration.h>
+#include <Poco/Util/PropertyFileConfiguration.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "daemon/log/setup.h"
+
+namespace atoms {
+
+std::vector<ConfigKey> serviceConfigSchema() {
+  return {
+      {"state.dir", "/var/lib/atoms-edge",
+       "directory with the database and the keys (made by `atoms-edge init`)", absolutePath()},
+      {"log.level", "information", "least important level logged",
+       [](const std::string& v) -> std::optional<std::string> {
+         if (parseLogLevel(v)) return std::nullopt;
+         return "one of fatal, critical, error, warning, notice, information, debug, trace";
+       }},
+      {"log.format", "logfmt", "log line format", oneOf({"logfmt", "json"})},
+  };
+}
+
+ConfigValidator oneOf(std::vector<std::string> allowed) {
+  return [allowed = std::move(allowed)](const std::string& v) -> std::optional<std::string> {
+    if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return std::nullopt;
+    std::string expected = "one of ";
+    for (std::size_t i = 0; i < allowed.size(); ++i) {
+      if (i > 0) expected += ", ";
+      expected += allowed[i];
+    }
+    return expected;
+  };
+}
+
+ConfigValidator absolutePath() {
+  return [](const std::string& v) -> std::optional<std::string> {
+    if (!v.empty() && v[0] == '/') return std::nullopt;
+    return "an absolute path";
+  };
+}
+
+Result<Poco::AutoPtr<Poco::Util::AbstractConfiguration>> loadConfigFile(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    int err = errno;
+    if (err == ENOENT) return makeError("config file " + path + " does not exist");
+    return makeError("cannot read config file " + path + ": " + std::strerror(err));
+  }
+  if (!S_ISREG(st.st_mode)) return makeError("config file " + path + " is not a regular file");
+  {
+    // Poco reports an unreadable file without the reason; ask first so the operator gets it.
+    std::ifstream probe(path);
+    if (!probe) {
+      int err = errno;
+      return makeError("cannot read config file " + path + ": " + std::strerror(err));
+    }
+  }
+  try {
+    Poco::AutoPtr<Poco::Util::AbstractConfiguration> config(
+        new Poco::Util::PropertyFileConfiguration(path));
+    return config;
+  } catch (const Poco::Exception& e) {
+    return makeError("cannot read config file " + path + ": " + e.displayText());
+  } catch (const std::exception& e) {
+    return makeError("cannot read config file " + path + ": " + e.what());
+  }
+}
+
+namespace {
+
+// Every key that holds a value, depth first. Poco lists "a" for "a.b = 1"; only "a.b" holds one.
+void collectKeys(const Poco::Util::AbstractConfiguration& config, const std::string& prefix,
+                 std::vector<std::string>& out) {
+  Poco::Util::AbstractConfiguration::Keys keys;
+  config.keys(prefix, keys);
+  for (const std::string& key : keys) {
+    std::string full = prefix.empty() ? key : prefix + "." + key;
+    if (config.hasProperty(full)) out.push_back(full);
+    collectKeys(config, full, out);
+  }
+}
+
+}  // namespace
+
+Status validateConfig(const Poco::Util::AbstractConfiguration& config,
+                      const std::vector<ConfigKey>& schema, const std::string& source) {
+  std::vector<std::string> keys;
+  collectKeys(config, "", keys);
+  for (const std::string& key : keys) {
+    auto row = std::find_if(schema.begin(), schema.end(),
+                            [&](const ConfigKey& k) { return k.key == key; });
+    if (row == schema.end()) return makeError(source + ": unknown key '" + key + "'");
+    std::string value = config.getRawString(key);
+    if (auto expected = row->validate(value)) {
+      return makeError(source + ": bad value '" + value + "' for " + key + " (expected " +
+                       *expected + ")");
+    }
+  }
+  return Status::success();
+}
+
+Result<Poco::AutoPtr<Poco::Util::AbstractConfiguration>> loadServiceConfig(
+    const std::string& path) {
+  auto config = loadConfigFile(path);
+  if (!config.ok()) return config;
+  Status valid = validateConfig(**config, serviceConfigSchema(), "config file " + path);
+  if (!valid.ok()) return valid.error();
+  return config;
+}
+
+Poco::AutoPtr<Poco::Util::AbstractConfiguration> configDefaults(
+    const std::vector<ConfigKey>& schema) {
+  Poco::AutoPtr<Poco::Util::MapConfiguration> defaults(new Poco::Util::MapConfiguration);
+  for (const ConfigKey& row : schema) defaults->setString(row.key, row.defaultValue);
+  return defaults;
+}
+
+}  // namespace atoms

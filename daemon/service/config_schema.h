@@ -1,0 +1,55 @@
+// The service configuration (`atoms-edge serve --config FILE`, Poco properties format): one schema
+// table lists every key the service knows, its default and how its value is checked. A key that is
+// not in the table, or a value its validator refuses, stops the service at start with one line
+// naming the key and the value. Adding a key = adding a row in serviceConfigSchema() (and a
+// paragraph in etc/atoms-edge.conf and docs/configuration.md).
+//
+// Values are checked as written in the file (no ${...} expansion). Pure functions, thread-safe.
+#pragma once
+
+#include <Poco/AutoPtr.h>
+#include <Poco/Util/AbstractConfiguration.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/result.h"
+
+namespace atoms {
+
+// nullopt when value is acceptable; otherwise what was expected, e.g. "one of logfmt, json".
+using ConfigValidator = std::function<std::optional<std::string>(const std::string& value)>;
+
+struct ConfigKey {
+  std::string key;           // "log.level"
+  std::string defaultValue;  // used when the file does not set the key
+  std::string description;   // one line, for docs and `--help`
+  ConfigValidator validate;
+};
+
+// The table. Defaults must pass their own validators (a test checks it).
+std::vector<ConfigKey> serviceConfigSchema();
+
+// Validators for rows.
+ConfigValidator oneOf(std::vector<std::string> allowed);
+ConfigValidator absolutePath();
+
+// Reads a properties file. Errors name the path and the reason: missing, not a regular file,
+// unreadable (errno text), or a file Poco cannot parse.
+Result<Poco::AutoPtr<Poco::Util::AbstractConfiguration>> loadConfigFile(const std::string& path);
+
+// Every key in config must be in schema with a value its validator accepts. The first problem is
+// returned as "<source>: unknown key 'x'" or "<source>: bad value 'v' for x (expected ...)".
+Status validateConfig(const Poco::Util::AbstractConfiguration& config,
+                      const std::vector<ConfigKey>& schema, const std::string& source);
+
+// loadConfigFile + validateConfig with serviceConfigSchema(): what `serve` runs at start.
+Result<Poco::AutoPtr<Poco::Util::AbstractConfiguration>> loadServiceConfig(const std::string& path);
+
+// A configuration holding every key's default, to layer under the file.
+Poco::AutoPtr<Poco::Util::AbstractConfiguration> configDefaults(
+    const std::vector<ConfigKey>& schema);
+
+}  // namespace atoms

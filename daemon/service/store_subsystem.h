@@ -1,0 +1,41 @@
+// StoreSubsystem: opens the state directory (config key state.dir) read-write at start: the keys,
+// the database, the site identity and the audit log (which checks its chain tail, its newest
+// checkpoint and the never-sign-smaller high-water mark); closes them at stop. Refuses to start
+// with the store's own one-line error (missing directory, missing or bad key file, wrong key,
+// newer schema, a database older than what was already published).
+//
+// Threading: the Database is single-threaded (store/database.h); once the engine runs, only the
+// engine thread may use store().
+#pragma once
+
+#include <Poco/Logger.h>
+
+#include <string>
+
+#include "daemon/service/service_subsystem.h"
+#include <memory>
+
+#include "store/site_store.h"
+
+namespace atoms {
+
+class StoreSubsystem final : public ServiceSubsystem {
+ public:
+  explicit StoreSubsystem(Poco::Logger& logger) : logger_(logger) {}
+  const char* name() const override { return "store"; }
+
+  // Precondition: started().
+  SiteStore& store() { return *store_; }
+  const std::string& stateDir() const { return stateDir_; }
+
+ protected:
+  Status start(Poco::Util::Application& app) override;
+  void stop() override;
+
+ private:
+  Poco::Logger& logger_;
+  std::string stateDir_;
+  std::unique_ptr<SiteStore> store_;
+};
+
+}  // namespace atoms

@@ -1,0 +1,85 @@
+// MerkleFrontier: the right edge of an RFC 9162 Merkle tree (the roots of its maximal perfect
+// subtrees, at most 64 hashes), enough to append leaves and compute the root of the grown tree
+// without holding the leaves. The audit log uses it to compute a batch's root before the batch
+// commits; the verifiers use it to check a stream of entries in O(1) memory.
+//
+// A plain value type: copyable, not synchronised. Header-only (used by store/ and sync/).
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "store/bytes.h"
+#include "store/merkle.h"
+#include "store/result.h"
+
+namespace atoms {
+
+class MerkleFrontier {
+ public:
+  MerkleFrontier() = default;
+
+  // The frontier of a tree of `size` leaves from its peaks, largest (leftmost) first. Error when
+  // the number of peaks is not popcount(size).
+  static Result<MerkleFrontier> fromPeaks(std::uint64_t size, std::vector<Hash32> peaks) {
+    if (peaks.size() != static_cast<std::size_t>(std::popcount(size))) {
+      return makeError("merkle frontier: " + std::to_string(peaks.size()) +
+                       " peaks do not fit a tree of size " + std::to_string(size));
+    }
+    MerkleFrontier f;
+    f.size_ = size;
+    f.peaks_ = std::move(peaks);
+    return f;
+  }
+
+  // The frontier of the first tree.size() leaves of `tree`, in O(log n): the inclusion path of
+  // the last leaf holds, above the last peak, exactly the other peaks (smallest first).
+  static Result<MerkleFrontier> fromTree(const MerkleTree& tree) {
+    const std::uint64_t n = tree.size();
+    if (n == 0) return MerkleFrontier();
+    auto path = tree.inclusionProof(n - 1, n);
+    if (!path) return path.error();
+    const auto lastHeight = static_cast<std::size_t>(std::countr_zero(n));
+    if (path->size() < lastHeight) return makeError("merkle frontier: short inclusion path");
+    Hash32 last = tree.leaf(n - 1);
+    for (std::size_t i = 0; i < lastHeight; ++i) last = nodeHash((*path)[i], last);
+    std::vector<Hash32> peaks(path->rbegin(),
+                              path->rend() - static_cast<std::ptrdiff_t>(lastHeight));
+    peaks.push_back(last);
+    auto f = fromPeaks(n, std::move(peaks));
+    if (!f) return f.error();
+    if (f->root() != tree.root()) return makeError("merkle frontier: root does not match the tree");
+    return f;
+  }
+
+  void append(const Hash32& leaf) {
+    Hash32 h = leaf;
+    // Each trailing 1 bit of the old size is a peak of the same height as the new node: merge.
+    for (std::uint64_t n = size_; (n & 1U) != 0; n >>= 1) {
+      h = nodeHash(peaks_.back(), h);
+      peaks_.pop_back();
+    }
+    peaks_.push_back(h);
+    ++size_;
+  }
+
+  std::uint64_t size() const { return size_; }
+  const std::vector<Hash32>& peaks() const { return peaks_; }
+
+  // RFC 9162 MTH of the leaves appended so far; emptyRoot() when there are none.
+  Hash32 root() const {
+    if (peaks_.empty()) return emptyRoot();
+    Hash32 h = peaks_.back();
+    for (std::size_t i = peaks_.size() - 1; i-- > 0;) h = nodeHash(peaks_[i], h);
+    return h;
+  }
+
+ private:
+  std::uint64_t size_ = 0;
+  std::vector<Hash32> peaks_;  // largest (leftmost) first
+};
+
+}  // namespace atoms

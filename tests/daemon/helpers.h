@@ -1,0 +1,90 @@
+// Test helpers for tests/daemon: a temporary directory, a child process with its output captured
+// (read with poll and a deadline, never a sleep), and a Poco channel that keeps log messages.
+#pragma once
+
+#include <Poco/Channel.h>
+#include <Poco/Message.h>
+#include <sys/types.h>
+
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace atoms::test {
+
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  // Writes text to file(name) and returns its path.
+  std::string write(const std::string& name, const std::string& text) const;
+
+ private:
+  std::string path_;
+};
+
+// A child process with stdin on /dev/null and stdout/stderr captured through pipes.
+class ChildProcess {
+ public:
+  // argv[0] is the program path. BOOST_REQUIREs that the spawn worked.
+  explicit ChildProcess(const std::vector<std::string>& argv);
+  // Kills (SIGKILL) and reaps a child that is still running.
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  // Reads output until stderr contains needle (true) or the deadline passes or the child closes
+  // its output (false).
+  bool waitForStderr(const std::string& needle, std::chrono::milliseconds deadline);
+  // Reads until the child closes its output, then reaps it. The exit status, or 128 + signal
+  // number when a signal ended it; nullopt if the deadline passed first (the child is killed).
+  std::optional<int> wait(std::chrono::milliseconds deadline);
+  void signal(int sig);
+
+  const std::string& out() const { return out_; }
+  const std::string& err() const { return err_; }
+
+ private:
+  // One poll round; false once both pipes are closed or the deadline passed.
+  bool readSome(std::chrono::steady_clock::time_point until);
+  void reap();
+
+  pid_t pid_ = -1;
+  int outFd_ = -1;
+  int errFd_ = -1;
+  std::string out_;
+  std::string err_;
+  std::optional<int> status_;
+};
+
+// Runs the atoms-edge binary under test with args and waits for it (up to 60 s).
+struct RunResult {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+RunResult runEdge(const std::vector<std::string>& args);
+std::string edgeBinary();
+
+// Keeps every message logged to it. Thread-safe.
+class CaptureChannel : public Poco::Channel {
+ public:
+  void log(const Poco::Message& msg) override;
+  std::vector<Poco::Message> messages() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<Poco::Message> messages_;
+};
+
+inline bool contains(const std::string& hay, const std::string& needle) {
+  return hay.find(needle) != std::string::npos;
+}
+
+}  // namespace atoms::test

@@ -1,0 +1,103 @@
+#include <Poco/AutoPtr.h>
+#include <Poco/Util/MapConfiguration.h>
+
+#include <boost/test/unit_test.hpp>
+#include <string>
+
+#include "daemon/service/config_schema.h"
+#include "tests/daemon/helpers.h"
+
+using namespace atoms;
+
+namespace {
+
+Status validate(const std::string& text) {
+  test::TempDir dir;
+  auto loaded = loadConfigFile(dir.write("a.conf", text));
+  BOOST_REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? "" : loaded.message()));
+  return validateConfig(**loaded, serviceConfigSchema(), "F");
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(config)
+
+BOOST_AUTO_TEST_CASE(everyDefaultPassesItsOwnValidator) {
+  for (const ConfigKey& row : serviceConfigSchema()) {
+    BOOST_TEST_CONTEXT(row.key) {
+      BOOST_TEST(!row.description.empty());
+      BOOST_TEST(!row.validate(row.defaultValue).has_value());
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(aFileWithKnownKeysAndGoodValuesIsAccepted) {
+  Status s = validate(
+      "# comment\n"
+      "state.dir = /srv/atoms\n"
+      "log.level = debug\n"
+      "log.format = json\n");
+  BOOST_TEST(s.ok(), s.message());
+  BOOST_TEST(validate("").ok());
+}
+
+BOOST_AUTO_TEST_CASE(unknownKeysAreNamed) {
+  Status s = validate("state.dir = /srv\nlog.levle = debug\n");
+  BOOST_REQUIRE(!s.ok());
+  BOOST_TEST(s.message() == "F: unknown key 'log.levle'");
+  // A key that only prefixes known ones is unknown too.
+  s = validate("log = 1\n");
+  BOOST_REQUIRE(!s.ok());
+  BOOST_TEST(s.message() == "F: unknown key 'log'");
+}
+
+BOOST_AUTO_TEST_CASE(badValuesNameTheKeyTheValueAndWhatWasExpected) {
+  Status s = validate("log.level = loud\n");
+  BOOST_REQUIRE(!s.ok());
+  BOOST_TEST(s.message() ==
+             "F: bad value 'loud' for log.level (expected one of fatal, critical, error, "
+             "warning, notice, information, debug, trace)");
+  s = validate("log.format = xml\n");
+  BOOST_REQUIRE(!s.ok());
+  BOOST_TEST(s.message() == "F: bad value 'xml' for log.format (expected one of logfmt, json)");
+  s = validate("state.dir = relative/dir\n");
+  BOOST_REQUIRE(!s.ok());
+  BOOST_TEST(s.message() ==
+             "F: bad value 'relative/dir' for state.dir (expected an absolute path)");
+  s = validate("state.dir =\n");
+  BOOST_REQUIRE(!s.ok());
+  BOOST_TEST(test::contains(s.message(), "bad value '' for state.dir"));
+}
+
+BOOST_AUTO_TEST_CASE(aMissingOrNonRegularFileIsACleanError) {
+  test::TempDir dir;
+  auto missing = loadConfigFile(dir.file("nope.conf"));
+  BOOST_REQUIRE(!missing.ok());
+  BOOST_TEST(missing.message() == "config file " + dir.file("nope.conf") + " does not exist");
+  auto directory = loadConfigFile(dir.path());
+  BOOST_REQUIRE(!directory.ok());
+  BOOST_TEST(directory.message() == "config file " + dir.path() + " is not a regular file");
+}
+
+BOOST_AUTO_TEST_CASE(defaultsHoldEveryKeyOfTheSchema) {
+  auto schema = serviceConfigSchema();
+  auto defaults = configDefaults(schema);
+  for (const ConfigKey& row : schema) {
+    BOOST_TEST(defaults->getRawString(row.key) == row.defaultValue);
+  }
+  BOOST_TEST(defaults->getRawString("state.dir") == "/var/lib/atoms-edge");
+}
+
+BOOST_AUTO_TEST_CASE(theShippedConfigIsValidAndDocumentsEveryKeyWithItsDefault) {
+  std::string path = std::string(ATOMS_SOURCE_DIR) + "/etc/atoms-edge.conf";
+  auto shipped = loadServiceConfig(path);
+  BOOST_REQUIRE_MESSAGE(shipped.ok(), (shipped.ok() ? "" : shipped.message()));
+  for (const ConfigKey& row : serviceConfigSchema()) {
+    BOOST_TEST_CONTEXT(row.key) {
+      BOOST_TEST((*shipped)->hasProperty(row.key));
+      BOOST_TEST((*shipped)->getRawString(row.key, "") == row.defaultValue);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
