@@ -11,13 +11,17 @@ Result<SigningKey> siteSigningKey(const SiteIdentity& identity) {
 }
 
 Result<std::unique_ptr<SiteStore>> SiteStore::open(const std::string& dir) {
-  auto state = openStateDir(dir, OpenMode::ReadWrite);
+  return open(StateDirPaths::under(dir));
+}
+
+Result<std::unique_ptr<SiteStore>> SiteStore::open(const StateDirPaths& paths) {
+  auto state = openStateDir(paths, OpenMode::ReadWrite);
   if (!state) return state.error();
   std::unique_ptr<SiteStore> store(new SiteStore(std::move(*state)));
   auto key = siteSigningKey(store->identity());
   if (!key) return key.error();
   auto log = AuditLog::open(store->db(), std::move(*key), store->identity().siteId,
-                            highWaterPath(dir));
+                            highWaterPath(paths.dir));
   if (!log) return log.error();
   store->log_.emplace(std::move(*log));
   return store;

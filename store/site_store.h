@@ -19,8 +19,12 @@ namespace atoms {
 
 class SiteStore {
  public:
-  // Opens DIR read-write (applying pending migrations) and loads its audit log.
+  // Opens DIR read-write (applying pending migrations) and loads its audit log, with the keys in
+  // DIR (StateDirPaths::under). Callers that honour systemd credentials pass
+  // resolveStatePaths(dir) to the overload instead.
   static Result<std::unique_ptr<SiteStore>> open(const std::string& dir);
+  // The same with the key files where `paths` says; the high-water file is in paths.dir.
+  static Result<std::unique_ptr<SiteStore>> open(const StateDirPaths& paths);
 
   SiteStore(const SiteStore&) = delete;
   SiteStore& operator=(const SiteStore&) = delete;

@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "store/bytes.h"
@@ -118,6 +120,24 @@ StateDirPaths StateDirPaths::under(const std::string& dir) {
   std::string base = dir;
   while (base.size() > 1 && base.back() == '/') base.pop_back();
   return StateDirPaths{dir, base + "/db.key", base + "/site.key", base + "/atoms.db"};
+}
+
+StateDirPaths resolveStatePaths(const std::string& dir,
+                                const std::optional<std::string>& credentialsDir) {
+  StateDirPaths paths = StateDirPaths::under(dir);
+  if (!credentialsDir || credentialsDir->empty()) return paths;
+  std::string base = *credentialsDir;
+  while (base.size() > 1 && base.back() == '/') base.pop_back();
+  for (auto [name, slot] : {std::pair{"db.key", &paths.dbKey}, std::pair{"site.key", &paths.siteKey}}) {
+    const std::string candidate = base + "/" + name;
+    if (pathExists(candidate)) *slot = candidate;
+  }
+  return paths;
+}
+
+StateDirPaths resolveStatePaths(const std::string& dir) {
+  const char* fromEnv = std::getenv(kCredentialsDirectoryEnv);
+  return resolveStatePaths(dir, fromEnv ? std::optional<std::string>(fromEnv) : std::nullopt);
 }
 
 Status validateSiteId(std::string_view siteId) {

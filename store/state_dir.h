@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,22 @@ struct StateDirPaths {
   // at systemd credentials ($CREDENTIALS_DIRECTORY/db.key), and use the StateDirPaths overload.
   static StateDirPaths under(const std::string& dir);
 };
+
+// The environment variable through which systemd hands a service its credentials
+// (LoadCredential= / LoadCredentialEncrypted=): a private, read-only directory of files.
+inline constexpr const char* kCredentialsDirectoryEnv = "CREDENTIALS_DIRECTORY";
+
+// Where the files of state directory DIR are read from: StateDirPaths::under(dir), except that
+// each key file found as a credential (credentialsDir + "/db.key", "/site.key") is read from
+// there instead. The database and the audit high-water file always stay in DIR. An unset or empty
+// credentialsDir, or a credential that is absent, leaves that key in DIR, so a unit may move one key
+// or both. Only looks at the file system (existence); the keys are read and checked by
+// openStateDir. Every command that opens an existing state directory, and the service, resolve
+// their paths through this one function (docs/store.md, "Keys as systemd credentials").
+StateDirPaths resolveStatePaths(const std::string& dir,
+                                const std::optional<std::string>& credentialsDir);
+// Same, with credentialsDir taken from $CREDENTIALS_DIRECTORY of this process.
+StateDirPaths resolveStatePaths(const std::string& dir);
 
 struct InitOptions {
   std::string siteId;

@@ -25,7 +25,7 @@ Result<std::uint64_t> parseCount(const Args& args, const std::string& name, std:
 }
 
 int runExport(const Args& args, Io& io) {
-  auto store = SiteStore::open(stateDirOf(args));
+  auto store = SiteStore::open(statePathsOf(args));
   if (!store) {
     io.err << "atoms-edge export-segments: " << store.message() << "\n";
     return kExitFailure;

@@ -12,7 +12,7 @@ namespace atoms::cli {
 namespace {
 
 int runIdentity(const Args& args, Io& io) {
-  auto state = openStateDir(stateDirOf(args), OpenMode::ReadOnly);
+  auto state = openStateDir(statePathsOf(args), OpenMode::ReadOnly);
   if (!state) {
     io.err << "atoms-edge identity: " << state.message() << "\n";
     return kExitFailure;

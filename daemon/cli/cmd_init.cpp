@@ -18,11 +18,23 @@ int runInit(const Args& args, Io& io) {
     io.err << "atoms-edge init: --site-id is required\n";
     return kExitUsage;
   }
+  // init makes new keys in DIR. Under systemd credentials the service would read other keys and
+  // could never open this database, so refuse before creating anything.
+  const StateDirPaths own = StateDirPaths::under(dir);
+  const StateDirPaths resolved = statePathsOf(args);
+  for (const std::string* key : {&resolved.dbKey, &resolved.siteKey}) {
+    if (*key == own.dbKey || *key == own.siteKey) continue;
+    io.err << "atoms-edge init: the environment supplies " << *key << " as a systemd credential ($"
+           << kCredentialsDirectoryEnv << "); init creates new keys in " << dir
+           << " and would not use it: run init without credentials, then move the keys into "
+              "credentials (docs/store.md)\n";
+    return kExitConfig;
+  }
   if (Status st = initStateDir(dir, {siteId}); !st) {
     io.err << "atoms-edge init: " << st.message() << "\n";
     return kExitFailure;
   }
-  auto store = SiteStore::open(dir);
+  auto store = SiteStore::open(own);
   if (!store) {
     io.err << "atoms-edge init: " << store.message() << "\n";
     return kExitFailure;
@@ -54,7 +66,8 @@ Command initCommand() {
           "site signing key (site.key), both mode 0600, and the encrypted database atoms.db,\n"
           "then writes the first audit entry (site.init) and prints the site's verifier key.\n"
           "Site ids are 1-64 characters of a-z, 0-9 and '-'. Refuses to touch a directory\n"
-          "that already holds any of these files. See docs/store.md.\n",
+          "that already holds any of these files, and to run when systemd credentials\n"
+          "($CREDENTIALS_DIRECTORY) supply a key. See docs/store.md.\n",
       .options = {stateDirOption(), {"site-id", "ID", "this site's id (required)"}},
       .minPositionals = 0,
       .maxPositionals = 0,

@@ -13,7 +13,7 @@ namespace atoms::cli {
 namespace {
 
 int runVerify(const Args& args, Io& io) {
-  auto state = openStateDir(stateDirOf(args), OpenMode::ReadOnly);
+  auto state = openStateDir(statePathsOf(args), OpenMode::ReadOnly);
   if (!state) {
     io.err << "atoms-edge verify: " << state.message() << "\n";
     return kExitFailure;

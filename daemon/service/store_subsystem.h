@@ -1,5 +1,6 @@
-// StoreSubsystem: opens the state directory (config key state.dir) read-write at start: the keys,
-// the database, the site identity and the audit log (which checks its chain tail, its newest
+// StoreSubsystem: opens the state directory (config key state.dir) read-write at start: the keys
+// (from systemd credentials when $CREDENTIALS_DIRECTORY holds them: resolveStatePaths in
+// store/state_dir.h), the database, the site identity and the audit log (which checks its chain tail, its newest
 // checkpoint and the never-sign-smaller high-water mark); closes them at stop. Refuses to start
 // with the store's own one-line error (missing directory, missing or bad key file, wrong key,
 // newer schema, a database older than what was already published).
@@ -10,11 +11,10 @@
 
 #include <Poco/Logger.h>
 
+#include <memory>
 #include <string>
 
 #include "daemon/service/service_subsystem.h"
-#include <memory>
-
 #include "store/site_store.h"
 
 namespace atoms {

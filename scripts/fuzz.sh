@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz/, docs/fuzzing.md) with clang and runs each for a
+# bounded time on a copy of its checked-in corpus. Exits non-zero when any target crashes, leaks,
+# trips a sanitizer or violates a property; the input that did it is kept under
+# BUILD_DIR/fuzz-out/<target>/ and named in the output.
+#
+# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET (default 30)]
+# Environment: ATOMS_FUZZ_BUILD_DIR (default build-fuzz), ATOMS_FUZZ_JOBS (targets run at once,
+# default 2), ATOMS_FUZZ_TARGETS (space-separated subset, default all).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:-30}
+case $seconds in '' | *[!0-9]*)
+  echo "usage: scripts/fuzz.sh [SECONDS_PER_TARGET]" >&2
+  exit 2
+  ;;
+esac
+build=${ATOMS_FUZZ_BUILD_DIR:-build-fuzz}
+jobs=${ATOMS_FUZZ_JOBS:-2}
+all_targets="json checkpoint note entry receipt segment key_file"
+targets=${ATOMS_FUZZ_TARGETS:-$all_targets}
+
+CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DATOMS_FUZZ=ON >/dev/null
+# shellcheck disable=SC2046
+ninja -C "$build" -j2 $(printf 'fuzz_%s ' $targets)
+
+out=$build/fuzz-out
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:symbolize=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+# run_target NAME: fuzzes one target; the corpus copy collects what this run finds.
+run_target() {
+  local name=$1 dir=$out/$1
+  rm -rf "$dir"
+  mkdir -p "$dir/corpus" "$dir/artifacts"
+  cp tests/fuzz/corpus/"$name"/* "$dir/corpus/"
+  local dict=()
+  [[ -f tests/fuzz/dict/$name.dict ]] && dict=(-dict="tests/fuzz/dict/$name.dict")
+  "$build/tests/fuzz/fuzz_$name" "$dir/corpus" "${dict[@]}" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$dir/artifacts/" >"$dir/log" 2>&1
+}
+
+declare -A pids=()
+failed=()
+finish() {  # finish NAME: waits for its run and reports
+  local name=$1
+  if wait "${pids[$name]}"; then
+    echo "fuzz $name: ok, $(grep -m1 -o 'stat::number_of_executed_units: [0-9]*' "$out/$name/log" |
+      grep -o '[0-9]*$') runs in ${seconds}s"
+  else
+    failed+=("$name")
+    echo "fuzz $name: FAILED (log: $out/$name/log)"
+    grep -E 'ERROR|fuzz property violated|SUMMARY' "$out/$name/log" | head -5 | sed 's/^/  /'
+    for a in "$out/$name/artifacts"/*; do
+      [[ -e $a ]] && echo "  input: $a (add it to tests/fuzz/corpus/$name/ once fixed)"
+    done
+  fi
+  unset "pids[$name]"
+}
+
+running=()
+for name in $targets; do
+  run_target "$name" &
+  pids[$name]=$!
+  running+=("$name")
+  if ((${#running[@]} >= jobs)); then
+    finish "${running[0]}"
+    running=("${running[@]:1}")
+  fi
+done
+for name in "${running[@]}"; do finish "$name"; done
+
+if ((${#failed[@]} > 0)); then
+  echo "fuzz: ${#failed[@]} target(s) failed: ${failed[*]}" >&2
+  exit 1
+fi
+echo "fuzz: all targets ran ${seconds}s without a failure"
