@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config git
-  libsqlcipher-dev sqlcipher libsodium-dev libpoco-dev libboost-test-dev
+  libsqlcipher-dev sqlcipher libsodium-dev libssl-dev libpoco-dev libboost-test-dev
   libpaho-mqttpp-dev libpaho-mqtt-dev mosquitto mosquitto-clients
   procps
 )

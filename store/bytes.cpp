@@ -1,5 +1,8 @@
 #include "store/bytes.h"
 
+#include <algorithm>
+
+#include <openssl/sha.h>
 #include <sodium.h>
 
 namespace atoms {
@@ -47,10 +50,27 @@ std::optional<Bytes> fromBase64(std::string_view text) {
   return out;
 }
 
+// OpenSSL's SHA-256 rather than libsodium's: it uses the CPU's SHA extensions where present
+// (several times faster on the audit log's hot path), and SQLCipher links libcrypto anyway.
 Hash32 sha256(std::span<const std::uint8_t> data) {
   Hash32 h;
-  crypto_hash_sha256(h.data(), data.data(), data.size());
+  SHA256(data.data(), data.size(), h.data());
   return h;
+}
+
+Hash32 sha256Prefixed(std::uint8_t prefix, std::span<const std::uint8_t> data) {
+  constexpr std::size_t kStackBytes = 4096;
+  if (data.size() < kStackBytes) {
+    std::uint8_t buf[kStackBytes];
+    buf[0] = prefix;
+    std::copy(data.begin(), data.end(), buf + 1);
+    return sha256({buf, data.size() + 1});
+  }
+  Bytes buf;
+  buf.reserve(data.size() + 1);
+  buf.push_back(prefix);
+  buf.insert(buf.end(), data.begin(), data.end());
+  return sha256(buf);
 }
 
 }  // namespace atoms

@@ -205,6 +205,17 @@ class Parser {
         if (!parseEscape(out)) return false;
         continue;
       }
+      if (c < 0x80) {  // ASCII run: copy it in one append
+        std::size_t end = pos_ + 1;
+        while (end < s_.size()) {
+          const auto d = static_cast<unsigned char>(s_[end]);
+          if (d < 0x20 || d >= 0x80 || d == '"' || d == '\\') break;
+          ++end;
+        }
+        out.append(s_.data() + pos_, end - pos_);
+        pos_ = end;
+        continue;
+      }
       const std::size_t len = utf8SequenceLength(s_, pos_);
       if (len == 0) return fail(pos_, "invalid UTF-8");
       out.append(s_.substr(pos_, len));
@@ -348,8 +359,13 @@ class Parser {
 void writeString(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   out.push_back('"');
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
+  // Copies runs of characters that need no escape in one append: most text has no escapes.
+  std::size_t runStart = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s.data() + runStart, i - runStart);
+    runStart = i + 1;
     switch (c) {
       case '"':
         out += "\\\"";
@@ -373,15 +389,12 @@ void writeString(std::string& out, std::string_view s) {
         out += "\\t";
         break;
       default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out.push_back(kHex[c >> 4]);
-          out.push_back(kHex[c & 0xF]);
-        } else {
-          out.push_back(ch);
-        }
+        out += "\\u00";
+        out.push_back(kHex[c >> 4]);
+        out.push_back(kHex[c & 0xF]);
     }
   }
+  out.append(s.data() + runStart, s.size() - runStart);
   out.push_back('"');
 }
 

@@ -1,7 +1,5 @@
 #include "store/merkle.h"
 
-#include <sodium.h>
-
 #include <algorithm>
 #include <bit>
 #include <string>
@@ -17,25 +15,14 @@ std::string num(std::uint64_t n) { return std::to_string(n); }
 
 }  // namespace
 
-Hash32 leafHash(std::span<const std::uint8_t> entry) {
-  crypto_hash_sha256_state st;
-  crypto_hash_sha256_init(&st);
-  const std::uint8_t prefix = 0x00;
-  crypto_hash_sha256_update(&st, &prefix, 1);
-  crypto_hash_sha256_update(&st, entry.data(), entry.size());
-  Hash32 out;
-  crypto_hash_sha256_final(&st, out.data());
-  return out;
-}
+Hash32 leafHash(std::span<const std::uint8_t> entry) { return sha256Prefixed(0x00, entry); }
 
 Hash32 nodeHash(const Hash32& left, const Hash32& right) {
   std::uint8_t buf[1 + 32 + 32];
   buf[0] = 0x01;
   std::copy(left.begin(), left.end(), buf + 1);
   std::copy(right.begin(), right.end(), buf + 33);
-  Hash32 out;
-  crypto_hash_sha256(out.data(), buf, sizeof buf);
-  return out;
+  return sha256(buf);
 }
 
 Hash32 emptyRoot() { return sha256({}); }
