@@ -128,7 +128,8 @@ StateDirPaths resolveStatePaths(const std::string& dir,
   if (!credentialsDir || credentialsDir->empty()) return paths;
   std::string base = *credentialsDir;
   while (base.size() > 1 && base.back() == '/') base.pop_back();
-  for (auto [name, slot] : {std::pair{"db.key", &paths.dbKey}, std::pair{"site.key", &paths.siteKey}}) {
+  for (auto [name, slot] :
+       {std::pair{"db.key", &paths.dbKey}, std::pair{"site.key", &paths.siteKey}}) {
     const std::string candidate = base + "/" + name;
     if (pathExists(candidate)) *slot = candidate;
   }

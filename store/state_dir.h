@@ -41,8 +41,8 @@ inline constexpr const char* kCredentialsDirectoryEnv = "CREDENTIALS_DIRECTORY";
 // Where the files of state directory DIR are read from: StateDirPaths::under(dir), except that
 // each key file found as a credential (credentialsDir + "/db.key", "/site.key") is read from
 // there instead. The database and the audit high-water file always stay in DIR. An unset or empty
-// credentialsDir, or a credential that is absent, leaves that key in DIR, so a unit may move one key
-// or both. Only looks at the file system (existence); the keys are read and checked by
+// credentialsDir, or a credential that is absent, leaves that key in DIR, so a unit may move one
+// key or both. Only looks at the file system (existence); the keys are read and checked by
 // openStateDir. Every command that opens an existing state directory, and the service, resolve
 // their paths through this one function (docs/store.md, "Keys as systemd credentials").
 StateDirPaths resolveStatePaths(const std::string& dir,

@@ -24,10 +24,10 @@ int runInit(const Args& args, Io& io) {
   const StateDirPaths resolved = statePathsOf(args);
   for (const std::string* key : {&resolved.dbKey, &resolved.siteKey}) {
     if (*key == own.dbKey || *key == own.siteKey) continue;
-    io.err << "atoms-edge init: the environment supplies " << *key << " as a systemd credential ($"
-           << kCredentialsDirectoryEnv << "); init creates new keys in " << dir
-           << " and would not use it: run init without credentials, then move the keys into "
-              "credentials (docs/store.md)\n";
+    io.err << "atoms-edge init: a systemd credential supplies " << *key << " ($"
+           << kCredentialsDirectoryEnv << "), but init creates new keys in " << dir
+           << " that the service would then not use; run init without credentials and move the "
+              "keys afterwards (docs/store.md)\n";
     return kExitConfig;
   }
   if (Status st = initStateDir(dir, {siteId}); !st) {

@@ -29,8 +29,8 @@ Status StoreSubsystem::start(Poco::Util::Application& app) {
   // A key moved into credentials but still lying in the state directory keeps none of the
   // protection the credential was for (e.g. TPM sealing).
   const StateDirPaths own = StateDirPaths::under(stateDir_);
-  for (const auto& [used, left] : {std::pair{&paths.dbKey, &own.dbKey},
-                                   std::pair{&paths.siteKey, &own.siteKey}}) {
+  for (const auto& [used, left] :
+       {std::pair{&paths.dbKey, &own.dbKey}, std::pair{&paths.siteKey, &own.siteKey}}) {
     if (*used != *left && exists(*left)) {
       logWarning(logger_, "key comes from a credential but a copy is still in the state directory",
                  {{"credential", *used}, {"copy", *left}});

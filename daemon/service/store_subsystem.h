@@ -1,9 +1,9 @@
 // StoreSubsystem: opens the state directory (config key state.dir) read-write at start: the keys
 // (from systemd credentials when $CREDENTIALS_DIRECTORY holds them: resolveStatePaths in
-// store/state_dir.h), the database, the site identity and the audit log (which checks its chain tail, its newest
-// checkpoint and the never-sign-smaller high-water mark); closes them at stop. Refuses to start
-// with the store's own one-line error (missing directory, missing or bad key file, wrong key,
-// newer schema, a database older than what was already published).
+// store/state_dir.h), the database, the site identity and the audit log (which checks its chain
+// tail, its newest checkpoint and the never-sign-smaller high-water mark); closes them at stop.
+// Refuses to start with the store's own one-line error (missing directory, missing or bad key file,
+// wrong key, newer schema, a database older than what was already published).
 //
 // Threading: the Database is single-threaded (store/database.h); once the engine runs, only the
 // engine thread may use store().

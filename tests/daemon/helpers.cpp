@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 extern char** environ;
 
@@ -38,7 +40,24 @@ std::string TempDir::write(const std::string& name, const std::string& text) con
   return path;
 }
 
-ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
+namespace {
+
+// environ with `changes` applied, as NAME=VALUE strings.
+std::vector<std::string> childEnvironment(const EnvChanges& changes) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry(*e);
+    if (changes.count(entry.substr(0, entry.find('='))) == 0) env.push_back(entry);
+  }
+  for (const auto& [name, value] : changes) {
+    if (value) env.push_back(name + "=" + *value);
+  }
+  return env;
+}
+
+}  // namespace
+
+ChildProcess::ChildProcess(const std::vector<std::string>& argv, const EnvChanges& env) {
   int outPipe[2];
   int errPipe[2];
   BOOST_REQUIRE(::pipe2(outPipe, O_CLOEXEC) == 0);
@@ -61,7 +80,11 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  int rc = ::posix_spawn(&pid_, argv[0].c_str(), &actions, &attr, args.data(), environ);
+  std::vector<std::string> envStrings = childEnvironment(env);
+  std::vector<char*> envp;
+  for (std::string& e : envStrings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  int rc = ::posix_spawn(&pid_, argv[0].c_str(), &actions, &attr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   ::close(outPipe[1]);
@@ -150,13 +173,27 @@ void ChildProcess::signal(int sig) {
 
 std::string edgeBinary() { return ATOMS_EDGE_BINARY; }
 
-RunResult runEdge(const std::vector<std::string>& args) {
+RunResult runEdge(const std::vector<std::string>& args, const EnvChanges& env) {
   std::vector<std::string> argv{edgeBinary()};
   argv.insert(argv.end(), args.begin(), args.end());
-  ChildProcess child(argv);
+  ChildProcess child(argv, env);
   std::optional<int> status = child.wait(std::chrono::seconds(60));
   BOOST_REQUIRE_MESSAGE(status.has_value(), "atoms-edge did not finish in time");
   return RunResult{*status, child.out(), child.err()};
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  BOOST_REQUIRE_MESSAGE(f.is_open(), "cannot read " << path);
+  std::ostringstream text;
+  text << f.rdbuf();
+  return text.str();
+}
+
+unsigned fileMode(const std::string& path) {
+  struct stat st {};
+  BOOST_REQUIRE_MESSAGE(::stat(path.c_str(), &st) == 0, "cannot stat " << path);
+  return static_cast<unsigned>(st.st_mode & 07777);
 }
 
 void CaptureChannel::log(const Poco::Message& msg) {

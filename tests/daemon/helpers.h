@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -29,11 +30,16 @@ class TempDir {
   std::string path_;
 };
 
+// Changes to the environment a child inherits from the test: name -> value to set it, name ->
+// nullopt to remove it.
+using EnvChanges = std::map<std::string, std::optional<std::string>>;
+
 // A child process with stdin on /dev/null and stdout/stderr captured through pipes.
 class ChildProcess {
  public:
-  // argv[0] is the program path. BOOST_REQUIREs that the spawn worked.
-  explicit ChildProcess(const std::vector<std::string>& argv);
+  // argv[0] is the program path; the child gets the test's environment with `env` applied.
+  // BOOST_REQUIREs that the spawn worked.
+  explicit ChildProcess(const std::vector<std::string>& argv, const EnvChanges& env = {});
   // Kills (SIGKILL) and reaps a child that is still running.
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;
@@ -69,8 +75,13 @@ struct RunResult {
   std::string out;
   std::string err;
 };
-RunResult runEdge(const std::vector<std::string>& args);
+RunResult runEdge(const std::vector<std::string>& args, const EnvChanges& env = {});
 std::string edgeBinary();
+
+// The whole content of a file; BOOST_REQUIREs that it can be read.
+std::string readFile(const std::string& path);
+// The permission bits of path (e.g. 0600); BOOST_REQUIREs that it exists.
+unsigned fileMode(const std::string& path);
 
 // Keeps every message logged to it. Thread-safe.
 class CaptureChannel : public Poco::Channel {
