@@ -11,6 +11,7 @@
 #include <sstream>
 #include <utility>
 
+#include "store/file_io.h"
 #include "store/receipt.h"
 #include "store/state_dir.h"
 
@@ -20,8 +21,6 @@ namespace {
 // A high-water file holds one signed note; anything much larger is not one.
 constexpr std::size_t kMaxHighWaterBytes = 16 * 1024;
 
-std::string errnoText() { return std::strerror(errno); }
-
 Hash32 toHash(const Bytes& b) {
   Hash32 h{};
   std::copy(b.begin(), b.end(), h.begin());
@@ -29,54 +28,6 @@ Hash32 toHash(const Bytes& b) {
 }
 
 std::string blobText(const Bytes& b) { return std::string(b.begin(), b.end()); }
-
-// "nearest signed sizes: 96 and 128" for messages about a size that was never signed.
-std::string nearestSigned(const std::vector<std::uint64_t>& sizes, std::uint64_t size) {
-  if (sizes.empty()) return "nothing has been signed yet";
-  auto it = std::lower_bound(sizes.begin(), sizes.end(), size);
-  std::string out = "nearest signed sizes:";
-  if (it != sizes.begin()) out += " " + std::to_string(*std::prev(it));
-  if (it != sizes.end()) out += (it != sizes.begin() ? " and " : " ") + std::to_string(*it);
-  return out;
-}
-
-Status writeAll(int fd, std::string_view data, const std::string& path) {
-  while (!data.empty()) {
-    const ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return makeError("cannot write " + path + ": " + errnoText());
-    }
-    data.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return Status::success();
-}
-
-// tmp + fsync + rename + fsync(dir): after a crash the file holds either the old or the new note.
-Status replaceFileDurably(const std::string& path, std::string_view data) {
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return makeError("cannot create " + tmp + ": " + errnoText());
-  Status s = writeAll(fd, data, tmp);
-  if (s && ::fsync(fd) != 0) s = makeError("cannot fsync " + tmp + ": " + errnoText());
-  if (::close(fd) != 0 && s) s = makeError("cannot close " + tmp + ": " + errnoText());
-  if (s && ::rename(tmp.c_str(), path.c_str()) != 0) {
-    s = makeError("cannot rename " + tmp + " to " + path + ": " + errnoText());
-  }
-  if (!s) {
-    ::unlink(tmp.c_str());
-    return s;
-  }
-  std::string dir = std::filesystem::path(path).parent_path().string();
-  if (dir.empty()) dir = ".";
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd < 0) return makeError("cannot open directory " + dir + ": " + errnoText());
-  const bool synced = ::fsync(dfd) == 0;
-  const std::string why = synced ? "" : errnoText();
-  ::close(dfd);
-  if (!synced) return makeError("cannot fsync directory " + dir + ": " + why);
-  return Status::success();
-}
 
 }  // namespace
 
@@ -289,7 +240,7 @@ Result<std::vector<std::string>> AuditLog::entryTexts(std::uint64_t from, std::u
 Result<std::string> AuditLog::checkpointAt(std::uint64_t size) const {
   if (!std::binary_search(signedSizes_.begin(), signedSizes_.end(), size)) {
     return makeError("audit log: no checkpoint was signed for size " + std::to_string(size) + " (" +
-                     nearestSigned(signedSizes_, size) + ")");
+                     describeNearestSigned(size) + ")");
   }
   auto stmt = db_->prepare("SELECT note FROM audit_checkpoint WHERE size = ?");
   if (!stmt) return stmt.error();
@@ -435,6 +386,16 @@ Result<std::string> AuditLog::Batch::commit() {
   log.frontier_ = frontier_;
   log.signedSizes_.push_back(cp.size);
   return note;
+}
+
+std::string AuditLog::describeNearestSigned(std::uint64_t size) const {
+  const std::vector<std::uint64_t>& sizes = signedSizes_;
+  if (sizes.empty()) return "nothing has been signed yet";
+  auto it = std::lower_bound(sizes.begin(), sizes.end(), size);
+  std::string out = "nearest signed sizes:";
+  if (it != sizes.begin()) out += " " + std::to_string(*std::prev(it));
+  if (it != sizes.end()) out += (it != sizes.begin() ? " and " : " ") + std::to_string(*it);
+  return out;
 }
 
 }  // namespace atoms

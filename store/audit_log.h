@@ -83,6 +83,8 @@ class AuditLog {
   const std::vector<std::uint64_t>& signedSizes() const { return signedSizes_; }
   // The largest signed size (== size() for a healthy log); 0 when nothing was signed yet.
   std::uint64_t signedSize() const { return signedSizes_.empty() ? 0 : signedSizes_.back(); }
+  // "nearest signed sizes: 96 and 128": for errors about a size that was never signed.
+  std::string describeNearestSigned(std::uint64_t size) const;
   // The stored checkpoint note for `size`; error when that size was never signed.
   Result<std::string> checkpointAt(std::uint64_t size) const;
 

@@ -1,9 +1,9 @@
 #include "store/bytes.h"
 
-#include <algorithm>
-
 #include <openssl/sha.h>
 #include <sodium.h>
+
+#include <algorithm>
 
 namespace atoms {
 

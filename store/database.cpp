@@ -10,6 +10,8 @@
 #include <cstring>
 #include <string>
 
+#include "store/file_io.h"
+
 namespace atoms {
 namespace {
 
@@ -24,8 +26,6 @@ std::string sqlForMessage(std::string_view sql) {
   if (sql.size() > kMaxSqlInMessage) s += "...";
   return s;
 }
-
-std::string errnoText(int err) { return std::strerror(err); }
 
 bool fileExists(const std::string& path) {
   struct stat st {};

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <string>
 
+#include "store/file_io.h"
+
 namespace atoms {
 namespace {
 
@@ -17,8 +19,6 @@ constexpr std::string_view kMagic = "atoms-edge-key";
 constexpr std::string_view kVersion = "v1";
 // Far above any real key file (64-byte key: ~160 bytes); refuses to slurp a wrong, huge file.
 constexpr off_t kMaxFileSize = 4096;
-
-std::string errnoText(int err) { return std::strerror(err); }
 
 std::string modeText(mode_t mode) {
   char buf[8];
@@ -30,24 +30,6 @@ int hexValue(std::uint8_t c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   return -1;  // uppercase is refused too: the format is lowercase only
-}
-
-// Removes the directory part; "." when there is none.
-std::string directoryOf(const std::string& path) {
-  auto slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-Status fsyncDirectory(const std::string& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return makeError("cannot open directory " + dir + ": " + errnoText(errno));
-  int rc = ::fsync(fd);
-  int err = errno;
-  ::close(fd);
-  if (rc != 0) return makeError("cannot fsync directory " + dir + ": " + errnoText(err));
-  return Status::success();
 }
 
 // Reads the whole file into guarded memory after the mode checks.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "store/bytes.h"
+#include "store/file_io.h"
 #include "store/key_file.h"
 #include "store/migrations.h"
 
@@ -24,28 +25,9 @@ constexpr std::size_t kMaxSiteIdLength = 64;
 constexpr const char* kMetaSiteId = "site.id";
 constexpr const char* kMetaPublicKey = "site.public_key";
 
-std::string errnoText(int err) { return std::strerror(err); }
-
 bool pathExists(const std::string& path) {
   struct stat st {};
   return ::lstat(path.c_str(), &st) == 0;
-}
-
-std::string parentOf(const std::string& path) {
-  auto slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-Status fsyncPath(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return makeError("cannot open directory " + path + ": " + errnoText(errno));
-  int rc = ::fsync(fd);
-  int err = errno;
-  ::close(fd);
-  if (rc != 0) return makeError("cannot fsync directory " + path + ": " + errnoText(err));
-  return Status::success();
 }
 
 // Remembers what initStateDir created so that a failure can undo exactly that.
@@ -73,7 +55,7 @@ Status makeDirectories(const std::string& dir, Undo& undo) {
   std::string trimmed = dir;
   while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
   std::vector<std::string> missing;
-  for (std::string p = trimmed; !p.empty() && p != "/" && p != "."; p = parentOf(p)) {
+  for (std::string p = trimmed; !p.empty() && p != "/" && p != "."; p = directoryOf(p)) {
     struct stat st {};
     if (::stat(p.c_str(), &st) == 0) {
       if (!S_ISDIR(st.st_mode)) return makeError(p + " exists and is not a directory");
@@ -90,7 +72,7 @@ Status makeDirectories(const std::string& dir, Undo& undo) {
   }
   // Make the new directory entries durable (the key files fsync their own directory).
   if (!missing.empty()) {
-    if (auto s = fsyncPath(parentOf(missing.back())); !s) return s;
+    if (auto s = fsyncDirectory(directoryOf(missing.back())); !s) return s;
   }
   return Status::success();
 }
@@ -209,7 +191,7 @@ Status initStateDir(const std::string& dir, const InitOptions& options) {
     if (auto s = tx->commit(); !s) return s;
   }  // closing the last connection checkpoints the WAL into atoms.db and removes -wal/-shm
 
-  if (auto s = fsyncPath(dir); !s) return s;
+  if (auto s = fsyncDirectory(dir); !s) return s;
   undo.dismiss();
   return Status::success();
 }

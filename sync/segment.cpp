@@ -30,16 +30,6 @@ std::size_t jsonStringLength(std::string_view s) {
   return n;
 }
 
-// "0, or a signed size (nearest signed sizes: 96 and 128)".
-std::string nearest(const std::vector<std::uint64_t>& sizes, std::uint64_t size) {
-  if (sizes.empty()) return "nothing has been signed yet";
-  auto it = std::lower_bound(sizes.begin(), sizes.end(), size);
-  std::string out = "nearest signed sizes:";
-  if (it != sizes.begin()) out += " " + std::to_string(*std::prev(it));
-  if (it != sizes.end()) out += (it != sizes.begin() ? " and " : " ") + std::to_string(*it);
-  return out;
-}
-
 bool isSigned(const AuditLog& log, std::uint64_t size) {
   return std::binary_search(log.signedSizes().begin(), log.signedSizes().end(), size);
 }
@@ -51,11 +41,11 @@ Status checkRange(const AuditLog& log, std::uint64_t from, std::uint64_t to) {
   }
   if (from != 0 && !isSigned(log, from)) {
     return makeError("segments: from " + std::to_string(from) + " is not 0 or a signed size (" +
-                     nearest(log.signedSizes(), from) + ")");
+                     log.describeNearestSigned(from) + ")");
   }
   if (!isSigned(log, to)) {
     return makeError("segments: to " + std::to_string(to) + " is not a signed size (" +
-                     nearest(log.signedSizes(), to) + ")");
+                     log.describeNearestSigned(to) + ")");
   }
   return Status::success();
 }

@@ -1,0 +1,28 @@
+// Small POSIX file helpers the store shares: durable writes (fsync of the file and of its
+// directory) and errno text. Thread-safe (no shared state). Errors are one line naming the path.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "store/result.h"
+
+namespace atoms {
+
+// strerror(err) as a std::string.
+std::string errnoText(int err);
+
+// The directory part of path; "." when there is none, "/" for a file in the root.
+std::string directoryOf(const std::string& path);
+
+// fsync(2) on a directory, so that entries created or renamed in it survive a power cut.
+Status fsyncDirectory(const std::string& dir);
+
+// Writes all of data to fd, retrying on EINTR and short writes; path names the file in errors.
+Status writeAll(int fd, std::string_view data, const std::string& path);
+
+// Replaces path atomically and durably: writes path.tmp (mode 0600), fsyncs it, renames it over
+// path and fsyncs the directory. After a crash the file holds either the old or the new content.
+Status replaceFileDurably(const std::string& path, std::string_view data);
+
+}  // namespace atoms
