@@ -19,27 +19,6 @@ extern char** environ;
 
 namespace atoms::test {
 
-TempDir::TempDir() {
-  char tmpl[] = "/tmp/atoms-daemon-test-XXXXXX";
-  const char* made = ::mkdtemp(tmpl);
-  BOOST_REQUIRE(made != nullptr);
-  path_ = made;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
-std::string TempDir::write(const std::string& name, const std::string& text) const {
-  std::string path = file(name);
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  f << text;
-  f.close();
-  BOOST_REQUIRE(f.good());
-  return path;
-}
-
 namespace {
 
 // environ with `changes` applied, as NAME=VALUE strings.

@@ -13,22 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/temp_dir.h"
+
 namespace atoms::test {
 
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-  // Writes text to file(name) and returns its path.
-  std::string write(const std::string& name, const std::string& text) const;
-
- private:
-  std::string path_;
-};
+using atoms::testing::TempDir;
 
 // Changes to the environment a child inherits from the test: name -> value to set it, name ->
 // nullopt to remove it.

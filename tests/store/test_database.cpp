@@ -12,31 +12,14 @@
 
 #include "store/database.h"
 #include "store/migrations.h"
+#include "tests/support/temp_dir.h"
 
 using namespace atoms;
 namespace fs = std::filesystem;
 
 namespace {
 
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/atoms-db-test-XXXXXX";
-    const char* made = ::mkdtemp(tmpl);
-    BOOST_REQUIRE(made != nullptr);
-    path_ = made;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using atoms::testing::TempDir;
 
 SecretBytes randomKey() {
   BOOST_REQUIRE(initSodium());

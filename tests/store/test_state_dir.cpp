@@ -12,32 +12,14 @@
 
 #include "store/bytes.h"
 #include "store/state_dir.h"
+#include "tests/support/temp_dir.h"
 
 using namespace atoms;
 namespace fs = std::filesystem;
 
 namespace {
 
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/atoms-state-test-XXXXXX";
-    const char* made = ::mkdtemp(tmpl);
-    BOOST_REQUIRE(made != nullptr);
-    path_ = made;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using atoms::testing::TempDir;
 
 std::string readAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 
@@ -23,7 +24,15 @@ class TempDir {
   TempDir& operator=(const TempDir&) = delete;
 
   const std::string& path() const { return path_; }
-  std::string sub(const std::string& name) const { return path_ + "/" + name; }
+  // The path of name inside the directory (nothing is created).
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  std::string sub(const std::string& name) const { return file(name); }
+  // Writes text to file(name) and returns its path.
+  std::string write(const std::string& name, const std::string& text) const {
+    const std::string p = file(name);
+    std::ofstream(p, std::ios::binary | std::ios::trunc) << text;
+    return p;
+  }
 
  private:
   std::string path_;
