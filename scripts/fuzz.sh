@@ -37,7 +37,7 @@ run_target() {
   mkdir -p "$dir/corpus" "$dir/artifacts"
   cp tests/fuzz/corpus/"$name"/* "$dir/corpus/"
   local dict=()
-  [[ -f tests/fuzz/dict/$name.dict ]] && dict=(-dict="tests/fuzz/dict/$name.dict")
+  case $name in json | entry | receipt | segment) dict=(-dict=tests/fuzz/dict/json.dict) ;; esac
   "$build/tests/fuzz/fuzz_$name" "$dir/corpus" "${dict[@]}" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$dir/artifacts/" >"$dir/log" 2>&1

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Installs what the tests need, builds, and runs every test: first the normal build, then the
-# AddressSanitizer + UndefinedBehaviorSanitizer build. Exits non-zero when any test fails.
+# Installs what the tests need, builds, and runs every test: the normal build, a short bounded run
+# of every fuzz target (docs/fuzzing.md), then the AddressSanitizer + UndefinedBehaviorSanitizer
+# build. Exits non-zero when any test fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 
 bash scripts/build.sh build
 (cd build && ctest --output-on-failure -j2 --timeout 900)
+
+bash scripts/fuzz.sh 20
 
 bash scripts/build.sh build-asan -DATOMS_SANITIZE=ON
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \

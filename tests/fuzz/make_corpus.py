@@ -59,7 +59,8 @@ def main(edge, append_child):
         seeds["segment"]["seed-demo-split"] = "\n".join([vkey] + demo_split + republish) + "\n"
         seeds["segment"]["seed-grown"] = "\n".join([vkey] + grown) + "\n"
         seeds["segment"]["seed-tail-only"] = "\n".join([vkey] + tail) + "\n"  # starts with a gap
-        seeds["segment"]["seed-no-key"] = demo_whole[0] + "\n"
+        # An empty key line selects the target's fixed key: the site does not match it.
+        seeds["segment"]["seed-fixed-key"] = "\n" + demo_whole[0] + "\n"
 
         notes = []
         for i, line in enumerate(demo_split + grown[:3]):
@@ -71,7 +72,7 @@ def main(edge, append_child):
             body = note[: note.rindex("\n\n") + 1]
             seeds["checkpoint"][f"seed-body-{i}"] = body
         seeds["checkpoint"]["seed-extension"] = notes[0][: notes[0].rindex("\n\n") + 1] + "ext\n"
-        seeds["note"]["seed-unkeyed"] = notes[0]
+        seeds["note"]["seed-fixed-key"] = "\n" + notes[0]
 
         entries = [e for line in demo_whole for e in json.loads(line)["entries"]]
         entries += json.loads(grown[-1])["entries"][:2]

@@ -7,6 +7,8 @@
 //
 // A property violation in a target aborts; the handler below first names the input that did it.
 // Exit status 0 when every input ran; 1 when a target's corpus directory is missing or empty.
+#include <unistd.h>
+
 #include <algorithm>
 #include <csignal>
 #include <cstddef>
@@ -18,7 +20,6 @@
 #include <iterator>
 #include <string>
 #include <string_view>
-#include <unistd.h>
 #include <vector>
 
 // Each target's LLVMFuzzerTestOneInput, renamed by the build to atomsFuzz_<target>.
@@ -86,6 +87,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) std::signal(sig, onCrash);
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress lines must not die with a crash
 
   const std::filesystem::path root = argv[1];
   const std::string_view only = argc == 3 ? argv[2] : "";
