@@ -17,6 +17,47 @@ constexpr Migration kStoreMigrations[] = {
      " note TEXT NOT NULL);"
      "CREATE TABLE audit_sync(id INTEGER PRIMARY KEY CHECK(id=1), acked_size INTEGER NOT NULL,"
      " acked_root BLOB);"},
+    // The site model (daemon/site/site_repository.h). Instants are Unix seconds (UTC); local wall
+    // times are seconds of the local_time epoch; dates are 'YYYY-MM-DD'; position keeps file order.
+    {3, "site",
+     "CREATE TABLE site_info(id INTEGER PRIMARY KEY CHECK(id=1), site_id TEXT NOT NULL,"
+     " name TEXT NOT NULL, time_zone TEXT NOT NULL, industry TEXT NOT NULL,"
+     " school_week_start INTEGER NOT NULL);"
+     "CREATE TABLE site_jurisdiction(position INTEGER PRIMARY KEY, code TEXT NOT NULL);"
+     "CREATE TABLE site_certification(id TEXT PRIMARY KEY, position INTEGER NOT NULL,"
+     " name TEXT NOT NULL);"
+     "CREATE TABLE site_station(id TEXT PRIMARY KEY, position INTEGER NOT NULL,"
+     " name TEXT NOT NULL, minimum_age INTEGER);"
+     "CREATE TABLE site_station_certification(station_id TEXT NOT NULL, position INTEGER NOT NULL,"
+     " certification_id TEXT NOT NULL, PRIMARY KEY(station_id, position));"
+     "CREATE TABLE site_person(id TEXT PRIMARY KEY, position INTEGER NOT NULL, name TEXT NOT NULL,"
+     " phone TEXT NOT NULL, birth_date TEXT, minor INTEGER NOT NULL,"
+     " sms_consent INTEGER NOT NULL, sms_consent_at INTEGER, manager_id TEXT,"
+     " safety_contact INTEGER NOT NULL, hourly_rate_cents INTEGER NOT NULL);"
+     "CREATE TABLE site_person_role(person_id TEXT NOT NULL, position INTEGER NOT NULL,"
+     " station_id TEXT NOT NULL, PRIMARY KEY(person_id, position));"
+     "CREATE TABLE site_person_certification(person_id TEXT NOT NULL, position INTEGER NOT NULL,"
+     " certification_id TEXT NOT NULL, expires TEXT, PRIMARY KEY(person_id, position));"
+     "CREATE TABLE site_availability(person_id TEXT NOT NULL, position INTEGER NOT NULL,"
+     " weekday INTEGER NOT NULL, start_minute INTEGER NOT NULL, end_minute INTEGER NOT NULL,"
+     " PRIMARY KEY(person_id, position));"
+     "CREATE TABLE site_time_off(person_id TEXT NOT NULL, position INTEGER NOT NULL,"
+     " start_utc INTEGER NOT NULL, start_local INTEGER NOT NULL, end_utc INTEGER NOT NULL,"
+     " end_local INTEGER NOT NULL, PRIMARY KEY(person_id, position));"
+     "CREATE TABLE site_shift(id TEXT PRIMARY KEY, position INTEGER NOT NULL,"
+     " station_id TEXT NOT NULL, start_utc INTEGER NOT NULL, start_local INTEGER NOT NULL,"
+     " end_utc INTEGER NOT NULL, end_local INTEGER NOT NULL, certification_id TEXT,"
+     " assignee_id TEXT);"
+     "CREATE INDEX site_shift_by_start ON site_shift(start_utc);"
+     "CREATE INDEX site_shift_by_assignee ON site_shift(assignee_id, start_utc);"
+     "CREATE TABLE site_schedule_version(id TEXT PRIMARY KEY, position INTEGER NOT NULL,"
+     " published_at INTEGER NOT NULL);"
+     "CREATE TABLE site_schedule_version_shift(version_id TEXT NOT NULL,"
+     " position INTEGER NOT NULL, shift_id TEXT NOT NULL, PRIMARY KEY(version_id, position));"
+     "CREATE TABLE site_punch(position INTEGER PRIMARY KEY, person_id TEXT NOT NULL,"
+     " kind TEXT NOT NULL, at INTEGER NOT NULL);"
+     "CREATE INDEX site_punch_by_person ON site_punch(person_id, at);"
+     "CREATE TABLE site_school_day(day TEXT PRIMARY KEY, position INTEGER NOT NULL);"},
 };
 
 constexpr std::string_view kCreateTable =

@@ -11,6 +11,7 @@ std::vector<Command> allCommands() {
       verifyCommand(),
       exportSegmentsCommand(),
       verifySegmentsCommand(),
+      siteCommand(),
       versionCommand(),
   };
 }

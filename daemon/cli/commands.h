@@ -16,6 +16,7 @@ Command verifyCommand();
 Command exportSegmentsCommand();
 Command verifySegmentsCommand();
 Command demoCommand();
+Command siteCommand();
 Command versionCommand();
 
 std::vector<Command> allCommands();

@@ -1,0 +1,39 @@
+// The site file: a JSON document describing one site (docs/site-file.md, field by field). It seeds
+// the store (`atoms-edge site import`) and is what `atoms-edge site export` writes.
+//
+// Contract: pure functions, thread-safe, no I/O. parseSiteFile() never throws; it validates the
+// whole document and returns the FIRST problem as one line naming the record, e.g.
+// "people[3] (id p-ana): phone '555-1234' is not E.164". A model it returns is consistent: ids are
+// unique per kind, every reference resolves, shifts end after they start and last at most 24 h,
+// local times exist and are unambiguous in the site's zone (or carry an explicit offset that the
+// zone uses at that wall time). Expired certifications and labor-rule problems are not errors here
+// (the labor engine reports them). Jurisdiction codes are kept as strings; the labor rule loader
+// validates them.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "daemon/site/site_model.h"
+#include "store/result.h"
+
+namespace atoms::site {
+
+// The only "version" this build reads and writes.
+inline constexpr int kSiteFileVersion = 1;
+
+// Longest shift accepted (a longer one is almost always a typo in a date).
+inline constexpr Seconds kMaxShiftLength{24 * 3600};
+
+Result<SiteModel> parseSiteFile(std::string_view text);
+
+// The site file of a model (indented JSON, keys sorted, one trailing newline). Shift and time-off
+// bounds are written as their local time with an explicit offset, other instants in UTC ("Z"), so
+// parseSiteFile(writeSiteFile(m)) == m for any model parseSiteFile() returned.
+std::string writeSiteFile(const SiteModel& model);
+
+// Validates a model built elsewhere (e.g. read from the store) by the same rules, through
+// writeSiteFile/parseSiteFile.
+Status validateSiteModel(const SiteModel& model);
+
+}  // namespace atoms::site

@@ -1,0 +1,51 @@
+// Shared helpers of the site tests: the demo site file and a small valid site to mutate.
+#pragma once
+
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+
+#include "daemon/site/site_file.h"
+#include "store/canonical_json.h"
+
+namespace atoms::site::testing {
+
+inline std::string demoSitePath() {
+  return std::string(ATOMS_SOURCE_DIR) + "/etc/sites/demo-site.json";
+}
+
+inline std::string readText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The smallest site that exercises every reference: two stations (one with a minimum age), two
+// people, one shift.
+inline constexpr const char* kSmallSite = R"({
+  "version": 1,
+  "site": {"id": "t-site", "timeZone": "America/Los_Angeles", "jurisdictions": ["us", "us-ca"]},
+  "certifications": [{"id": "fh", "name": "Food handler card"}],
+  "stations": [{"id": "line", "name": "Line", "requiredCertifications": ["fh"]},
+               {"id": "bar", "name": "Bar", "minimumAge": 21}],
+  "people": [{"id": "p-a", "name": "Avery", "phone": "+14155550100", "roles": ["line"],
+              "certifications": [{"id": "fh", "expires": "2027-01-31"}]},
+             {"id": "p-ana", "name": "Ana", "phone": "+14155550101", "roles": ["line"]}],
+  "shifts": [{"id": "s-1", "station": "line", "start": "2026-06-01T10:00", "end": "2026-06-01T16:00",
+              "assignee": "p-a"}]
+})";
+
+// Parses kSmallSite after `mutate` changed its JSON.
+inline Result<SiteModel> parseMutated(const std::function<void(json::Object&)>& mutate) {
+  json::Value v = json::parse(kSmallSite).value();
+  mutate(v.asObject());
+  return parseSiteFile(json::canonical(v));
+}
+
+inline json::Object& at(json::Object& o, const char* section, std::size_t i) {
+  return o[section].asArray()[i].asObject();
+}
+
+}  // namespace atoms::site::testing

@@ -1,0 +1,257 @@
+#include <boost/test/unit_test.hpp>
+#include <string>
+
+#include "daemon/site/site_file.h"
+#include "tests/site/site_test_util.h"
+
+using namespace atoms;
+using namespace atoms::site;
+using namespace atoms::site::testing;
+using namespace std::chrono;
+
+namespace {
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+// The error of a mutated small site; fails the test if it parsed.
+std::string errorOf(const std::function<void(json::Object&)>& mutate) {
+  auto r = parseMutated(mutate);
+  BOOST_REQUIRE_MESSAGE(!r.ok(), "expected the site file to be rejected");
+  return r.message();
+}
+
+Instant utc(int y, unsigned mo, unsigned d, int h, int mi) {
+  return sys_days{year{y} / month{mo} / day{d}} + hours{h} + minutes{mi};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(site_file)
+
+BOOST_AUTO_TEST_CASE(demoSiteParsesAndRoundTripsThroughWrite) {
+  auto model = parseSiteFile(readText(demoSitePath()));
+  BOOST_REQUIRE_MESSAGE(model.ok(), model.message());
+  BOOST_TEST(model->site.id == "bistro-sf");
+  BOOST_TEST(model->site.timeZone == "America/Los_Angeles");
+  BOOST_TEST(model->people.size() == 30u);
+  BOOST_TEST(model->stations.size() == 5u);
+  BOOST_TEST(!model->shifts.empty());
+
+  const std::string written = writeSiteFile(*model);
+  auto again = parseSiteFile(written);
+  BOOST_REQUIRE_MESSAGE(again.ok(), again.message());
+  BOOST_TEST((*again == *model));
+  BOOST_TEST(writeSiteFile(*again) == written);  // a fixpoint: exports diff cleanly
+}
+
+BOOST_AUTO_TEST_CASE(smallSiteParsesWithUtcAndLocalTimes) {
+  auto model = parseMutated([](json::Object&) {});
+  BOOST_REQUIRE_MESSAGE(model.ok(), model.message());
+  const Shift& s = model->shifts.at(0);
+  BOOST_TEST((s.start.utc == utc(2026, 6, 1, 17, 0)));  // PDT is UTC-7
+  BOOST_TEST(formatLocal(s.start.local) == "2026-06-01T10:00:00");
+  BOOST_TEST((s.assignee == std::optional<std::string>("p-a")));
+  const SiteIndex index(*model);
+  BOOST_REQUIRE(index.person("p-ana") != nullptr);
+  BOOST_TEST(index.person("p-ana")->phone == "+14155550101");
+  BOOST_TEST(index.person("nobody") == nullptr);
+}
+
+BOOST_AUTO_TEST_CASE(rejectsPhoneThatIsNotE164NamingThePerson) {
+  const std::string e = errorOf([](json::Object& o) { at(o, "people", 1)["phone"] = "555-1234"; });
+  BOOST_TEST(contains(e, "people[1] (id p-ana): phone '555-1234' is not E.164"), e);
+}
+
+BOOST_AUTO_TEST_CASE(rejectsShiftThatEndsBeforeItStarts) {
+  const std::string e = errorOf([](json::Object& o) {
+    at(o, "shifts", 0)["id"] = "s-88";
+    at(o, "shifts", 0)["end"] = "2026-06-01T09:00";
+  });
+  BOOST_TEST(contains(e, "shifts[0] (id s-88): ends before it starts"), e);
+}
+
+BOOST_AUTO_TEST_CASE(rejectsShiftLongerThan24Hours) {
+  const std::string e =
+      errorOf([](json::Object& o) { at(o, "shifts", 0)["end"] = "2026-06-02T10:01"; });
+  BOOST_TEST(contains(e, "shifts[0] (id s-1): is longer than 24 hours"), e);
+  // Exactly 24 hours is allowed.
+  auto ok = parseMutated([](json::Object& o) { at(o, "shifts", 0)["end"] = "2026-06-02T10:00"; });
+  BOOST_TEST(ok.ok(), ok.message());
+}
+
+BOOST_AUTO_TEST_CASE(rejectsUnknownReferences) {
+  std::string e = errorOf([](json::Object& o) { at(o, "shifts", 0)["station"] = "grill"; });
+  BOOST_TEST(contains(e, "shifts[0] (id s-1): unknown station 'grill'"), e);
+  e = errorOf([](json::Object& o) { at(o, "shifts", 0)["assignee"] = "p-zed"; });
+  BOOST_TEST(contains(e, "shifts[0] (id s-1): unknown person 'p-zed'"), e);
+  e = errorOf([](json::Object& o) { at(o, "people", 1)["roles"] = json::Array{"line", "grill"}; });
+  BOOST_TEST(contains(e, "people[1] (id p-ana): unknown station 'grill'"), e);
+  e = errorOf([](json::Object& o) { at(o, "people", 1)["managerOfRecord"] = "p-boss"; });
+  BOOST_TEST(contains(e, "people[1] (id p-ana): unknown person 'p-boss'"), e);
+  e = errorOf([](json::Object& o) {
+    at(o, "people", 0)["certifications"] = json::Array{json::Object{{"id", "forklift"}}};
+  });
+  BOOST_TEST(contains(e, "people[0] (id p-a): unknown certification 'forklift'"), e);
+  e = errorOf([](json::Object& o) {
+    at(o, "stations", 0)["requiredCertifications"] = json::Array{"haccp"};
+  });
+  BOOST_TEST(contains(e, "stations[0] (id line): unknown certification 'haccp'"), e);
+  e = errorOf([](json::Object& o) {
+    o["scheduleVersions"] = json::Array{json::Object{
+        {"id", "v1"}, {"publishedAt", "2026-05-15T09:00:00Z"}, {"shifts", json::Array{"s-9"}}}};
+  });
+  BOOST_TEST(contains(e, "scheduleVersions[0] (id v1): unknown shift 's-9'"), e);
+  e = errorOf([](json::Object& o) {
+    o["punches"] = json::Array{
+        json::Object{{"person", "p-q"}, {"kind", "clock_in"}, {"at", "2026-06-01T10:00"}}};
+  });
+  BOOST_TEST(contains(e, "punches[0]: unknown person 'p-q'"), e);
+}
+
+BOOST_AUTO_TEST_CASE(rejectsDuplicateIds) {
+  std::string e = errorOf([](json::Object& o) { at(o, "people", 1)["id"] = "p-a"; });
+  BOOST_TEST(contains(e, "people[1] (id p-a): duplicate id"), e);
+  e = errorOf([](json::Object& o) {
+    json::Value copy = o["shifts"].asArray()[0];
+    o["shifts"].asArray().push_back(copy);
+  });
+  BOOST_TEST(contains(e, "shifts[1] (id s-1): duplicate id"), e);
+}
+
+BOOST_AUTO_TEST_CASE(rejectsUnknownTimeZone) {
+  const std::string e =
+      errorOf([](json::Object& o) { o["site"].asObject()["timeZone"] = "America/Springfield"; });
+  BOOST_TEST(contains(e, "unknown time zone 'America/Springfield'"), e);
+}
+
+BOOST_AUTO_TEST_CASE(requiresBirthDateAtStationsWithMinimumAgeAndForMinors) {
+  std::string e = errorOf([](json::Object& o) {
+    at(o, "people", 1)["roles"] = json::Array{"line", "bar"};
+  });
+  BOOST_TEST(contains(e, "people[1] (id p-ana): birthDate is missing"), e);
+  e = errorOf([](json::Object& o) { at(o, "people", 1)["minor"] = true; });
+  BOOST_TEST(contains(e, "people[1] (id p-ana): birthDate is missing (required for a minor)"), e);
+  e = errorOf([](json::Object& o) { at(o, "shifts", 0)["station"] = "bar"; });
+  BOOST_TEST(contains(e, "shifts[0] (id s-1): assignee 'p-a' has no birthDate"), e);
+  auto ok = parseMutated([](json::Object& o) {
+    at(o, "people", 1)["roles"] = json::Array{"bar"};
+    at(o, "people", 1)["birthDate"] = "1990-02-28";
+  });
+  BOOST_TEST(ok.ok(), ok.message());
+}
+
+BOOST_AUTO_TEST_CASE(expiredCertificationIsNotAParseError) {
+  auto r = parseMutated([](json::Object& o) {
+    at(o, "people", 0)["certifications"] =
+        json::Array{json::Object{{"id", "fh"}, {"expires", "2001-01-01"}}};
+  });
+  BOOST_REQUIRE_MESSAGE(r.ok(), r.message());
+  BOOST_TEST((r->people[0].certifications[0].expires == Date{year{2001}, month{1}, day{1}}));
+}
+
+BOOST_AUTO_TEST_CASE(rejectsUnknownFieldsAndBadShapes) {
+  std::string e = errorOf([](json::Object& o) { at(o, "people", 0)["phon"] = "+14155550100"; });
+  BOOST_TEST(contains(e, "people[0] (id p-a): unknown field 'phon'"), e);
+  e = errorOf([](json::Object& o) { o["version"] = 2; });
+  BOOST_TEST(contains(e, "version 2 is not supported"), e);
+  e = errorOf([](json::Object& o) { at(o, "shifts", 0)["start"] = "June 1st"; });
+  BOOST_TEST(contains(e, "shifts[0] (id s-1): start 'June 1st' is not a time"), e);
+  e = errorOf([](json::Object& o) { at(o, "people", 0)["hourlyRateCents"] = "18.50"; });
+  BOOST_TEST(contains(e, "'hourlyRateCents' must be an integer"), e);
+  auto notJson = parseSiteFile("{\"version\": 1.5}");
+  BOOST_TEST(!notJson.ok());
+  BOOST_TEST(contains(notJson.message(), "site file: invalid JSON"), notJson.message());
+}
+
+BOOST_AUTO_TEST_CASE(shiftAcrossMidnightKeepsLocalTimesAndLastsEightHours) {
+  auto r = parseMutated([](json::Object& o) {
+    at(o, "shifts", 0)["start"] = "2026-06-05T22:00";
+    at(o, "shifts", 0)["end"] = "2026-06-06T06:00";
+  });
+  BOOST_REQUIRE_MESSAGE(r.ok(), r.message());
+  const Shift& s = r->shifts[0];
+  BOOST_TEST((s.end.utc - s.start.utc == hours{8}));
+  BOOST_TEST(formatLocal(s.end.local) == "2026-06-06T06:00:00");
+  BOOST_TEST((s.end.utc == utc(2026, 6, 6, 13, 0)));
+}
+
+BOOST_AUTO_TEST_CASE(springForwardGapIsAnErrorUnlessTheOffsetIsExplicit) {
+  // 2026-03-08 02:00 PST jumps to 03:00 PDT in Los Angeles.
+  std::string e = errorOf([](json::Object& o) {
+    at(o, "shifts", 0)["start"] = "2026-03-08T02:30";
+    at(o, "shifts", 0)["end"] = "2026-03-08T08:00";
+  });
+  BOOST_TEST(contains(e,
+                      "shifts[0] (id s-1): start: local time 2026-03-08T02:30:00 does not exist "
+                      "in America/Los_Angeles"),
+             e);
+  auto r = parseMutated([](json::Object& o) {
+    at(o, "shifts", 0)["start"] = "2026-03-08T02:30:00-08:00";
+    at(o, "shifts", 0)["end"] = "2026-03-08T08:00";
+  });
+  BOOST_REQUIRE_MESSAGE(r.ok(), r.message());
+  BOOST_TEST((r->shifts[0].start.utc == utc(2026, 3, 8, 10, 30)));
+  BOOST_TEST((r->shifts[0].end.utc - r->shifts[0].start.utc == hours{4} + minutes{30}));
+}
+
+BOOST_AUTO_TEST_CASE(overnightShiftAcrossSpringForwardIsAnHourShorter) {
+  auto r = parseMutated([](json::Object& o) {
+    at(o, "shifts", 0)["start"] = "2026-03-07T22:00";
+    at(o, "shifts", 0)["end"] = "2026-03-08T06:00";
+  });
+  BOOST_REQUIRE_MESSAGE(r.ok(), r.message());
+  BOOST_TEST((r->shifts[0].end.utc - r->shifts[0].start.utc == hours{7}));
+}
+
+BOOST_AUTO_TEST_CASE(fallBackOverlapIsAmbiguousUnlessTheOffsetIsExplicit) {
+  // 2026-11-01 01:00-02:00 happens twice in Los Angeles (PDT, then PST).
+  std::string e = errorOf([](json::Object& o) {
+    at(o, "shifts", 0)["start"] = "2026-11-01T01:30";
+    at(o, "shifts", 0)["end"] = "2026-11-01T07:00";
+  });
+  BOOST_TEST(contains(e, "shifts[0] (id s-1): start: local time 2026-11-01T01:30:00 is ambiguous"),
+             e);
+  for (const auto& [written, expected] :
+       {std::pair{"2026-11-01T01:30:00-07:00", utc(2026, 11, 1, 8, 30)},
+        std::pair{"2026-11-01T01:30:00-08:00", utc(2026, 11, 1, 9, 30)}}) {
+    auto r = parseMutated([&, w = written](json::Object& o) {
+      at(o, "shifts", 0)["start"] = w;
+      at(o, "shifts", 0)["end"] = "2026-11-01T07:00";
+    });
+    BOOST_REQUIRE_MESSAGE(r.ok(), r.message());
+    BOOST_TEST((r->shifts[0].start.utc == expected));
+    // The export keeps the offset, so the re-import lands on the same instant.
+    auto again = parseSiteFile(writeSiteFile(*r));
+    BOOST_REQUIRE_MESSAGE(again.ok(), again.message());
+    BOOST_TEST((again->shifts[0] == r->shifts[0]));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(anOffsetTheZoneDoesNotUseIsRejected) {
+  const std::string e =
+      errorOf([](json::Object& o) { at(o, "shifts", 0)["start"] = "2026-06-01T10:00:00-05:00"; });
+  BOOST_TEST(contains(e, "offset -05:00 is not used by America/Los_Angeles"), e);
+}
+
+BOOST_AUTO_TEST_CASE(newYorkGapAndOverlap) {
+  auto set = [](const char* start, const char* end) {
+    return [=](json::Object& o) {
+      o["site"].asObject()["timeZone"] = "America/New_York";
+      at(o, "shifts", 0)["start"] = start;
+      at(o, "shifts", 0)["end"] = end;
+    };
+  };
+  std::string e = errorOf(set("2026-03-08T02:15", "2026-03-08T09:00"));
+  BOOST_TEST(contains(e, "does not exist in America/New_York (clocks jump from -05:00 to -04:00)"),
+             e);
+  e = errorOf(set("2026-11-01T01:15", "2026-11-01T09:00"));
+  BOOST_TEST(contains(e, "is ambiguous in America/New_York"), e);
+  auto r = parseMutated(set("2026-10-31T22:00", "2026-11-01T06:00"));
+  BOOST_REQUIRE_MESSAGE(r.ok(), r.message());
+  BOOST_TEST(
+      (r->shifts[0].end.utc - r->shifts[0].start.utc == hours{9}));  // the night gains an hour
+}
+
+BOOST_AUTO_TEST_SUITE_END()

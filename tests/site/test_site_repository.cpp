@@ -1,0 +1,127 @@
+#include <boost/test/unit_test.hpp>
+#include <string>
+
+#include "daemon/site/site_file.h"
+#include "daemon/site/site_repository.h"
+#include "store/state_dir.h"
+#include "tests/site/site_test_util.h"
+#include "tests/support/temp_dir.h"
+
+using namespace atoms;
+using namespace atoms::site;
+using namespace atoms::site::testing;
+using atoms::testing::TempDir;
+
+namespace {
+
+SiteModel demoModel() {
+  auto m = parseSiteFile(readText(demoSitePath()));
+  BOOST_REQUIRE_MESSAGE(m.ok(), m.message());
+  return *m;
+}
+
+// A fresh state directory with the store's schema applied.
+struct StoreFixture {
+  TempDir dir;
+  Database db;
+  StoreFixture() {
+    Status s = initStateDir(dir.sub("state"), {"bistro-sf"});
+    BOOST_REQUIRE_MESSAGE(s.ok(), s.message());
+    auto state = openStateDir(dir.sub("state"), OpenMode::ReadWrite);
+    BOOST_REQUIRE_MESSAGE(state.ok(), state.message());
+    db = std::move(state->db);
+  }
+  std::int64_t count(const std::string& table) {
+    auto stmt = db.prepare("SELECT count(*) FROM " + table);
+    BOOST_REQUIRE(stmt.ok());
+    BOOST_REQUIRE(stmt->step().ok());
+    return stmt->columnInt64(0);
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(site_repository)
+
+BOOST_AUTO_TEST_CASE(loadingBeforeAnyImportIsAClearError) {
+  StoreFixture f;
+  auto m = loadSite(f.db);
+  BOOST_REQUIRE(!m.ok());
+  BOOST_TEST(m.message().find("no site has been imported") != std::string::npos, m.message());
+}
+
+BOOST_AUTO_TEST_CASE(exportEqualsImport) {
+  StoreFixture f;
+  const SiteModel model = demoModel();
+  Status s = importSite(f.db, model);
+  BOOST_REQUIRE_MESSAGE(s.ok(), s.message());
+  auto loaded = loadSite(f.db);
+  BOOST_REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+  BOOST_TEST((*loaded == model));
+  BOOST_TEST(writeSiteFile(*loaded) == writeSiteFile(model));
+}
+
+BOOST_AUTO_TEST_CASE(importingTwiceReplacesAndDoesNotDuplicate) {
+  StoreFixture f;
+  SiteModel first = demoModel();
+  BOOST_REQUIRE(importSite(f.db, first).ok());
+  BOOST_REQUIRE(importSite(f.db, first).ok());
+  BOOST_TEST(f.count("site_person") == static_cast<std::int64_t>(first.people.size()));
+  BOOST_TEST(f.count("site_shift") == static_cast<std::int64_t>(first.shifts.size()));
+
+  // A smaller site: nobody punched yet, the last shift dropped.
+  SiteModel second = first;
+  second.punches.clear();
+  second.scheduleVersions.clear();
+  second.shifts.pop_back();
+  Status s = importSite(f.db, second);
+  BOOST_REQUIRE_MESSAGE(s.ok(), s.message());
+  auto loaded = loadSite(f.db);
+  BOOST_REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+  BOOST_TEST((*loaded == second));
+  BOOST_TEST(f.count("site_punch") == 0);
+  BOOST_TEST(f.count("site_shift") == static_cast<std::int64_t>(second.shifts.size()));
+}
+
+BOOST_AUTO_TEST_CASE(anInvalidModelIsRefusedAndLeavesThePreviousSite) {
+  StoreFixture f;
+  const SiteModel first = demoModel();
+  BOOST_REQUIRE(importSite(f.db, first).ok());
+  SiteModel bad = first;
+  bad.people[3].phone = "555-1234";
+  Status s = importSite(f.db, bad);
+  BOOST_REQUIRE(!s.ok());
+  BOOST_TEST(s.message().find("is not E.164") != std::string::npos, s.message());
+  auto loaded = loadSite(f.db);
+  BOOST_REQUIRE(loaded.ok());
+  BOOST_TEST((*loaded == first));
+}
+
+BOOST_AUTO_TEST_CASE(aFailureHalfWayThroughTheWriteRollsEverythingBack) {
+  StoreFixture f;
+  const SiteModel first = demoModel();
+  BOOST_REQUIRE(importSite(f.db, first).ok());
+  // Punches are written after people and shifts: fail there, after the old rows were deleted and
+  // most new ones written.
+  BOOST_REQUIRE(f.db.exec("CREATE TRIGGER fail_punch BEFORE INSERT ON site_punch"
+                          " BEGIN SELECT RAISE(ABORT, 'injected failure'); END")
+                    .ok());
+  SiteModel second = first;
+  second.people.pop_back();
+  second.site.name = "Renamed";
+  for (Shift& shift : second.shifts) {
+    if (shift.assignee == first.people.back().id) shift.assignee.reset();
+  }
+  std::erase_if(second.punches,
+                [&](const Punch& p) { return p.personId == first.people.back().id; });
+  BOOST_REQUIRE(!second.punches.empty());
+  Status s = importSite(f.db, second);
+  BOOST_REQUIRE(!s.ok());
+  BOOST_TEST(s.message().find("injected failure") != std::string::npos, s.message());
+  BOOST_REQUIRE(f.db.exec("DROP TRIGGER fail_punch").ok());
+  auto loaded = loadSite(f.db);
+  BOOST_REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+  BOOST_TEST((*loaded == first));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

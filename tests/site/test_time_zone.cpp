@@ -1,0 +1,58 @@
+#include <boost/test/unit_test.hpp>
+
+#include "daemon/site/time_zone.h"
+
+using namespace atoms::site;
+using namespace std::chrono;
+
+namespace {
+LocalTime local(int y, unsigned mo, unsigned d, int h, int mi) {
+  return local_days{year{y} / month{mo} / day{d}} + hours{h} + minutes{mi};
+}
+Instant utc(int y, unsigned mo, unsigned d, int h, int mi) {
+  return sys_days{year{y} / month{mo} / day{d}} + hours{h} + minutes{mi};
+}
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(time_zone)
+
+BOOST_AUTO_TEST_CASE(convertsBothWaysAroundTheYear) {
+  auto la = TimeZone::locate("America/Los_Angeles");
+  BOOST_REQUIRE_MESSAGE(la.ok(), la.message());
+  BOOST_TEST((la->toUtc(local(2026, 1, 15, 9, 0)).value() == utc(2026, 1, 15, 17, 0)));
+  BOOST_TEST((la->toUtc(local(2026, 7, 15, 9, 0)).value() == utc(2026, 7, 15, 16, 0)));
+  BOOST_TEST((la->toLocal(utc(2026, 7, 15, 16, 0)) == local(2026, 7, 15, 9, 0)));
+  BOOST_TEST((la->offsetAt(utc(2026, 1, 15, 0, 0)) == hours{-8}));
+}
+
+BOOST_AUTO_TEST_CASE(gapAndOverlapReportBothOffsets) {
+  auto ny = TimeZone::locate("America/New_York").value();
+  auto gap = ny.toUtc(local(2026, 3, 8, 2, 30));
+  BOOST_REQUIRE(!gap.ok());
+  BOOST_TEST(gap.message().find("does not exist") != std::string::npos, gap.message());
+  BOOST_TEST(
+      (ny.offsetsFor(local(2026, 3, 8, 2, 30)) == std::vector<Seconds>{hours{-5}, hours{-4}}));
+  auto overlap = ny.toUtc(local(2026, 11, 1, 1, 30));
+  BOOST_REQUIRE(!overlap.ok());
+  BOOST_TEST(overlap.message().find("ambiguous") != std::string::npos, overlap.message());
+  BOOST_TEST(
+      (ny.offsetsFor(local(2026, 11, 1, 1, 30)) == std::vector<Seconds>{hours{-4}, hours{-5}}));
+  // One minute either side of the gap is fine.
+  BOOST_TEST((ny.toUtc(local(2026, 3, 8, 1, 59)).value() == utc(2026, 3, 8, 6, 59)));
+  BOOST_TEST((ny.toUtc(local(2026, 3, 8, 3, 0)).value() == utc(2026, 3, 8, 7, 0)));
+}
+
+BOOST_AUTO_TEST_CASE(unknownZoneIsAnErrorValue) {
+  auto z = TimeZone::locate("Mars/Olympus_Mons");
+  BOOST_REQUIRE(!z.ok());
+  BOOST_TEST(z.message() == "unknown time zone 'Mars/Olympus_Mons'");
+}
+
+BOOST_AUTO_TEST_CASE(formatsOffsetsAndLocalTimes) {
+  BOOST_TEST(formatOffset(hours{-8}) == "-08:00");
+  BOOST_TEST(formatOffset(hours{5} + minutes{30}) == "+05:30");
+  BOOST_TEST(formatOffset(Seconds{0}) == "+00:00");
+  BOOST_TEST(formatLocal(local(2026, 3, 8, 2, 30)) == "2026-03-08T02:30:00");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
