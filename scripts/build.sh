@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build}
+# Paths relative to the checkout in ccache's keys, so a fresh clone elsewhere reuses the cache.
+export CCACHE_BASEDIR="$PWD"
 shift || true
 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
 ninja -C "$dir" -j2
