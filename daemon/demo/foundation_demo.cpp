@@ -3,6 +3,7 @@
 #include <Poco/Logger.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -163,10 +164,14 @@ int runFoundationDemo(const std::string& stateDir, std::ostream& out, std::ostre
       << (segmentsOk ? "ok" : "FAILED") << "\n";
 
   const bool plaintextHeader = fileStartsWith(stateDir + "/atoms.db", "SQLite format 3");
+  // The binary's own path, so the commands below work whether or not it is on PATH.
+  std::error_code ec;
+  std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  if (ec || self.empty()) self = "atoms-edge";
   out << "store: atoms.db " << (plaintextHeader ? "HAS a plaintext header" : "is encrypted")
       << "\n\nInspect it yourself:\n"
-      << "  atoms-edge verify --state-dir " << stateDir << "\n"
-      << "  atoms-edge export-segments --state-dir " << stateDir << " --from 0\n";
+      << "  " << self << " verify --state-dir " << stateDir << "\n"
+      << "  " << self << " export-segments --state-dir " << stateDir << " --from 0\n";
   return report.ok() && segmentsOk && !plaintextHeader ? 0 : 1;
 }
 
