@@ -21,13 +21,6 @@ namespace atoms::testing {
 
 inline constexpr const char* kSite = "demo-site";
 
-// The error text of a failed Result/Status, "" when it succeeded. Boost evaluates a REQUIRE
-// message even when the check passes, so r.message() there would throw on success.
-template <class R>
-std::string why(const R& r) {
-  return r.ok() ? std::string() : r.message();
-}
-
 // A fixed instant plus `ms` milliseconds, formatted as an entry ts.
 inline std::string tsAt(std::int64_t ms) {
   using namespace std::chrono;
@@ -81,7 +74,7 @@ class LogFixture {
   // Opens database and log; fails the test when the log does not open.
   void reopen() {
     auto r = tryReopen();
-    BOOST_REQUIRE_MESSAGE(r.ok(), testing::why(r));
+    BOOST_REQUIRE_MESSAGE(r.ok(), r.message());
   }
   Status tryReopen() {
     close();
@@ -109,16 +102,16 @@ class LogFixture {
   std::uint64_t appendMany(std::uint64_t n, std::uint64_t perBatch = 1) {
     while (n > 0) {
       auto batch = log->begin();
-      BOOST_REQUIRE_MESSAGE(batch.ok(), testing::why(batch));
+      BOOST_REQUIRE_MESSAGE(batch.ok(), batch.message());
       for (std::uint64_t i = 0; i < perBatch && n > 0; ++i, --n) {
         const std::uint64_t seq = batch->nextSeq();
         auto added = batch->add(
             tsAt(static_cast<std::int64_t>(seq)), "sms.in", "gateway",
             json::Object{{"n", static_cast<std::int64_t>(seq)}, {"text", "hi \"there\""}});
-        BOOST_REQUIRE_MESSAGE(added.ok(), testing::why(added));
+        BOOST_REQUIRE_MESSAGE(added.ok(), added.message());
       }
       auto note = batch->commit();
-      BOOST_REQUIRE_MESSAGE(note.ok(), testing::why(note));
+      BOOST_REQUIRE_MESSAGE(note.ok(), note.message());
     }
     return log->size();
   }
@@ -126,18 +119,18 @@ class LogFixture {
   // Runs one SQL statement with a blob parameter.
   void execWithBlob(const std::string& sql, const Bytes& blob) {
     auto stmt = db().prepare(sql);
-    BOOST_REQUIRE_MESSAGE(stmt.ok(), testing::why(stmt));
+    BOOST_REQUIRE_MESSAGE(stmt.ok(), stmt.message());
     stmt->bindBlob(1, blob);
     auto r = stmt->step();
-    BOOST_REQUIRE_MESSAGE(r.ok(), testing::why(r));
+    BOOST_REQUIRE_MESSAGE(r.ok(), r.message());
   }
   void exec(const std::string& sql) {
     Status s = db().exec(sql);
-    BOOST_REQUIRE_MESSAGE(s.ok(), testing::why(s));
+    BOOST_REQUIRE_MESSAGE(s.ok(), s.message());
   }
   Bytes blob(const std::string& sql) {
     auto stmt = db().prepare(sql);
-    BOOST_REQUIRE_MESSAGE(stmt.ok(), testing::why(stmt));
+    BOOST_REQUIRE_MESSAGE(stmt.ok(), stmt.message());
     auto r = stmt->step();
     BOOST_REQUIRE(r.ok() && *r);
     return stmt->columnBlob(0);

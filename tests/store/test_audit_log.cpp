@@ -78,7 +78,7 @@ BOOST_AUTO_TEST_CASE(entryTextIsCanonicalJsonWithExactlyTheSevenFields) {
       std::string(60, '0') + R"(01","seq":3,"site":"demo-site","ts":"2026-09-07T06:00:00.000Z"})";
   BOOST_TEST(entryText(e) == expected);
   auto back = parseEntry(expected);
-  BOOST_REQUIRE_MESSAGE(back.ok(), testing::why(back));
+  BOOST_REQUIRE_MESSAGE(back.ok(), back.message());
   BOOST_TEST((*back == e));
 }
 
@@ -156,7 +156,7 @@ BOOST_AUTO_TEST_CASE(appendsCommitAndSurviveReopen) {
   BOOST_TEST((f.log->root() == emptyRoot()));
 
   auto seq = f.log->append(tsAt(0), "auth.login", "panel:ana", Object{{"ok", true}});
-  BOOST_REQUIRE_MESSAGE(seq.ok(), testing::why(seq));
+  BOOST_REQUIRE_MESSAGE(seq.ok(), seq.message());
   BOOST_TEST(*seq == 0U);
   f.appendMany(9, 4);  // batches of 4, 4, 1
   BOOST_TEST(f.log->size() == 10U);
@@ -169,7 +169,7 @@ BOOST_AUTO_TEST_CASE(appendsCommitAndSurviveReopen) {
     auto text = f.log->entryText(i);
     BOOST_REQUIRE(text.ok());
     auto e = parseEntry(*text);
-    BOOST_REQUIRE_MESSAGE(e.ok(), testing::why(e));
+    BOOST_REQUIRE_MESSAGE(e.ok(), e.message());
     BOOST_TEST(e->seq == i);
     BOOST_TEST(e->site == "demo-site");
     BOOST_TEST((e->prev == prev));
@@ -200,9 +200,9 @@ BOOST_AUTO_TEST_CASE(commitSignsACheckpointForTheNewSizeAndRoot) {
   BOOST_REQUIRE(batch->add(tsAt(1), "decision", "engine", Object{{"a", 1}}).ok());
   BOOST_REQUIRE(batch->add(tsAt(2), "decision", "engine", Object{{"a", 2}}).ok());
   auto note = batch->commit();
-  BOOST_REQUIRE_MESSAGE(note.ok(), testing::why(note));
+  BOOST_REQUIRE_MESSAGE(note.ok(), note.message());
   auto text = openNote(*note, f.verifier());
-  BOOST_REQUIRE_MESSAGE(text.ok(), testing::why(text));
+  BOOST_REQUIRE_MESSAGE(text.ok(), text.message());
   auto cp = parseCheckpointBody(*text);
   BOOST_REQUIRE(cp.ok());
   BOOST_TEST(cp->origin == "atoms-edge/demo-site");
@@ -373,7 +373,7 @@ BOOST_AUTO_TEST_CASE(receiptsAreSignedWithTheSiteKeyAndLogged) {
   auto batch = f.log->begin();
   BOOST_REQUIRE(batch.ok());
   auto seq = batch->addReceipt(tsAt(3), "engine", testing::sampleReceipt());
-  BOOST_REQUIRE_MESSAGE(seq.ok(), testing::why(seq));
+  BOOST_REQUIRE_MESSAGE(seq.ok(), seq.message());
   Value bad = testing::sampleReceipt("rcp_02");
   bad.asObject()["visibility"] = "everyone";
   auto refused = batch->addReceipt(tsAt(4), "engine", bad);

@@ -44,7 +44,7 @@ bool contains(const std::string& hay, const std::string& needle) {
 
 Database openOk(const std::string& path, const SecretBytes& key, OpenMode mode) {
   auto db = Database::open(path, key, mode);
-  BOOST_REQUIRE_MESSAGE(db.ok(), (db.ok() ? std::string() : db.message()));
+  BOOST_REQUIRE_MESSAGE(db.ok(), db.message());
   return std::move(db).value();
 }
 
@@ -55,7 +55,7 @@ void execOk(Database& db, std::string_view sql) {
 
 std::int64_t countRows(Database& db, std::string_view table) {
   auto stmt = db.prepare("SELECT count(*) FROM " + std::string(table));
-  BOOST_REQUIRE_MESSAGE(stmt.ok(), (stmt.ok() ? std::string() : stmt.message()));
+  BOOST_REQUIRE_MESSAGE(stmt.ok(), stmt.message());
   auto row = stmt->step();
   BOOST_REQUIRE(row.ok() && *row);
   return stmt->columnInt64(0);

@@ -25,7 +25,7 @@ struct TamperFixture : LogFixture {
     auto batch = log->begin();
     BOOST_REQUIRE(batch.ok());
     auto r = batch->addReceipt(tsAt(50), "engine", testing::sampleReceipt());
-    BOOST_REQUIRE_MESSAGE(r.ok(), testing::why(r));
+    BOOST_REQUIRE_MESSAGE(r.ok(), r.message());
     BOOST_REQUIRE(batch->add(tsAt(51), "sms.out", "engine", Object{{"to", "+15550100"}}).ok());
     BOOST_REQUIRE(batch->commit().ok());
     log.reset();  // tampering happens behind the log's back

@@ -25,7 +25,7 @@ SigningKey siteKey() { return SigningKey::generate("atoms-edge/demo-site"); }
 
 Value signedSample(const SigningKey& key) {
   auto r = signReceipt(sampleReceipt(), key);
-  BOOST_REQUIRE_MESSAGE(r.ok(), testing::why(r));
+  BOOST_REQUIRE_MESSAGE(r.ok(), r.message());
   return *r;
 }
 
@@ -241,7 +241,7 @@ BOOST_AUTO_TEST_CASE(optionalFieldsMayBeAbsentAndExtensionsAreSigned) {
       Array{Object{{"purpose", "brief"}, {"tier", "fast"}, {"requestHash", "sha256:ab"}}};
   r.asObject()["action"] = Object{{"kind", "SEND_MESSAGE"}, {"amountCents", 1250}};
   auto signedR = signReceipt(r, key);
-  BOOST_REQUIRE_MESSAGE(signedR.ok(), testing::why(signedR));
+  BOOST_REQUIRE_MESSAGE(signedR.ok(), signedR.message());
   BOOST_TEST(verifyReceipt(*signedR, key.verifier()).ok());
   Value changed = *signedR;
   changed.asObject()["action"].asObject()["amountCents"] = 1251;

@@ -52,7 +52,7 @@ void initOk(const std::string& dir, const std::string& siteId) {
 
 OpenState openOk(const std::string& dir, OpenMode mode) {
   auto st = openStateDir(dir, mode);
-  BOOST_REQUIRE_MESSAGE(st.ok(), (st.ok() ? std::string() : st.message()));
+  BOOST_REQUIRE_MESSAGE(st.ok(), st.message());
   return std::move(st).value();
 }
 

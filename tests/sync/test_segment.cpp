@@ -16,7 +16,6 @@ namespace {
 using json::Object;
 using testing::LogFixture;
 using testing::tsAt;
-using testing::why;
 
 bool contains(const std::string& hay, const std::string& needle) {
   return hay.find(needle) != std::string::npos;
@@ -25,14 +24,14 @@ bool contains(const std::string& hay, const std::string& needle) {
 std::vector<Segment> build(LogFixture& f, std::uint64_t from, std::uint64_t to,
                            std::size_t maxBytes) {
   auto segs = buildSegments(*f.log, from, to, maxBytes);
-  BOOST_REQUIRE_MESSAGE(segs.ok(), why(segs));
+  BOOST_REQUIRE_MESSAGE(segs.ok(), segs.message());
   return *segs;
 }
 
 void acceptAll(SegmentVerifier& v, const std::vector<Segment>& segs) {
   for (const Segment& s : segs) {
     auto r = v.accept(s);
-    BOOST_REQUIRE_MESSAGE(r.ok(), why(r));
+    BOOST_REQUIRE_MESSAGE(r.ok(), r.message());
     BOOST_TEST(r->to == s.to);
   }
 }
@@ -100,7 +99,7 @@ BOOST_AUTO_TEST_CASE(segmentJsonRoundTripsWithExactlyTheSevenFields) {
   BOOST_TEST(parsed->find("proof")->asArray()[0].asString() == toBase64(s.proof[0]));
 
   auto back = parseSegment(text);
-  BOOST_REQUIRE_MESSAGE(back.ok(), why(back));
+  BOOST_REQUIRE_MESSAGE(back.ok(), back.message());
   BOOST_TEST((*back == s));
 }
 
@@ -243,7 +242,7 @@ BOOST_AUTO_TEST_CASE(segmentsFromSeveralStartPointsVerifyInSequenceWithOnlyTheKe
 
   // A checkpoint-only segment (from == to) for the verified size is accepted too.
   auto same = verifier.accept(build(f, f.log->size(), f.log->size(), 1 << 20)[0]);
-  BOOST_TEST(same.ok(), why(same));
+  BOOST_TEST(same.ok(), same.message());
 }
 
 BOOST_AUTO_TEST_CASE(aVerifierResumesFromItsSavedState) {
@@ -252,7 +251,7 @@ BOOST_AUTO_TEST_CASE(aVerifierResumesFromItsSavedState) {
   SegmentVerifier first(f.verifier());
   acceptAll(first, build(f, 0, 9, 1 << 20));
   auto resumed = SegmentVerifier::resume(f.verifier(), first.state());
-  BOOST_REQUIRE_MESSAGE(resumed.ok(), why(resumed));
+  BOOST_REQUIRE_MESSAGE(resumed.ok(), resumed.message());
   f.appendMany(7, 2);
   acceptAll(*resumed, build(f, 9, 16, 1 << 20));
   BOOST_TEST((resumed->state().root == f.log->root()));
@@ -313,7 +312,7 @@ BOOST_AUTO_TEST_CASE(tamperedSegmentsAreRejectedAndChangeNothing) {
   }
   // The genuine segment is still accepted after all the refusals.
   auto r = verifier.accept(good);
-  BOOST_TEST(r.ok(), why(r));
+  BOOST_TEST(r.ok(), r.message());
 }
 
 BOOST_AUTO_TEST_CASE(anotherKeyIsRejected) {
