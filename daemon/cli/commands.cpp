@@ -12,6 +12,7 @@ std::vector<Command> allCommands() {
       exportSegmentsCommand(),
       verifySegmentsCommand(),
       siteCommand(),
+      checkCommand(),
       versionCommand(),
   };
 }

@@ -17,6 +17,7 @@ Command exportSegmentsCommand();
 Command verifySegmentsCommand();
 Command demoCommand();
 Command siteCommand();
+Command checkCommand();
 Command versionCommand();
 
 std::vector<Command> allCommands();

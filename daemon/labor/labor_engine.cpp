@@ -91,7 +91,7 @@ std::string localText(LocalTime t) { return site::formatLocal(t); }
 class Evaluation {
  public:
   Evaluation(const LaborContext& ctx, const site::Person& person, const site::Shift& shift,
-             const LaborContext::PersonIndex* index)
+             const LaborContext::PersonIndex* index, Scope scope)
       : ctx_(ctx), person_(person), shift_(shift) {
     start_ = shift.start.utc;
     end_ = shift.end.utc;
@@ -108,6 +108,11 @@ class Evaluation {
                          [](const LaborContext::Interval& i, Instant t) { return i.start < t; });
     for (; it != index->shifts.end() && it->start < to; ++it) {
       if (it->shiftId == shift.id || it->end <= from) continue;
+      if (scope == Scope::kEarlierShifts &&
+          std::pair(it->start, std::string_view(it->shiftId)) >=
+              std::pair(start_, std::string_view(shift.id))) {
+        continue;
+      }
       work_.push_back(&*it);
     }
     for (const LaborContext::Interval& off : index->timeOff) {
@@ -563,20 +568,23 @@ Result<LaborContext> LaborContext::build(const site::SiteModel& model, const Rul
   return ctx;
 }
 
-Result<Verdict> LaborContext::evaluate(std::string_view personId, std::string_view shiftId) const {
+Result<Verdict> LaborContext::evaluate(std::string_view personId, std::string_view shiftId,
+                                       Scope scope) const {
   const site::Shift* shift = index_.shift(shiftId);
   if (shift == nullptr) return Error{"unknown shift '" + std::string(shiftId) + "'"};
-  return evaluate(personId, *shift);
+  return evaluate(personId, *shift, scope);
 }
 
-Result<Verdict> LaborContext::evaluate(std::string_view personId, const site::Shift& shift) const {
+Result<Verdict> LaborContext::evaluate(std::string_view personId, const site::Shift& shift,
+                                       Scope scope) const {
   const site::Person* person = index_.person(personId);
   if (person == nullptr) return Error{"unknown person '" + std::string(personId) + "'"};
   if (shift.end.utc <= shift.start.utc) {
     return Error{"shift '" + shift.id + "' does not end after it starts"};
   }
   const auto found = people_.find(personId);
-  Evaluation evaluation(*this, *person, shift, found == people_.end() ? nullptr : &found->second);
+  Evaluation evaluation(*this, *person, shift, found == people_.end() ? nullptr : &found->second,
+                        scope);
   return Verdict::combine(evaluation.run(), person->managerOfRecord);
 }
 

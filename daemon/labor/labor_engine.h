@@ -45,6 +45,11 @@ struct EmployerSize {
   std::optional<std::int64_t> employeesInJurisdiction;
 };
 
+// Which of the person's other assigned shifts an evaluation counts. kEarlierShifts counts only
+// those that start before S (ties broken by shift id): checking a whole schedule shift by shift
+// in that order then reports each overtime hour, each short rest and each overlap exactly once.
+enum class Scope { kAllShifts, kEarlierShifts };
+
 struct LaborOptions {
   unsigned workweekStart = 0;  // weekday c_encoding, 0 = Sunday; the week starts at 00:00 local
   EmployerSize employer;
@@ -56,10 +61,12 @@ class LaborContext {
                                     LaborOptions options = {});
 
   // P takes the site's shift `shiftId` (its current assignee, if any, is ignored).
-  Result<Verdict> evaluate(std::string_view personId, std::string_view shiftId) const;
+  Result<Verdict> evaluate(std::string_view personId, std::string_view shiftId,
+                           Scope scope = Scope::kAllShifts) const;
   // P takes `shift`, which need not be in the model (a proposed new shift). A shift of the model
   // with the same id is not counted as P's existing work.
-  Result<Verdict> evaluate(std::string_view personId, const site::Shift& shift) const;
+  Result<Verdict> evaluate(std::string_view personId, const site::Shift& shift,
+                           Scope scope = Scope::kAllShifts) const;
 
  private:
   struct Interval {

@@ -1,0 +1,2 @@
+// placeholder: owned by the helper writing daemon/labor/fair_workweek
+#include "daemon/labor/fair_workweek.h"

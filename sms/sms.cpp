@@ -1,0 +1,2 @@
+// Anchor of the atoms_sms library; the code lives in text/, outreach/ and mailbox/.
+namespace atoms::sms {}

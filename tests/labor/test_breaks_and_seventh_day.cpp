@@ -1,0 +1,2 @@
+// placeholder
+#include <boost/test/unit_test.hpp>
