@@ -58,6 +58,34 @@ constexpr Migration kStoreMigrations[] = {
      " kind TEXT NOT NULL, at INTEGER NOT NULL);"
      "CREATE INDEX site_punch_by_person ON site_punch(person_id, at);"
      "CREATE TABLE site_school_day(day TEXT PRIMARY KEY, position INTEGER NOT NULL);"},
+    // The SMS mailbox (sms/mailbox/, docs/sms-mailbox.md). Instants are Unix milliseconds (UTC).
+    // Inbox rows are deduplicated by (gateway, provider_id); an outbox row's id is the idempotency
+    // key handed to the gateway; delivery reports are kept (one per state) so a report that
+    // arrives before the send is recorded is applied when it is.
+    {4, "sms",
+     "CREATE TABLE sms_inbox(id INTEGER PRIMARY KEY, gateway TEXT NOT NULL,"
+     " provider_id TEXT NOT NULL, from_number TEXT NOT NULL, to_number TEXT NOT NULL, body TEXT,"
+     " state TEXT NOT NULL CHECK(state IN ('new','handled','refused')), refusal TEXT,"
+     " received_at INTEGER NOT NULL, stored_at INTEGER NOT NULL, handled_at INTEGER,"
+     " UNIQUE(gateway, provider_id));"
+     "CREATE INDEX sms_inbox_by_state ON sms_inbox(state, id);"
+     "CREATE TABLE sms_outbox(seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,"
+     " to_number TEXT NOT NULL, body TEXT NOT NULL, class TEXT NOT NULL,"
+     " segments INTEGER NOT NULL, ref TEXT NOT NULL,"
+     " state TEXT NOT NULL CHECK(state IN ('queued','sending','sent','delivered','undelivered',"
+     "'failed','held','withdrawn')),"
+     " attempts INTEGER NOT NULL, reconcile_attempts INTEGER NOT NULL,"
+     " next_attempt_at INTEGER NOT NULL, expires_at INTEGER, gateway TEXT NOT NULL,"
+     " provider_id TEXT NOT NULL, error_code TEXT NOT NULL, last_error TEXT NOT NULL,"
+     " flag TEXT NOT NULL, hold_reason TEXT NOT NULL, created_at INTEGER NOT NULL,"
+     " updated_at INTEGER NOT NULL, first_attempt_at INTEGER, sent_at INTEGER,"
+     " final_at INTEGER);"
+     "CREATE INDEX sms_outbox_due ON sms_outbox(state, next_attempt_at);"
+     "CREATE INDEX sms_outbox_by_provider ON sms_outbox(gateway, provider_id);"
+     "CREATE TABLE sms_delivery_report(id INTEGER PRIMARY KEY, gateway TEXT NOT NULL,"
+     " provider_id TEXT NOT NULL, state TEXT NOT NULL, error_code TEXT NOT NULL,"
+     " reported_at INTEGER NOT NULL, received_at INTEGER NOT NULL, applied INTEGER NOT NULL,"
+     " UNIQUE(gateway, provider_id, state));"},
 };
 
 constexpr std::string_view kCreateTable =

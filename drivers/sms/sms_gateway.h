@@ -45,6 +45,11 @@ struct SendAccepted {
 struct SendError {
   bool retryable = true;  // network down, 5xx, 429, modem busy: true; invalid number, 4xx: false
   std::string message;    // one line for the operator; never contains secrets
+  // True when the request may have reached the provider/modem before it failed (a timeout or a
+  // connection lost after the request was written, no answer to AT+CMGS): the outbox then asks
+  // reconcile() before it sends again, instead of risking a second copy. False when it surely did
+  // not (connection refused, DNS failure, an error status in the answer).
+  bool maybeAccepted = false;
 };
 
 // Either the accepted send or the classified error.
@@ -80,6 +85,10 @@ struct DeliveryReport {
   DeliveryState state = DeliveryState::kSent;
   std::string errorCode;  // provider's code when failed/undelivered ("30003"), else empty
   SmsClock::time_point at{};
+  // The OutboundSms::idempotencyKey the report is about, when the driver can tell (Twilio: carried
+  // in the status callback URL), else empty. Lets the outbox match a report whose providerId it
+  // never recorded (a crash between the provider's acceptance and the commit of its id).
+  std::string idempotencyKey;
 };
 
 // Where drivers hand what arrives. Implemented by the inbox/outbox (sms/); called from driver
@@ -87,18 +96,25 @@ struct DeliveryReport {
 class SmsSink {
  public:
   virtual ~SmsSink() = default;
-  // Ok once committed (a duplicate providerId is ok too: already committed). An error means
-  // "not stored": the driver must not acknowledge the message to its peer.
+  // Ok once committed (a duplicate providerId is ok too: already committed). Ok also when the
+  // message was refused for good for its content (over 1,600 characters, invalid UTF-8, a NUL
+  // byte): the refusal is what got committed (audited, and recorded against its providerId so a
+  // redelivery is not processed again), so the driver acknowledges it and the peer stops
+  // redelivering it. An error means "not stored": the driver must not acknowledge the message to
+  // its peer (it will be redelivered or re-read later).
   virtual Status acceptInbound(const InboundSms& message) = 0;
   virtual Status acceptReport(const DeliveryReport& report) = 0;
 };
 
-// After a crash between send() and recording its outcome, the outbox asks the gateway whether the
-// message was accepted. kAccepted carries its id (then it is not sent again); kNotFound means the
-// gateway is sure it never got it (safe to send); kUnknown means it cannot tell (a modem): the
-// outbox then follows its documented policy for uncertain sends.
+// After a crash between send() and recording its outcome, or a send that failed with
+// maybeAccepted, the outbox asks the gateway whether the message was accepted. kAccepted carries
+// its id (then it is not sent again); kNotFound means the gateway is sure it never got it (safe to
+// send); kUnknown means it can never tell (a modem): the outbox then follows its documented policy
+// for uncertain sends (docs/sms-mailbox.md: treated as sent and flagged, never sent twice);
+// kUnavailable means it cannot ask right now (provider API unreachable): the outbox asks again
+// later, with backoff.
 struct ReconcileResult {
-  enum class Kind { kAccepted, kNotFound, kUnknown };
+  enum class Kind { kAccepted, kNotFound, kUnknown, kUnavailable };
   Kind kind = Kind::kUnknown;
   std::string providerId;  // for kAccepted
 };

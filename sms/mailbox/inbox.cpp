@@ -1,0 +1,263 @@
+#include "sms/mailbox/inbox.h"
+
+#include "sms/mailbox/message_checks.h"
+#include "store/audit_entry.h"
+
+namespace atoms::sms::mailbox {
+namespace {
+
+// Longest address kept: E.164 is at most 16 bytes, alphanumeric sender ids 11; leave room.
+constexpr std::size_t kMaxAddressLength = 32;
+
+constexpr std::string_view kColumns =
+    "id, gateway, provider_id, from_number, to_number, body, state, refusal, received_at,"
+    " stored_at, handled_at";
+
+std::optional<InboxState> parseInboxState(std::string_view name) {
+  for (InboxState s : {InboxState::kNew, InboxState::kHandled, InboxState::kRefused}) {
+    if (inboxStateName(s) == name) return s;
+  }
+  return std::nullopt;
+}
+
+Result<InboxRow> readRow(const Statement& s) {
+  InboxRow row;
+  row.id = s.columnInt64(0);
+  row.gateway = s.columnText(1);
+  row.providerId = s.columnText(2);
+  row.from = s.columnText(3);
+  row.to = s.columnText(4);
+  row.body = s.columnText(5);
+  auto state = parseInboxState(s.columnText(6));
+  if (!state) return makeError("SMS inbox row " + std::to_string(row.id) + " has an unknown state");
+  row.state = *state;
+  row.refusal = s.columnText(7);
+  row.receivedAt = fromUnixMillis(s.columnInt64(8));
+  row.storedAt = fromUnixMillis(s.columnInt64(9));
+  if (!s.columnIsNull(10)) row.handledAt = fromUnixMillis(s.columnInt64(10));
+  return row;
+}
+
+Result<std::optional<InboxRow>> findRow(Database& db, std::int64_t id) {
+  auto stmt = db.prepare("SELECT " + std::string(kColumns) + " FROM sms_inbox WHERE id = ?");
+  if (!stmt) return stmt.error();
+  stmt->bind(1, id);
+  auto more = stmt->step();
+  if (!more) return more.error();
+  if (!*more) return std::optional<InboxRow>();
+  auto row = readRow(*stmt);
+  if (!row) return row.error();
+  return std::optional<InboxRow>(std::move(*row));
+}
+
+Result<bool> exists(Database& db, std::string_view gateway, std::string_view providerId) {
+  auto stmt = db.prepare("SELECT 1 FROM sms_inbox WHERE gateway = ? AND provider_id = ?");
+  if (!stmt) return stmt.error();
+  stmt->bind(1, gateway).bind(2, providerId);
+  return stmt->step();
+}
+
+// An address is kept only when it is a plain printable token (E.164, short code, sender id).
+Status checkAddress(std::string_view address, std::string_view field) {
+  if (!isToken(address, kMaxAddressLength)) {
+    return makeError(std::string(field) + " is missing or not a phone number");
+  }
+  return Status::success();
+}
+
+Status checkInbound(const drivers::InboundSms& m) {
+  if (auto s = checkAddress(m.from, "sender"); !s) return s;
+  if (!m.to.empty()) {
+    if (auto s = checkAddress(m.to, "recipient"); !s) return s;
+  }
+  return checkBody(m.body);
+}
+
+}  // namespace
+
+std::string_view inboxStateName(InboxState state) {
+  switch (state) {
+    case InboxState::kNew:
+      return "new";
+    case InboxState::kHandled:
+      return "handled";
+    case InboxState::kRefused:
+      return "refused";
+  }
+  return "refused";
+}
+
+Inbox::Inbox(StoreRunner& store, Outbox& outbox, std::string gateway, NowFunction now)
+    : store_(store), outbox_(outbox), gateway_(std::move(gateway)), now_(std::move(now)) {}
+
+void Inbox::setOnStored(std::function<void(const InboxRow&)> listener) {
+  std::lock_guard<std::mutex> lock(listenerMutex_);
+  onStored_ = std::move(listener);
+}
+
+Status Inbox::acceptInbound(const drivers::InboundSms& message) {
+  const std::string actor = "sms:" + gateway_;
+  const TimePoint now = now_();
+  const std::string ts = formatTimestamp(now);
+
+  if (!isToken(message.providerId)) {
+    // Without its id a message cannot be deduplicated: refuse it so the peer retries, and audit.
+    const std::string reason = "inbound SMS from " + maskNumber(message.from) + " via " + gateway_ +
+                               ": provider id is missing or not printable ASCII";
+    Status audited = store_.run([&](SiteStore& store) -> Status {
+      auto seq = store.log().append(
+          ts, "sms.in.refused", actor,
+          json::Object{
+              {"gateway", gateway_}, {"from", maskNumber(message.from)}, {"reason", reason}});
+      if (!seq) return seq.error();
+      return Status::success();
+    });
+    if (!audited) return makeError(reason + " (and auditing it failed: " + audited.message() + ")");
+    return makeError(reason);
+  }
+
+  std::optional<InboxRow> stored;
+  Status status = store_.run([&](SiteStore& store) -> Status {
+    Database& db = store.db();
+    auto batch = store.log().begin();
+    if (!batch) return batch.error();
+    auto duplicate = exists(db, gateway_, message.providerId);
+    if (!duplicate) return duplicate.error();
+    if (*duplicate) return Status::success();  // already committed: the peer may ack again
+
+    InboxRow row;
+    row.gateway = gateway_;
+    row.providerId = message.providerId;
+    row.receivedAt = message.receivedAt == TimePoint{} ? now : message.receivedAt;
+    row.storedAt = now;
+    Status valid = checkInbound(message);
+    if (valid) {
+      row.from = message.from;
+      row.to = message.to;
+      row.body = message.body;
+      row.state = InboxState::kNew;
+    } else {
+      // Addresses are kept only if usable (a refusal may be answered); never the body.
+      row.from = checkAddress(message.from, "sender") ? message.from : "";
+      row.to = checkAddress(message.to, "recipient") ? message.to : "";
+      row.state = InboxState::kRefused;
+      row.refusal = "inbound SMS " + message.providerId + " from " + maskNumber(message.from) +
+                    ": " + valid.message();
+    }
+
+    auto insert = db.prepare(
+        "INSERT INTO sms_inbox(gateway, provider_id, from_number, to_number, body, state,"
+        " refusal, received_at, stored_at) VALUES(?,?,?,?,?,?,?,?,?)");
+    if (!insert) return insert.error();
+    insert->bind(1, row.gateway).bind(2, row.providerId).bind(3, row.from).bind(4, row.to);
+    if (valid) {
+      insert->bind(5, row.body).bindNull(7);
+    } else {
+      insert->bindNull(5).bind(7, row.refusal);
+    }
+    insert->bind(6, inboxStateName(row.state))
+        .bind(8, toUnixMillis(row.receivedAt))
+        .bind(9, toUnixMillis(row.storedAt));
+    if (auto done = insert->step(); !done) return done.error();
+    row.id = db.lastInsertRowid();
+
+    json::Object body{{"id", row.id},
+                      {"gateway", gateway_},
+                      {"provider_id", row.providerId},
+                      {"from", maskNumber(message.from)}};
+    std::string_view kind = "sms.in";
+    if (valid) {
+      body["chars"] = static_cast<std::int64_t>(countCharacters(row.body));
+    } else {
+      kind = "sms.in.refused";
+      body["reason"] = valid.message();
+    }
+    if (auto seq = batch->add(ts, kind, actor, json::Value(std::move(body))); !seq) {
+      return seq.error();
+    }
+    auto committed = batch->commit();
+    if (!committed) return committed.error();
+    stored = std::move(row);
+    return Status::success();
+  });
+  if (!status) {
+    return makeError("inbound SMS " + message.providerId + " was not stored: " + status.message());
+  }
+  if (stored) {
+    std::function<void(const InboxRow&)> listener;
+    {
+      std::lock_guard<std::mutex> lock(listenerMutex_);
+      listener = onStored_;
+    }
+    if (listener) listener(*stored);
+  }
+  return Status::success();
+}
+
+Status Inbox::acceptReport(const drivers::DeliveryReport& report) {
+  Status status = outbox_.applyReport(gateway_, report);
+  if (status || isToken(report.providerId)) return status;
+  // A malformed report from outside: audited, nothing else stored.
+  Status audited = store_.run([&](SiteStore& store) -> Status {
+    auto seq =
+        store.log().append(formatTimestamp(now_()), "sms.report.refused", "sms:" + gateway_,
+                           json::Object{{"gateway", gateway_}, {"reason", status.message()}});
+    if (!seq) return seq.error();
+    return Status::success();
+  });
+  if (!audited)
+    return makeError(status.message() + " (and auditing it failed: " + audited.message() + ")");
+  return status;
+}
+
+Result<std::vector<InboxRow>> Inbox::unhandled(std::size_t limit) {
+  std::vector<InboxRow> rows;
+  Status status = store_.run([&](SiteStore& store) -> Status {
+    auto stmt = store.db().prepare("SELECT " + std::string(kColumns) +
+                                   " FROM sms_inbox WHERE state = 'new' ORDER BY id LIMIT ?");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, static_cast<std::int64_t>(limit));
+    for (;;) {
+      auto more = stmt->step();
+      if (!more) return more.error();
+      if (!*more) return Status::success();
+      auto row = readRow(*stmt);
+      if (!row) return row.error();
+      rows.push_back(std::move(*row));
+    }
+  });
+  if (!status) return status.error();
+  return rows;
+}
+
+Result<std::optional<InboxRow>> Inbox::find(std::int64_t id) {
+  Result<std::optional<InboxRow>> result = std::optional<InboxRow>();
+  Status status = store_.run([&](SiteStore& store) -> Status {
+    result = findRow(store.db(), id);
+    return Status::success();
+  });
+  if (!status) return status.error();
+  return result;
+}
+
+Status Inbox::markHandled(std::int64_t id) {
+  return store_.run([&](SiteStore& store) -> Status {
+    auto row = findRow(store.db(), id);
+    if (!row) return row.error();
+    if (!*row) return makeError("no inbound SMS with id " + std::to_string(id));
+    if ((*row)->state == InboxState::kRefused) {
+      return makeError("inbound SMS " + std::to_string(id) +
+                       " was refused; there is nothing to handle");
+    }
+    if ((*row)->state == InboxState::kHandled) return Status::success();
+    auto stmt =
+        store.db().prepare("UPDATE sms_inbox SET state = 'handled', handled_at = ? WHERE id = ?");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, toUnixMillis(now_())).bind(2, id);
+    auto done = stmt->step();
+    if (!done) return done.error();
+    return Status::success();
+  });
+}
+
+}  // namespace atoms::sms::mailbox

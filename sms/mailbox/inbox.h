@@ -1,0 +1,83 @@
+// Inbox: the inbound half of the mailbox and the SmsSink a gateway delivers into (DESIGN.md
+// section 2, "store first, then act"). acceptInbound() returns only once the message is committed
+// to table sms_inbox with its "sms.in" audit entry, so the driver acknowledges (webhook 2xx, modem
+// delete) only what is durable; the conversation layer then reads unhandled rows and marks them
+// handled, so a crash between the two re-handles instead of losing.
+//
+// - Dedup: one row per (gateway, provider id). A redelivery returns ok and stores nothing.
+// - Bad input (body over 1,600 characters, invalid UTF-8, NUL bytes, a sender that is not a
+//   printable address) is refused for good: a row in state `refused` without the body, an
+//   "sms.in.refused" entry naming the problem, and ok to the driver so the peer stops
+//   redelivering. A message without a provider id cannot be deduplicated: error, audited, nothing
+//   stored. Emoji and every script are accepted as they are.
+// - Delivery reports are passed to the Outbox (Outbox::applyReport).
+//
+// Threading: thread-safe; every call runs through the StoreRunner. The stored-listener is called
+// after the commit on the calling (driver) thread, never under a lock; it must be quick (post an
+// event to the engine). Errors: one line naming the message.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "drivers/sms/sms_gateway.h"
+#include "sms/mailbox/mailbox_clock.h"
+#include "sms/mailbox/outbox.h"
+#include "sms/mailbox/store_runner.h"
+#include "store/result.h"
+
+namespace atoms::sms::mailbox {
+
+enum class InboxState { kNew, kHandled, kRefused };
+std::string_view inboxStateName(InboxState state);  // "new", "handled", "refused"
+
+struct InboxRow {
+  std::int64_t id = 0;  // arrival order
+  std::string gateway;
+  std::string providerId;
+  std::string from;
+  std::string to;
+  std::string body;  // empty when refused
+  InboxState state = InboxState::kNew;
+  std::string refusal;  // why it was refused, one line
+  TimePoint receivedAt{};
+  TimePoint storedAt{};
+  std::optional<TimePoint> handledAt;
+};
+
+class Inbox final : public drivers::SmsSink {
+ public:
+  // The sink of the gateway called `gateway` (its name(): the dedup and report namespace).
+  // `store` and `outbox` must outlive the Inbox.
+  Inbox(StoreRunner& store, Outbox& outbox, std::string gateway, NowFunction now);
+
+  // Called with each newly stored row (new or refused; not for duplicates).
+  void setOnStored(std::function<void(const InboxRow&)> listener);
+
+  Status acceptInbound(const drivers::InboundSms& message) override;
+  Status acceptReport(const drivers::DeliveryReport& report) override;
+
+  const std::string& gateway() const { return gateway_; }
+
+  // --- The conversation layer's side (rows of every gateway) ---
+  // State `new`, oldest first.
+  Result<std::vector<InboxRow>> unhandled(std::size_t limit);
+  Result<std::optional<InboxRow>> find(std::int64_t id);
+  // new -> handled; handling twice is ok. Error for an unknown or refused id.
+  Status markHandled(std::int64_t id);
+
+ private:
+  StoreRunner& store_;
+  Outbox& outbox_;
+  std::string gateway_;
+  NowFunction now_;
+  std::mutex listenerMutex_;
+  std::function<void(const InboxRow&)> onStored_;
+};
+
+}  // namespace atoms::sms::mailbox
