@@ -371,8 +371,9 @@ class FileParser {
     if (!params->isObject()) return fail(r.id, "field \"params\" must be an object");
     const auto& specs = specsFor(r.kind);
     for (const auto& [name, value] : params->asObject()) {
+      const std::string& key = name;  // clang 14 cannot capture a structured binding
       auto spec = std::find_if(specs.begin(), specs.end(),
-                               [&](const ParamSpec& s) { return s.name == name; });
+                               [&](const ParamSpec& s) { return s.name == key; });
       if (spec == specs.end())
         return fail(r.id, "unknown parameter \"params." + name + "\" for kind " + *kind);
       auto p = param(value, *spec, r.id);
