@@ -1,12 +1,11 @@
 // `atoms-edge site import|export|validate`: moves the site model between a site file
 // (docs/site-file.md) and the store.
 #include <chrono>
-#include <fstream>
-#include <iterator>
 #include <ostream>
 #include <sstream>
 
 #include "daemon/cli/commands.h"
+#include "daemon/cli/site_file_input.h"
 #include "daemon/cli/state_dir_option.h"
 #include "daemon/site/site_file.h"
 #include "daemon/site/site_repository.h"
@@ -19,33 +18,6 @@
 namespace atoms::cli {
 namespace {
 
-// A site of a few hundred people and a few months of shifts is a few MB; anything much larger is
-// not a site file.
-constexpr std::streamsize kMaxSiteFileBytes = 64 * 1024 * 1024;
-
-Result<std::string> readSiteFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError(path + ": cannot open: " + errnoText(errno));
-  std::string text;
-  char buf[65536];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<std::size_t>(in.gcount()));
-    if (static_cast<std::streamsize>(text.size()) > kMaxSiteFileBytes) {
-      return makeError(path + ": larger than 64 MiB, not a site file");
-    }
-  }
-  if (in.bad()) return makeError(path + ": cannot read");
-  return text;
-}
-
-Result<site::SiteModel> readAndParse(const std::string& path) {
-  auto text = readSiteFile(path);
-  if (!text) return text.error();
-  auto model = site::parseSiteFile(*text);
-  if (!model) return makeError(path + ": " + model.message());
-  return model;
-}
-
 std::string summary(const site::SiteModel& m) {
   std::ostringstream s;
   s << "site " << m.site.id << " (" << m.site.timeZone << "): " << m.stations.size()
@@ -55,7 +27,7 @@ std::string summary(const site::SiteModel& m) {
 }
 
 int runImport(const Args& args, Io& io, const std::string& path) {
-  auto model = readAndParse(path);
+  auto model = readSiteFile(path);
   if (!model) {
     io.err << "atoms-edge site import: " << model.message() << "\n";
     return kExitFailure;
@@ -131,7 +103,7 @@ int runExport(const Args& args, Io& io) {
 }
 
 int runValidate(Io& io, const std::string& path) {
-  auto model = readAndParse(path);
+  auto model = readSiteFile(path);
   if (!model) {
     io.err << "atoms-edge site validate: " << model.message() << "\n";
     return kExitFailure;

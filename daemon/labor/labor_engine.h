@@ -1,17 +1,21 @@
-// The labor-rule engine, first slice: evaluates ONE proposed assignment (person P takes shift S)
-// against the site state and the composed rule tables (docs/labor-rules.md, "Engine (first
-// slice)"). Checks: weekly overtime, daily overtime and double time, minimum rest between shifts,
-// minors' hours and time windows, station minimum age and certifications, overlapping shifts and
-// time off. Each check yields a RuleEvaluation; the Verdict is the strictest of them.
+// The labor-rule engine: evaluates ONE proposed assignment (person P takes shift S) against the
+// site state and the composed rule tables (docs/labor-rules.md, "Engine"). Checks: overlapping
+// shifts and time off; station minimum age and certifications; weekly, daily, double-time and
+// seventh-day overtime (hours partitioned within a jurisdiction, the costliest jurisdiction
+// counted); rest between shifts; minors' hours and time windows; meal and rest periods (due on a
+// scheduled shift, judged from punches where they exist). Each check yields RuleEvaluations; the
+// Verdict combines them (rule_evaluation.h).
 //
 // Contract:
-// - LaborContext::build() indexes the site once (each person's assigned shifts and time off,
-//   sorted by start); evaluate() then only reads that person's shifts around S, never the site.
+// - LaborContext::build() indexes the site once (each person's assigned shifts, time off and
+//   punches, sorted by time; the rules of each kind that cover the employer); evaluate() then
+//   only reads that person's entries around S, never the whole site.
 // - The context keeps pointers to the SiteModel and the RuleBook: both must outlive it and must
 //   not change while it lives (rebuild the context after an edit). Not synchronised; every
 //   method is const, so concurrent evaluate() calls on one context are safe.
-// - Errors are values: unknown time zone at build; unknown person or shift at evaluate. Rule
-//   violations are not errors, they are findings in the Verdict.
+// - Errors are values: unknown time zone at build; unknown person or shift, or a shift that does
+//   not end after it starts, at evaluate. Rule violations are not errors, they are findings in
+//   the Verdict.
 // - Days, weeks and the minors' time windows are in the site's time zone; durations are real
 //   elapsed minutes (a DST night is 7 or 9 hours long).
 #pragma once
@@ -53,6 +57,12 @@ enum class Scope { kAllShifts, kEarlierShifts };
 struct LaborOptions {
   unsigned workweekStart = 0;  // weekday c_encoding, 0 = Sunday; the week starts at 00:00 local
   EmployerSize employer;
+  // Whether the time clock records paid rest breaks as well as meal periods. When false (the
+  // common case: rest breaks are paid and rarely punched), every punched break is a meal period
+  // and rest periods are not judged from punches, since a missing punch proves nothing. When
+  // true, a punched break shorter than the meal period is a rest break, and rest periods are
+  // judged too.
+  bool punchesRecordRestBreaks = false;
 };
 
 class LaborContext {
@@ -68,6 +78,13 @@ class LaborContext {
   Result<Verdict> evaluate(std::string_view personId, const site::Shift& shift,
                            Scope scope = Scope::kAllShifts) const;
 
+  // What the context was built over (for the schedule-change and fair-workweek evaluations).
+  const site::SiteModel& model() const { return *model_; }
+  const RuleBook& rules() const { return *rules_; }
+  const site::TimeZone& zone() const { return zone_; }
+  const LaborOptions& options() const { return options_; }
+  const site::SiteIndex& index() const { return index_; }
+
  private:
   struct Interval {
     site::Instant start;
@@ -75,8 +92,9 @@ class LaborContext {
     std::string shiftId;  // empty for time off
   };
   struct PersonIndex {
-    std::vector<Interval> shifts;   // assigned shifts, sorted by start
-    std::vector<Interval> timeOff;  // sorted by start
+    std::vector<Interval> shifts;             // assigned shifts, sorted by start
+    std::vector<Interval> timeOff;            // sorted by start
+    std::vector<const site::Punch*> punches;  // into the model, sorted by time
     site::Seconds longestShift{0};
   };
 
@@ -90,6 +108,8 @@ class LaborContext {
   site::SiteIndex index_;
   std::map<std::string, PersonIndex, std::less<>> people_;
   std::vector<std::chrono::local_days> schoolDays_;  // sorted
+  // Per RuleKind (its enum value), the rules that cover the employer, in RuleBook order.
+  std::vector<std::vector<const Rule*>> coveredRules_;
 
   friend class Evaluation;
 };

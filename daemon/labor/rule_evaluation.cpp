@@ -42,29 +42,49 @@ struct Premium {
   }
 };
 
+// One way of paying a premium group: the sum of its parts.
+struct Alternative {
+  std::string_view group;
+  std::string_view name;
+  Premium sum;
+};
+
 }  // namespace
 
 Verdict Verdict::combine(std::vector<RuleEvaluation> evaluations,
                          const std::optional<std::string>& managerOfRecord) {
   Verdict v;
-  Premium weekly, daily, doubleTime;
+  std::vector<Alternative> alternatives;
   for (const RuleEvaluation& e : evaluations) {
     v.kind = std::max(v.kind, e.effect);
-    const Premium p{e.premiumMinutes, e.premiumCents};
-    if (!e.overtimeKind) {
-      v.premiumMinutes += p.minutes;
-      v.premiumCents += p.cents;
+    if (e.premiumGroup.empty()) {
+      v.premiumMinutes += e.premiumMinutes;
+      v.premiumCents += e.premiumCents;
       continue;
     }
-    Premium& slot = *e.overtimeKind == RuleKind::kWeeklyOvertime  ? weekly
-                    : *e.overtimeKind == RuleKind::kDailyOvertime ? daily
-                                                                  : doubleTime;
-    if (p.costlierThan(slot)) slot = p;
+    auto it = std::find_if(alternatives.begin(), alternatives.end(), [&](const Alternative& a) {
+      return a.group == e.premiumGroup && a.name == e.premiumAlternative;
+    });
+    if (it == alternatives.end()) {
+      it = alternatives.insert(alternatives.end(),
+                               Alternative{e.premiumGroup, e.premiumAlternative, {}});
+    }
+    it->sum.minutes += e.premiumMinutes;
+    it->sum.cents += e.premiumCents;
   }
-  const Premium dailyTotal{daily.minutes + doubleTime.minutes, daily.cents + doubleTime.cents};
-  const Premium overtime = dailyTotal.costlierThan(weekly) ? dailyTotal : weekly;
-  v.premiumMinutes += overtime.minutes;
-  v.premiumCents += overtime.cents;
+  // Each group counts its costliest alternative once (the first of equals).
+  for (std::size_t i = 0; i < alternatives.size(); ++i) {
+    const Alternative& a = alternatives[i];
+    bool counted = true;
+    for (std::size_t j = 0; j < alternatives.size() && counted; ++j) {
+      const Alternative& b = alternatives[j];
+      if (j == i || b.group != a.group) continue;
+      counted = !(b.sum.costlierThan(a.sum) || (j < i && !a.sum.costlierThan(b.sum)));
+    }
+    if (!counted) continue;
+    v.premiumMinutes += a.sum.minutes;
+    v.premiumCents += a.sum.cents;
+  }
   if (v.premiumMinutes > 0 || v.premiumCents > 0) v.approver = managerOfRecord;
   v.evaluations = std::move(evaluations);
   return v;

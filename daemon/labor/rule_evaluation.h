@@ -31,18 +31,28 @@ struct RuleEvaluation {
   std::string detail;  // one sentence a manager can read
   // What this finding alone would make of the assignment.
   VerdictKind effect = VerdictKind::kAllowed;
-  std::int64_t premiumMinutes = 0;  // hours paid at a premium (overtime, hours inside a rest)
-  std::int64_t premiumCents = 0;    // their cost, or a flat premium
-  // Set for weekly_overtime, daily_overtime and double_time findings (see Verdict).
+  // Time paid at a premium (overtime, hours worked inside a short rest) and its pay at the
+  // premium rate, or a premium owed as such (an hour of pay for a missed meal period, a flat
+  // amount): docs/labor-rules.md, "Engine". An overtime finding may be negative when S moves
+  // hours from this rule to another (a shift that completes a seven-day workweek).
+  std::int64_t premiumMinutes = 0;
+  std::int64_t premiumCents = 0;
+  // How the verdict counts this premium. Findings of one non-empty `premiumGroup` pay for the same
+  // obligation under different rules (the same overtime hours under federal and state law, one
+  // day's meal premium under two meal rules): only the costliest alternative counts. Findings that
+  // share both the group and `premiumAlternative` are parts of one alternative and add up (a
+  // jurisdiction's daily, seventh-day and weekly overtime split the hours between them). An empty
+  // group: the premium adds to the verdict on its own.
+  std::string premiumGroup;
+  std::string premiumAlternative;
+  // Set for the overtime kinds (weekly_overtime, daily_overtime, double_time, seventh_day).
   std::optional<RuleKind> overtimeKind;
 };
 
 struct Verdict {
   VerdictKind kind = VerdictKind::kAllowed;
-  // Overtime findings overlap (the same hour can be over 8 in the day and over 40 in the week),
-  // so they are not summed: the overtime premium is the costlier of the weekly figure and the
-  // daily one (daily overtime plus double time, which count disjoint hours), each the costliest
-  // over the jurisdictions (strictest wins). Other premiums (rest between shifts) are added.
+  // The sum over premium groups of each group's costliest alternative, plus the ungrouped
+  // premiums (see RuleEvaluation::premiumGroup).
   std::int64_t premiumMinutes = 0;
   std::int64_t premiumCents = 0;
   // The person's manager of record, set when a premium or overtime applies.

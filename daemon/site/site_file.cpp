@@ -102,12 +102,6 @@ std::optional<WrittenTime> parseWrittenTime(std::string_view s) {
   return t;
 }
 
-std::string formatInstant(Instant t) { return formatLocal(LocalTime{t.time_since_epoch()}) + "Z"; }
-
-std::string formatStamp(const Stamp& s) {
-  return formatLocal(s.local) + formatOffset(s.local.time_since_epoch() - s.utc.time_since_epoch());
-}
-
 bool isE164(std::string_view s) {
   if (s.size() < 3 || s.size() > 16 || s[0] != '+' || s[1] < '1' || s[1] > '9') return false;
   return std::all_of(s.begin() + 1, s.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -235,10 +229,8 @@ class Fields {
   Result<Instant> instant(std::string_view key, const TimeZone& tz) const {
     auto s = string(key);
     if (!s) return s.error();
-    auto t = parseWrittenTime(*s);
-    if (!t) return fail(badTime(key, *s));
-    if (t->offset) return Instant{t->local.time_since_epoch() - *t->offset};
-    auto utc = tz.toUtc(t->local);
+    if (!parseWrittenTime(*s)) return fail(badTime(key, *s));
+    auto utc = parseInstant(*s, tz);
     if (!utc) return fail(std::string(key) + ": " + utc.message());
     return *utc;
   }
@@ -786,6 +778,22 @@ std::string writeSiteFile(const SiteModel& model) {
   }
   out += "\n}\n";
   return out;
+}
+
+Result<Instant> parseInstant(std::string_view text, const TimeZone& zone) {
+  auto t = parseWrittenTime(text);
+  if (!t) {
+    return makeError("'" + std::string(text) +
+                     "' is not a time (YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM])");
+  }
+  if (t->offset) return Instant{t->local.time_since_epoch() - *t->offset};
+  return zone.toUtc(t->local);
+}
+
+std::string formatInstant(Instant t) { return formatLocal(LocalTime{t.time_since_epoch()}) + "Z"; }
+
+std::string formatStamp(const Stamp& s) {
+  return formatLocal(s.local) + formatOffset(s.local.time_since_epoch() - s.utc.time_since_epoch());
 }
 
 Status validateSiteModel(const SiteModel& model) {

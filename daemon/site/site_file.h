@@ -32,6 +32,16 @@ Result<SiteModel> parseSiteFile(std::string_view text);
 // parseSiteFile(writeSiteFile(m)) == m for any model parseSiteFile() returned.
 std::string writeSiteFile(const SiteModel& model);
 
+// A shift or time-off bound as the site file writes it: the wall-clock time with the offset it
+// had, "2026-03-09T10:00:00-07:00".
+std::string formatStamp(const Stamp& stamp);
+// An instant as the site file reads one (publishedAt, punch `at`): with "Z" or an offset, or a
+// wall-clock time in `zone`. Errors: not of the form YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM]; a
+// wall-clock time that does not exist or is ambiguous there (TimeZone::toUtc's message).
+Result<Instant> parseInstant(std::string_view text, const TimeZone& zone);
+// Any other instant as the site file writes it: UTC, "2026-02-24T01:00:00Z".
+std::string formatInstant(Instant instant);
+
 // Validates a model built elsewhere (e.g. read from the store) by the same rules, through
 // writeSiteFile/parseSiteFile.
 Status validateSiteModel(const SiteModel& model);

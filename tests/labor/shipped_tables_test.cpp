@@ -90,8 +90,10 @@ BOOST_AUTO_TEST_CASE(sanFranciscoComposesFederalStateAndCityRules) {
                                        "CA-MEAL-1",
                                        "CA-MEAL-2",
                                        "CA-REST-10-PER-4",
+                                       "CA-MINOR-14-15-HOURS",
                                        "CA-MINOR-16-17-HOURS",
-                                       "SF-FRERO-NOTICE-14D"};
+                                       "SF-FRERO-NOTICE-14D",
+                                       "SF-FRERO-PREDICTABILITY-PAY"};
   BOOST_TEST(idsOf(all) == expected);
 
   // Both weekly overtime rules reach the engine, each tagged with where it comes from.
@@ -101,7 +103,8 @@ BOOST_AUTO_TEST_CASE(sanFranciscoComposesFederalStateAndCityRules) {
   BOOST_TEST(weekly[1]->jurisdiction == "us-ca");
   auto minors = book->rulesOfKind(RuleKind::kMinorHours);
   BOOST_TEST(idsOf(minors) ==
-             (std::set<std::string>{"US-FLSA-MINOR-14-15-HOURS", "CA-MINOR-16-17-HOURS"}));
+             (std::set<std::string>{"US-FLSA-MINOR-14-15-HOURS", "CA-MINOR-14-15-HOURS",
+                                    "CA-MINOR-16-17-HOURS"}));
 }
 
 BOOST_AUTO_TEST_CASE(siblingCitiesDoNotLeakIntoEachOther) {

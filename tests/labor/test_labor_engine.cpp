@@ -1,105 +1,14 @@
 #include <boost/test/unit_test.hpp>
-#include <chrono>
 #include <cstdint>
 #include <optional>
-#include <ostream>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "daemon/labor/labor_engine.h"
-#include "daemon/labor/rule_table.h"
-#include "daemon/site/site_model.h"
-#include "daemon/site/time_zone.h"
+#include "tests/labor/engine_test_site.h"
 
-namespace atoms::labor {
-
-// Boost.Test prints the names when a comparison fails.
-std::ostream& operator<<(std::ostream& os, EvalResult r) { return os << evalResultName(r); }
-std::ostream& operator<<(std::ostream& os, VerdictKind k) { return os << verdictKindName(k); }
-
-namespace {
-
-namespace chr = std::chrono;
-using site::LocalTime;
-
-LocalTime at(int y, unsigned m, unsigned d, int h, int min = 0) {
-  return LocalTime{chr::local_days{chr::year{y} / chr::month{m} / chr::day{d}}} + chr::hours{h} +
-         chr::minutes{min};
-}
-site::Date date(int y, unsigned m, unsigned d) {
-  return site::Date{chr::year{y} / chr::month{m} / chr::day{d}};
-}
-
-// A small site built in code: a few stations, people added by the test, shifts by local time.
-struct TestSite {
-  TestSite(const std::string& zone, const std::string& jurisdiction) {
-    model.site = site::SiteInfo{"test-site", "Test", zone, {jurisdiction}, "retail"};
-    model.certifications = {{"food-handler", "Food handler card"},
-                            {"alcohol", "Alcohol server permit"}};
-    model.stations = {{"grill", "Grill", {}, std::nullopt},
-                      {"bar", "Bar", {"alcohol"}, 21},
-                      {"prep", "Prep", {"food-handler"}, std::nullopt}};
-    auto loaded = loadRuleBook(std::string(ATOMS_SOURCE_DIR) + "/etc/labor", {jurisdiction});
-    BOOST_TEST_REQUIRE(loaded.ok(), loaded.message());
-    rules.emplace(std::move(*loaded));
-    tz.emplace(std::move(*site::TimeZone::locate(zone)));
-  }
-
-  site::Stamp stamp(LocalTime local) const {
-    auto utc = tz->toUtc(local);
-    BOOST_TEST_REQUIRE(utc.ok(), utc.message());
-    return site::Stamp{*utc, local};
-  }
-
-  site::Person& person(const std::string& id, std::int64_t rateCents = 2000,
-                       std::optional<site::Date> birth = date(1990, 1, 1)) {
-    site::Person p;
-    p.id = id;
-    p.name = id;
-    p.roles = {"grill", "bar", "prep"};
-    p.birthDate = birth;
-    p.managerOfRecord = "manager-1";
-    p.hourlyRateCents = rateCents;
-    model.people.push_back(p);
-    return model.people.back();
-  }
-
-  site::Shift& shift(const std::string& id, LocalTime start, LocalTime end,
-                     std::optional<std::string> assignee = std::nullopt,
-                     const std::string& station = "grill") {
-    model.shifts.push_back(
-        site::Shift{id, station, stamp(start), stamp(end), std::nullopt, std::move(assignee)});
-    return model.shifts.back();
-  }
-
-  // Builds the context over the current state and evaluates `personId` taking `shiftId`.
-  Verdict evaluate(const std::string& personId, const std::string& shiftId) const {
-    auto ctx = LaborContext::build(model, *rules);
-    BOOST_TEST_REQUIRE(ctx.ok(), ctx.message());
-    auto verdict = ctx->evaluate(personId, shiftId);
-    BOOST_TEST_REQUIRE(verdict.ok(), verdict.message());
-    return std::move(*verdict);
-  }
-
-  site::SiteModel model;
-  std::optional<RuleBook> rules;
-  std::optional<site::TimeZone> tz;
-};
-
-const RuleEvaluation& finding(const Verdict& v, std::string_view ruleId) {
-  const RuleEvaluation* e = v.find(ruleId);
-  BOOST_TEST_REQUIRE(e != nullptr, "no evaluation of " << ruleId);
-  return *e;
-}
-
-std::int64_t intInput(const RuleEvaluation& e, const std::string& key) {
-  const auto it = e.input.find(key);
-  BOOST_TEST_REQUIRE((it != e.input.end()), "no input " << key << " in " << e.ruleId);
-  return it->second.asInt();
-}
-
-}  // namespace
+namespace atoms::labor::testing {
 
 BOOST_AUTO_TEST_SUITE(labor_engine)
 
@@ -148,7 +57,8 @@ BOOST_AUTO_TEST_CASE(weekly_overtime_resets_on_sunday) {
   BOOST_TEST(finding(s.evaluate("ana", "sat"), "US-FLSA-OT-WEEKLY").premiumMinutes == 480);
 }
 
-// CA-OT-DAILY-8 and CA-DT-DAILY-12: one shift on a Wednesday in San Francisco, $20.00/h.
+// CA-OT-DAILY-8 and CA-DT-DAILY-12 (Labor Code 510(a)): one shift on a Wednesday in San
+// Francisco, $20.00/h: the premium is the overtime's pay at its rate ($30/h at 1.5x, $40/h at 2x).
 BOOST_AUTO_TEST_CASE(california_daily_overtime_and_double_time) {
   struct Case {
     int endHour, endMinute;
@@ -156,9 +66,11 @@ BOOST_AUTO_TEST_CASE(california_daily_overtime_and_double_time) {
   };
   const Case cases[] = {
       {14, 0, 0, 0, 0},                // 06:00-14:00 exactly 8 h
-      {14, 30, 30, 0, 1500},           // 8 h 30: 30 min at 1.5 x
-      {18, 0, 240, 0, 12000},          // exactly 12 h: 4 h at 1.5 x, no double time
-      {19, 0, 240, 60, 12000 + 4000},  // 13 h: plus 1 h at 2 x
+      {14, 1, 1, 0, 50},               // 8 h 1 min: 1 min at 1.5x
+      {14, 30, 30, 0, 1500},           // 8 h 30: 30 min at 1.5x
+      {18, 0, 240, 0, 12000},          // exactly 12 h: 4 h at 1.5x, no double time
+      {18, 1, 240, 1, 12000 + 67},     // 12 h 1 min: the minute over 12 h at 2x ($0.6666)
+      {19, 0, 240, 60, 12000 + 4000},  // 13 h: plus 1 h at 2x
   };
   for (const Case& c : cases) {
     TestSite s("America/Los_Angeles", "us-ca-san-francisco");
@@ -358,6 +270,41 @@ BOOST_AUTO_TEST_CASE(overlap_and_time_off_deny) {
   BOOST_TEST((leave.kind == VerdictKind::kDenied));
 }
 
+// Verdict::combine: alternatives of one premium group count once (the costliest); the parts of
+// one alternative add up; ungrouped premiums add; the kind is the strictest effect.
+BOOST_AUTO_TEST_CASE(premiums_combine_by_group_and_alternative) {
+  const auto make = [](std::string id, std::string group, std::string alternative,
+                       std::int64_t cents, VerdictKind effect) {
+    RuleEvaluation e;
+    e.ruleId = std::move(id);
+    e.premiumGroup = std::move(group);
+    e.premiumAlternative = std::move(alternative);
+    e.premiumCents = cents;
+    e.premiumMinutes = cents / 100;
+    e.effect = effect;
+    return e;
+  };
+  const auto premium = VerdictKind::kAllowedWithPremium;
+  std::vector<RuleEvaluation> findings{
+      make("US-WEEKLY", "overtime", "us", 3000, premium),
+      make("CA-DAILY", "overtime", "us-ca", 2000, premium),
+      make("CA-WEEKLY", "overtime", "us-ca", 1500, premium),  // CA: 3500, costlier than 3000
+      make("MEAL-1", "meal_break", "MEAL-1", 2000, premium),
+      make("MEAL-2", "meal_break", "MEAL-2", 2000, premium),  // one meal premium a day
+      make("FLAT", "", "", 4000, VerdictKind::kNeedsConsent),
+      make("NONE", "", "", 0, VerdictKind::kAllowed),
+  };
+  const Verdict v = Verdict::combine(std::move(findings), std::string("manager-1"));
+  BOOST_TEST(v.premiumCents == 3500 + 2000 + 4000);
+  BOOST_TEST(v.premiumMinutes == 35 + 20 + 40);
+  BOOST_TEST((v.kind == VerdictKind::kNeedsConsent));
+  BOOST_TEST((v.approver == std::optional<std::string>("manager-1")));
+  BOOST_TEST(v.evaluations.size() == 7u);
+  const Verdict none =
+      Verdict::combine({make("NONE", "", "", 0, VerdictKind::kAllowed)}, std::string("manager-1"));
+  BOOST_TEST(!none.approver.has_value());
+}
+
 BOOST_AUTO_TEST_CASE(unknown_person_or_shift_is_an_error) {
   TestSite s("America/Chicago", "us");
   s.person("ida");
@@ -405,4 +352,4 @@ BOOST_AUTO_TEST_CASE(adding_hours_never_lowers_overtime) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
-}  // namespace atoms::labor
+}  // namespace atoms::labor::testing

@@ -1,2 +1,228 @@
-// placeholder
 #include <boost/test/unit_test.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/labor/engine_test_site.h"
+#include "tests/support/temp_dir.h"
+
+// Minors' hours (minor_hours): the federal rule for ages 14-15 (US-FLSA-MINOR-14-15-HOURS,
+// 29 CFR 570.35(a)) and California's for 14-15 and 16-17 (CA-MINOR-14-15-HOURS,
+// CA-MINOR-16-17-HOURS, Labor Code 1391(a)), in America/Los_Angeles. School days come from the
+// site's school calendar; a week runs from its weekStart (Sunday).
+
+namespace atoms::labor::testing {
+
+namespace {
+
+// The week of Sunday 2026-10-04 has school Monday to Friday; the weekend is not school.
+void schoolWeekOfOctober5(TestSite& s) {
+  for (unsigned d = 5; d <= 9; ++d) s.model.schoolCalendar.schoolDays.push_back(date(2026, 10, d));
+}
+
+bool exceeded(const RuleEvaluation& e, const std::string& code) {
+  const auto it = e.input.find("exceeded");
+  if (it == e.input.end()) return false;
+  for (const json::Value& v : it->second.asArray()) {
+    if (v.asString() == code) return true;
+  }
+  return false;
+}
+
+struct WindowCase {
+  const char* name;
+  LocalTime start, end;
+  bool pass;
+  const char* limit;  // the code in input.exceeded when it fails
+};
+
+// Evaluates one shift of `personBirth` under `jurisdiction` and checks rule `ruleId`.
+void checkCases(const std::string& jurisdiction, const std::string& ruleId, site::Date birth,
+                const std::vector<WindowCase>& cases) {
+  for (const WindowCase& c : cases) {
+    TestSite s("America/Los_Angeles", jurisdiction);
+    schoolWeekOfOctober5(s);
+    s.person("kid", 1600, birth);
+    s.shift("s", c.start, c.end);
+    const Verdict v = s.evaluate("kid", "s");
+    const RuleEvaluation& e = finding(v, ruleId);
+    BOOST_TEST((e.result == (c.pass ? EvalResult::kPass : EvalResult::kFail)),
+               c.name << ": " << e.detail);
+    if (!c.pass) BOOST_TEST(exceeded(e, c.limit), c.name << ": " << e.detail);
+    BOOST_TEST((v.kind == (c.pass ? VerdictKind::kAllowed : VerdictKind::kDenied)), c.name);
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(minors)
+
+// US-FLSA-MINOR-14-15-HOURS (29 CFR 570.35(a)(6)): between 7:00 and 19:00, until 21:00 from
+// June 1 through Labor Day (2026-09-07). A 15-year-old (born 2011-01-15).
+BOOST_AUTO_TEST_CASE(federal_fourteen_fifteen_time_window) {
+  checkCases(
+      "us", "US-FLSA-MINOR-14-15-HOURS", date(2011, 1, 15),
+      {
+          {"ends 18:59", at(2026, 10, 10, 15), at(2026, 10, 10, 18, 59), true, ""},
+          {"ends 19:00", at(2026, 10, 10, 15), at(2026, 10, 10, 19), true, ""},
+          {"ends 19:01", at(2026, 10, 10, 15), at(2026, 10, 10, 19, 1), false, "window"},
+          {"starts 07:00", at(2026, 10, 10, 7), at(2026, 10, 10, 11), true, ""},
+          {"starts 06:59", at(2026, 10, 10, 6, 59), at(2026, 10, 10, 11), false, "window"},
+          {"May 31 until 21:00", at(2026, 5, 31, 17), at(2026, 5, 31, 21), false, "window"},
+          {"June 1 until 21:00", at(2026, 6, 1, 17), at(2026, 6, 1, 21), true, ""},
+          {"June 1 until 21:01", at(2026, 6, 1, 17), at(2026, 6, 1, 21, 1), false, "window"},
+          {"Labor Day until 21:00", at(2026, 9, 7, 17), at(2026, 9, 7, 21), true, ""},
+          {"the day after Labor Day", at(2026, 9, 8, 17), at(2026, 9, 8, 21), false, "window"},
+      });
+}
+
+// US-FLSA-MINOR-14-15-HOURS (570.35(a)(4)-(5)): 3 h on a school day (Monday 2026-10-05), 8 h on a
+// non-school day (Saturday 10-10).
+BOOST_AUTO_TEST_CASE(federal_fourteen_fifteen_day_limits) {
+  checkCases("us", "US-FLSA-MINOR-14-15-HOURS", date(2011, 1, 15),
+             {
+                 {"3 h on a school day", at(2026, 10, 5, 15), at(2026, 10, 5, 18), true, ""},
+                 {"3 h 1 min on a school day", at(2026, 10, 5, 15), at(2026, 10, 5, 18, 1), false,
+                  "schoolDay"},
+                 {"8 h on a Saturday", at(2026, 10, 10, 9), at(2026, 10, 10, 17), true, ""},
+                 {"8 h 1 min on a Saturday", at(2026, 10, 10, 9), at(2026, 10, 10, 17, 1), false,
+                  "nonSchoolDay"},
+             });
+}
+
+// US-FLSA-MINOR-14-15-HOURS (570.35(a)(2)-(3)): 18 h in a school week, 40 h in a week without
+// school. Monday to Friday are worked first (3 h a day in the school week, 8 h a day in the week of
+// 2026-10-11, which has no school), then a Saturday shift.
+BOOST_AUTO_TEST_CASE(federal_fourteen_fifteen_week_limits) {
+  struct Case {
+    const char* name;
+    unsigned firstMonday;
+    int dailyHours, saturdayMinutes;
+    bool pass;
+    const char* limit;
+  };
+  const Case cases[] = {
+      {"18 h in a school week", 5, 3, 180, true, ""},
+      {"18 h 1 min in a school week", 5, 3, 181, false, "schoolWeek"},
+      {"40 h in a week without school", 12, 8, 0, true, ""},
+      {"40 h 30 min in a week without school", 12, 8, 30, false, "nonSchoolWeek"},
+  };
+  for (const Case& c : cases) {
+    TestSite s("America/Los_Angeles", "us");
+    schoolWeekOfOctober5(s);
+    s.person("kid", 1600, date(2011, 1, 15));
+    const int startHour = c.dailyHours == 3 ? 15 : 9;
+    for (unsigned d = c.firstMonday; d < c.firstMonday + 5; ++d) {
+      s.shift("d" + std::to_string(d), at(2026, 10, d, startHour),
+              at(2026, 10, d, startHour + c.dailyHours), "kid");
+    }
+    const unsigned saturday = c.firstMonday + 5;
+    // With no Saturday hours, re-check Friday's shift, which completes the 40 h.
+    std::string probe = "d" + std::to_string(c.firstMonday + 4);
+    if (c.saturdayMinutes > 0) {
+      s.shift("sat", at(2026, 10, saturday, 10), at(2026, 10, saturday, 10, c.saturdayMinutes));
+      probe = "sat";
+    }
+    const Verdict verdict = s.evaluate("kid", probe);
+    const RuleEvaluation& e = finding(verdict, "US-FLSA-MINOR-14-15-HOURS");
+    BOOST_TEST((e.result == (c.pass ? EvalResult::kPass : EvalResult::kFail)),
+               c.name << ": " << e.detail);
+    if (!c.pass) BOOST_TEST(exceeded(e, c.limit), c.name << ": " << e.detail);
+  }
+}
+
+// CA-MINOR-16-17-HOURS (Labor Code 1391(a)(3)-(4)): a 17-year-old (born 2009-03-01) works 5:00 to
+// 22:00 on a day before a school day, until 00:30 of a non-school day on the evening before it;
+// 4 h on a school day, 8 h on another day.
+BOOST_AUTO_TEST_CASE(california_sixteen_seventeen_hours) {
+  checkCases("us-ca", "CA-MINOR-16-17-HOURS", date(2009, 3, 1),
+             {
+                 // Sunday 10-04, before school on Monday.
+                 {"22:00 before a school day", at(2026, 10, 4, 18), at(2026, 10, 4, 22), true, ""},
+                 {"22:01 before a school day", at(2026, 10, 4, 18), at(2026, 10, 4, 22, 1), false,
+                  "window"},
+                 // Friday 10-09 (a school day: 4 h) before Saturday, a non-school day.
+                 {"00:30 before a non-school day", at(2026, 10, 9, 20, 30), at(2026, 10, 10, 0, 30),
+                  true, ""},
+                 {"00:31 before a non-school day", at(2026, 10, 9, 20, 31), at(2026, 10, 10, 0, 31),
+                  false, "window"},
+                 // Saturday night into Sunday: neither is a school day.
+                 {"Saturday until 00:30", at(2026, 10, 10, 18), at(2026, 10, 11, 0, 30), true, ""},
+                 {"starts 05:00", at(2026, 10, 10, 5), at(2026, 10, 10, 9), true, ""},
+                 {"starts 04:59", at(2026, 10, 10, 4, 59), at(2026, 10, 10, 9), false, "window"},
+                 {"4 h on a school day", at(2026, 10, 6, 15), at(2026, 10, 6, 19), true, ""},
+                 {"4 h 1 min on a school day", at(2026, 10, 6, 15), at(2026, 10, 6, 19, 1), false,
+                  "schoolDay"},
+                 {"8 h on a Saturday", at(2026, 10, 10, 8), at(2026, 10, 10, 16), true, ""},
+                 {"8 h 1 min on a Saturday", at(2026, 10, 10, 8), at(2026, 10, 10, 16, 1), false,
+                  "nonSchoolDay"},
+             });
+}
+
+// Federal and California law both limit a 15-year-old (US-FLSA-MINOR-14-15-HOURS and
+// CA-MINOR-14-15-HOURS): both are checked and each failing one is reported under its own id.
+// The federal rule does not reach a 17-year-old; California's 16-17 rule does.
+BOOST_AUTO_TEST_CASE(federal_and_state_limits_are_each_reported) {
+  TestSite s("America/Los_Angeles", "us-ca");
+  s.person("fifteen", 1600, date(2011, 1, 15));
+  s.person("seventeen", 1600, date(2009, 3, 1));
+  s.shift("late", at(2026, 10, 10, 15), at(2026, 10, 10, 19, 1));
+  const Verdict young = s.evaluate("fifteen", "late");
+  BOOST_TEST((finding(young, "US-FLSA-MINOR-14-15-HOURS").result == EvalResult::kFail));
+  BOOST_TEST((finding(young, "CA-MINOR-14-15-HOURS").result == EvalResult::kFail));
+  BOOST_TEST((finding(young, "CA-MINOR-16-17-HOURS").result == EvalResult::kNotApplicable));
+  BOOST_TEST((young.kind == VerdictKind::kDenied));
+  const Verdict older = s.evaluate("seventeen", "late");
+  BOOST_TEST((finding(older, "US-FLSA-MINOR-14-15-HOURS").result == EvalResult::kNotApplicable));
+  BOOST_TEST((finding(older, "CA-MINOR-16-17-HOURS").result == EvalResult::kPass));
+  BOOST_TEST((older.kind == VerdictKind::kAllowed));
+}
+
+// Strictest wins where the limits differ: a state window that ends at 18:00 fails a shift the
+// federal 19:00 allows; the verdict is denied and only the state rule fails (tables of a test
+// jurisdiction "us-xx" over a federal "us").
+BOOST_AUTO_TEST_CASE(a_stricter_state_limit_denies_on_its_own) {
+  const auto minorRule = [](const std::string& id, const std::string& windowEnd) {
+    return R"({"id":")" + id + R"(","kind":"minor_hours","summary":"s","params":{"minAge":14,)" +
+           R"("maxAge":15,"nonSchoolDayMaxMinutes":480,"windowStart":"07:00","windowEnd":")" +
+           windowEnd + R"("},"effectiveFrom":"2000-01-01","source":{"title":"t",)" +
+           R"("url":"https://example.org/law","section":"1"}})";
+  };
+  atoms::testing::TempDir dir;
+  dir.write("us.json", R"({"code":"us","name":"us","parent":null,"rules":[)" +
+                           minorRule("US-MINOR-TEST", "19:00") + "]}");
+  dir.write("us-xx.json", R"({"code":"us-xx","name":"xx","parent":"us","rules":[)" +
+                              minorRule("XX-MINOR-TEST", "18:00") + "]}");
+  TestSite s("America/Los_Angeles", "us-xx", dir.path());
+  s.person("kid", 1600, date(2011, 1, 15));
+  s.shift("s", at(2026, 10, 10, 14), at(2026, 10, 10, 18, 30));
+  const Verdict v = s.evaluate("kid", "s");
+  BOOST_TEST((finding(v, "US-MINOR-TEST").result == EvalResult::kPass));
+  BOOST_TEST((finding(v, "XX-MINOR-TEST").result == EvalResult::kFail));
+  BOOST_TEST((v.kind == VerdictKind::kDenied));
+}
+
+// A person declared a minor with no birth date cannot be checked: denied until it is added.
+BOOST_AUTO_TEST_CASE(minor_without_birth_date_is_denied) {
+  TestSite s("America/Los_Angeles", "us-ca");
+  site::Person& p = s.person("kid", 1600, std::nullopt);
+  p.minor = true;
+  s.shift("s", at(2026, 10, 10, 9), at(2026, 10, 10, 12));
+  const Verdict v = s.evaluate("kid", "s");
+  BOOST_TEST((finding(v, "CA-MINOR-16-17-HOURS").result == EvalResult::kFail));
+  BOOST_TEST((v.kind == VerdictKind::kDenied));
+}
+
+// Without a school calendar every day counts as a non-school day, and a failing finding says so.
+BOOST_AUTO_TEST_CASE(missing_school_calendar_is_called_out) {
+  TestSite s("America/Los_Angeles", "us");
+  s.person("kid", 1600, date(2011, 1, 15));
+  s.shift("s", at(2026, 10, 6, 9), at(2026, 10, 6, 17, 30));
+  const Verdict verdict = s.evaluate("kid", "s");
+  const RuleEvaluation& e = finding(verdict, "US-FLSA-MINOR-14-15-HOURS");
+  BOOST_TEST((e.result == EvalResult::kFail));
+  BOOST_TEST(e.detail.find("no school calendar") != std::string::npos, e.detail);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace atoms::labor::testing
