@@ -1,0 +1,121 @@
+#include "drivers/sms/twilio/http_service.h"
+
+#include <Poco/Exception.h>
+#include <Poco/Net/HTTPRequestHandler.h>
+#include <Poco/Net/HTTPRequestHandlerFactory.h>
+#include <Poco/Net/HTTPServer.h>
+#include <Poco/Net/HTTPServerParams.h>
+#include <Poco/Net/ServerSocket.h>
+#include <Poco/Net/SocketAddress.h>
+#include <Poco/ThreadPool.h>
+
+#include <istream>
+#include <optional>
+
+namespace atoms::drivers::twilio {
+namespace {
+
+class Handler final : public Poco::Net::HTTPRequestHandler {
+ public:
+  explicit Handler(const HttpHandler& handler) : handler_(handler) {}
+  void handleRequest(Poco::Net::HTTPServerRequest& request,
+                     Poco::Net::HTTPServerResponse& response) override {
+    try {
+      handler_(request, response);
+    } catch (...) {
+      // Poco would log and drop the connection; answer something a client can act on instead.
+      if (!response.sent()) {
+        try {
+          response.setKeepAlive(false);
+          response.setStatusAndReason(Poco::Net::HTTPResponse::HTTP_INTERNAL_SERVER_ERROR);
+          response.setContentLength(0);
+          response.send();
+        } catch (...) {
+        }
+      }
+    }
+  }
+
+ private:
+  const HttpHandler& handler_;
+};
+
+class Factory final : public Poco::Net::HTTPRequestHandlerFactory {
+ public:
+  explicit Factory(const HttpHandler& handler) : handler_(handler) {}
+  Poco::Net::HTTPRequestHandler* createRequestHandler(
+      const Poco::Net::HTTPServerRequest&) override {
+    return new Handler(handler_);
+  }
+
+ private:
+  const HttpHandler& handler_;
+};
+
+}  // namespace
+
+HttpService::HttpService(std::string name, HttpHandler handler)
+    : name_(std::move(name)), handler_(std::move(handler)) {}
+
+HttpService::~HttpService() { stop(); }
+
+Status HttpService::start(const std::string& address, std::uint16_t port, int threads) {
+  if (server_) return makeError(name_ + " is already running");
+  try {
+    Poco::Net::ServerSocket socket;
+    // SO_REUSEADDR for quick restarts; never SO_REUSEPORT, which would let a second process
+    // share the port and take half of the webhooks.
+    socket.bind(Poco::Net::SocketAddress(address, port), true, false);
+    socket.listen(64);
+    port_ = socket.address().port();
+    Poco::Net::HTTPServerParams::Ptr params = new Poco::Net::HTTPServerParams;
+    params->setMaxThreads(threads);
+    params->setMaxQueued(256);
+    params->setKeepAlive(true);
+    params->setMaxKeepAliveRequests(1000);
+    params->setKeepAliveTimeout(Poco::Timespan(15, 0));
+    params->setTimeout(Poco::Timespan(20, 0));
+    params->setServerName(name_);
+    // One thread more than requests served: Poco's dispatcher runs on the pool too.
+    pool_ = std::make_unique<Poco::ThreadPool>(1, threads + 1, 60);
+    server_ =
+        std::make_unique<Poco::Net::HTTPServer>(new Factory(handler_), *pool_, socket, params);
+    server_->start();
+  } catch (const Poco::Exception& e) {
+    server_.reset();
+    pool_.reset();
+    return makeError(name_ + " cannot listen on " + address + ":" + std::to_string(port) + ": " +
+                     e.displayText());
+  }
+  return {};
+}
+
+void HttpService::stop() {
+  if (!server_) return;
+  try {
+    server_->stopAll(false);
+  } catch (...) {
+  }
+  pool_->joinAll();
+  server_.reset();
+  pool_.reset();
+}
+
+std::optional<std::string> readRequestBody(Poco::Net::HTTPServerRequest& request,
+                                           std::size_t maxBytes) {
+  if (request.hasContentLength() &&
+      request.getContentLength64() > static_cast<Poco::Int64>(maxBytes)) {
+    return std::nullopt;
+  }
+  std::string body;
+  std::istream& in = request.stream();
+  char buf[8192];
+  while (in) {
+    in.read(buf, sizeof buf);
+    body.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (body.size() > maxBytes) return std::nullopt;
+  }
+  return body;
+}
+
+}  // namespace atoms::drivers::twilio

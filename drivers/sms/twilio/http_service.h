@@ -1,0 +1,61 @@
+// HttpService: a small Poco HTTP server with its own thread pool, used by the Twilio driver for its
+// webhooks and by the fake provider for its REST API.
+//
+// Contract:
+// - The handler runs on the service's threads, up to `threads` requests at once; it must be
+//   thread-safe. An exception escaping it is caught: the request is answered 500 (if nothing was
+//   sent yet) and the connection closed.
+// - start() binds address:port (port 0: any free port; boundPort() says which) and returns an
+//   error naming the address when it cannot. stop() stops accepting, lets requests in progress
+//   finish, closes idle keep-alive connections and joins every thread: after it returns the
+//   handler is never called again. The destructor stops. Not copyable; start/stop from one thread.
+#pragma once
+
+#include <Poco/Net/HTTPServerRequest.h>
+#include <Poco/Net/HTTPServerResponse.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "store/result.h"
+
+namespace Poco {
+class ThreadPool;
+namespace Net {
+class HTTPServer;
+}
+}  // namespace Poco
+
+namespace atoms::drivers::twilio {
+
+using HttpHandler = std::function<void(Poco::Net::HTTPServerRequest& request,
+                                       Poco::Net::HTTPServerResponse& response)>;
+
+class HttpService {
+ public:
+  HttpService(std::string name, HttpHandler handler);
+  ~HttpService();
+  HttpService(const HttpService&) = delete;
+  HttpService& operator=(const HttpService&) = delete;
+
+  Status start(const std::string& address, std::uint16_t port, int threads);
+  void stop();
+  bool running() const { return server_ != nullptr; }
+  std::uint16_t boundPort() const { return port_; }
+
+ private:
+  std::string name_;
+  HttpHandler handler_;
+  std::unique_ptr<Poco::ThreadPool> pool_;
+  std::unique_ptr<Poco::Net::HTTPServer> server_;
+  std::uint16_t port_ = 0;
+};
+
+// Reads a request body of at most maxBytes; nullopt when it is longer (the caller answers 413).
+std::optional<std::string> readRequestBody(Poco::Net::HTTPServerRequest& request,
+                                           std::size_t maxBytes);
+
+}  // namespace atoms::drivers::twilio

@@ -1,0 +1,120 @@
+// Shared pieces of the Twilio driver tests: a recording SmsSink, a refusal log, and a gateway
+// configuration pointing at a FakeTwilio.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "drivers/sms/sms_gateway.h"
+#include "drivers/sms/twilio/fake_provider.h"
+#include "drivers/sms/twilio/twilio_config.h"
+#include "drivers/sms/twilio/twilio_gateway.h"
+#include "store/bytes.h"
+
+namespace atoms::drivers::twilio::testing {
+
+// Records what the driver hands over; can be told to fail the next calls. Thread-safe.
+class RecordingSink final : public SmsSink {
+ public:
+  Status acceptInbound(const InboundSms& message) override { return take(inbound_, message); }
+  Status acceptReport(const DeliveryReport& report) override { return take(reports_, report); }
+  void failNext(int n) {
+    std::lock_guard lock(mutex_);
+    failures_ = n;
+  }
+  std::vector<InboundSms> inbound() const {
+    std::lock_guard lock(mutex_);
+    return inbound_;
+  }
+  std::vector<DeliveryReport> reports() const {
+    std::lock_guard lock(mutex_);
+    return reports_;
+  }
+  int calls() const {
+    std::lock_guard lock(mutex_);
+    return calls_;
+  }
+  // Waits (up to a generous deadline) until at least n reports were stored.
+  bool waitForReports(std::size_t n) const {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, std::chrono::seconds(20), [&] { return reports_.size() >= n; });
+  }
+
+ private:
+  template <class T>
+  Status take(std::vector<T>& into, const T& item) {
+    std::lock_guard lock(mutex_);
+    ++calls_;
+    if (failures_ > 0) {
+      --failures_;
+      return makeError("disk full (test)");
+    }
+    into.push_back(item);
+    changed_.notify_all();
+    return {};
+  }
+
+  mutable std::mutex mutex_;
+  mutable std::condition_variable changed_;
+  std::vector<InboundSms> inbound_;
+  std::vector<DeliveryReport> reports_;
+  int failures_ = 0;
+  int calls_ = 0;
+};
+
+// Thread-safe list of the refusals a gateway reported.
+class RefusalLog {
+ public:
+  std::function<void(const RefusedWebhook&)> hook() {
+    return [this](const RefusedWebhook& r) {
+      std::lock_guard lock(mutex_);
+      events_.push_back(r);
+    };
+  }
+  std::vector<RefusedWebhook> events() const {
+    std::lock_guard lock(mutex_);
+    return events_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<RefusedWebhook> events_;
+};
+
+inline const std::string kTestToken = "fake-auth-token-0123456789abcdef";
+inline const std::string kTestAccount = "AC0123456789abcdef0123456789abcdef";
+inline const std::string kSiteNumber = "+15550100000";
+
+inline FakeTwilioOptions fakeOptions() {
+  FakeTwilioOptions o;
+  o.accountSid = kTestAccount;
+  o.authToken = kTestToken;
+  return o;
+}
+
+// Where the tests' gateways are reached "from the internet": the proxy in front of the box strips
+// the /atoms prefix and forwards to the webhook server (FakeTwilio::routeWebhooks).
+inline const std::string kPublicUrl = "https://shop-42.example.net/atoms";
+
+// A config for a gateway whose API is `apiBase` and whose webhook server listens on a port the
+// system picks (port 0: no race with other processes for a "free" port).
+inline TwilioConfig gatewayConfig(const std::string& apiBase, std::uint16_t port = 0) {
+  TwilioConfig c;
+  c.accountSid = kTestAccount;
+  c.authToken = SecretBytes(asBytes(kTestToken));
+  c.apiBaseUrl = apiBase;
+  c.from = kSiteNumber;
+  c.publicUrl = kPublicUrl;
+  c.listenAddress = "127.0.0.1";
+  c.listenPort = port;
+  c.connectTimeout = std::chrono::milliseconds(2000);
+  c.requestTimeout = std::chrono::milliseconds(5000);
+  c.webhookThreads = 4;
+  return c;
+}
+
+}  // namespace atoms::drivers::twilio::testing
