@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "daemon/log/setup.h"
+#include "daemon/service/sync_subsystem.h"
 
 namespace atoms {
 
@@ -24,6 +25,36 @@ std::vector<ConfigKey> serviceConfigSchema() {
          return "one of fatal, critical, error, warning, notice, information, debug, trace";
        }},
       {"log.format", "logfmt", "log line format", oneOf({"logfmt", "json"})},
+      // Cloud sync over MQTT (daemon/service/sync_subsystem.h, docs/sync.md).
+      {"sync.broker", "",
+       "MQTT broker URI (tcp://, ssl://, mqtt://, mqtts:// HOST:PORT); empty: sync off",
+       syncBrokerUri()},
+      {"sync.mqtt_version", "5", "MQTT protocol version", oneOf({"5", "3.1.1"})},
+      {"sync.ca_file", "", "PEM CA certificates that vouch for the broker (empty: the system's)",
+       syncOptionalPath()},
+      {"sync.client_cert", "", "PEM client certificate (with sync.client_key)", syncOptionalPath()},
+      {"sync.client_key", "", "PEM key of sync.client_cert", syncOptionalPath()},
+      {"sync.username", "", "MQTT username (empty: none)",
+       [](const std::string&) { return std::optional<std::string>(); }},
+      {"sync.password_file", "", "file holding the MQTT password (with sync.username)",
+       syncOptionalPath()},
+      {"sync.max_segment_bytes", "1048576", "largest segment published, in bytes",
+       syncInteger(1024, 64 * 1024 * 1024)},
+      {"sync.window", "4", "segments published beyond the acked size", syncInteger(1, 256)},
+      {"sync.ack_timeout_s", "30", "no ack for this long: publish again from the acked size",
+       syncInteger(1, 86400)},
+      {"sync.retention_days", "30", "acked checkpoint notes older than this are pruned; 0: keep",
+       syncInteger(0, 36500)},
+      {"sync.status_interval_s", "60", "how often the retained status is refreshed",
+       syncInteger(1, 86400)},
+      {"sync.poll_interval_ms", "1000", "how often the log is checked for new entries",
+       syncInteger(10, 60000)},
+      {"sync.backoff_min_ms", "1000", "first reconnect delay (doubles up to the max, jittered)",
+       syncInteger(10, 3600000)},
+      {"sync.backoff_max_ms", "300000", "longest reconnect delay", syncInteger(10, 3600000)},
+      {"sync.session_expiry_s", "604800", "how long the broker keeps the box's session",
+       syncInteger(0, 2147483647)},
+      {"sync.keepalive_s", "30", "MQTT keep-alive interval", syncInteger(5, 3600)},
   };
 }
 

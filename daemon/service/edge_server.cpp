@@ -6,6 +6,7 @@
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/store_subsystem.h"
+#include "daemon/service/sync_subsystem.h"
 #include "daemon/version.h"
 
 namespace atoms {
@@ -23,6 +24,7 @@ EdgeServer::EdgeServer(Poco::AutoPtr<Poco::Util::AbstractConfiguration> fileConf
 void EdgeServer::addServices() {
   store_ = &addService<StoreSubsystem>(Poco::Logger::get("store"));
   engine_ = &addService<EngineSubsystem>(Poco::Logger::get("engine"));
+  addService<SyncSubsystem>(Poco::Logger::get("sync"), *store_, *engine_);
 }
 
 void EdgeServer::initialize(Poco::Util::Application& self) {

@@ -1,0 +1,215 @@
+#include "daemon/service/sync_subsystem.h"
+
+#include <charconv>
+#include <fstream>
+#include <future>
+#include <random>
+#include <sstream>
+
+#include "daemon/engine/engine.h"
+#include "daemon/log/log.h"
+#include "daemon/service/engine_subsystem.h"
+#include "daemon/service/store_subsystem.h"
+#include "sync/mqtt_uplink.h"
+#include "sync/paho_transport.h"
+
+namespace atoms {
+namespace {
+
+// The engine as the uplink's owner thread.
+class EngineExecutor final : public sync::Executor {
+ public:
+  explicit EngineExecutor(Engine& engine) : engine_(engine) {}
+  bool post(Task task) override { return engine_.post(std::move(task)); }
+  void runAfter(std::chrono::milliseconds delay, Task task) override {
+    engine_.schedule(engine_.clock().now() + delay, std::move(task));
+  }
+
+ private:
+  Engine& engine_;
+};
+
+std::optional<std::int64_t> parseInteger(const std::string& v) {
+  std::int64_t n = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || end != v.data() + v.size() || v.empty()) return std::nullopt;
+  return n;
+}
+
+std::int64_t integer(const Poco::Util::AbstractConfiguration& c, const std::string& key) {
+  return parseInteger(c.getString(key)).value_or(0);  // validated at load
+}
+
+Result<std::string> readPasswordFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return makeError("sync.password_file " + path + " cannot be read");
+  std::ostringstream s;
+  s << in.rdbuf();
+  std::string pw = s.str();
+  while (!pw.empty() && (pw.back() == '\n' || pw.back() == '\r')) pw.pop_back();
+  if (pw.empty()) return makeError("sync.password_file " + path + " is empty");
+  return pw;
+}
+
+Poco::Message::Priority priorityOf(sync::UplinkLogLevel level) {
+  switch (level) {
+    case sync::UplinkLogLevel::kDebug:
+      return Poco::Message::PRIO_DEBUG;
+    case sync::UplinkLogLevel::kInfo:
+      return Poco::Message::PRIO_INFORMATION;
+    case sync::UplinkLogLevel::kWarning:
+      return Poco::Message::PRIO_WARNING;
+    case sync::UplinkLogLevel::kError:
+      return Poco::Message::PRIO_ERROR;
+  }
+  return Poco::Message::PRIO_INFORMATION;
+}
+
+// Runs fn on the engine thread and waits for it (main thread only).
+template <class F>
+auto onEngine(Engine& engine, F fn) -> std::optional<decltype(fn())> {
+  auto promise = std::make_shared<std::promise<decltype(fn())>>();
+  auto future = promise->get_future();
+  if (!engine.post([promise, &fn] { promise->set_value(fn()); })) return std::nullopt;
+  try {
+    return future.get();
+  } catch (const std::future_error&) {
+    return std::nullopt;  // the engine stopped and dropped the task
+  }
+}
+
+}  // namespace
+
+SyncSubsystem::SyncSubsystem(Poco::Logger& logger, StoreSubsystem& store, EngineSubsystem& engine)
+    : logger_(logger), store_(store), engine_(engine) {}
+
+SyncSubsystem::~SyncSubsystem() = default;
+
+Status SyncSubsystem::start(Poco::Util::Application& app) {
+  const Poco::Util::AbstractConfiguration& c = app.config();
+  sync::MqttSettings settings;
+  settings.uri = c.getString("sync.broker");
+  if (settings.uri.empty()) {
+    logInfo(logger_, "sync is off (no sync.broker configured)");
+    return Status::success();
+  }
+  const std::string site = store_.store().identity().siteId;
+  settings.clientId = sync::boxClientId(site);
+  settings.mqttVersion = c.getString("sync.mqtt_version") == "3.1.1" ? 4 : 5;
+  settings.sessionExpiry = std::chrono::seconds(integer(c, "sync.session_expiry_s"));
+  settings.keepAlive = std::chrono::seconds(integer(c, "sync.keepalive_s"));
+  settings.caFile = c.getString("sync.ca_file");
+  settings.clientCert = c.getString("sync.client_cert");
+  settings.clientKey = c.getString("sync.client_key");
+  settings.username = c.getString("sync.username");
+  if (const std::string pwFile = c.getString("sync.password_file"); !pwFile.empty()) {
+    if (settings.username.empty()) {
+      return makeError("sync.password_file is set but sync.username is empty");
+    }
+    auto pw = readPasswordFile(pwFile);
+    if (!pw) return pw.error();
+    settings.password = std::move(*pw);
+  }
+  settings.will = sync::MqttMessage{sync::siteTopics(site).status, sync::offlineStatusJson(site)};
+
+  sync::UplinkOptions options;
+  options.maxSegmentBytes = static_cast<std::size_t>(integer(c, "sync.max_segment_bytes"));
+  options.window = static_cast<std::size_t>(integer(c, "sync.window"));
+  options.pollInterval = std::chrono::milliseconds(integer(c, "sync.poll_interval_ms"));
+  options.ackTimeout = std::chrono::seconds(integer(c, "sync.ack_timeout_s"));
+  options.statusInterval = std::chrono::seconds(integer(c, "sync.status_interval_s"));
+  options.backoff.initial = std::chrono::milliseconds(integer(c, "sync.backoff_min_ms"));
+  options.backoff.max = std::chrono::milliseconds(integer(c, "sync.backoff_max_ms"));
+  options.retention = std::chrono::hours(24 * integer(c, "sync.retention_days"));
+  if (options.backoff.max < options.backoff.initial) {
+    return makeError("sync.backoff_max_ms is below sync.backoff_min_ms");
+  }
+
+  Engine& engine = engine_.engine();
+  executor_ = std::make_unique<EngineExecutor>(engine);
+  auto transport = sync::PahoTransport::create(settings, *executor_);
+  if (!transport) return makeError("sync: " + transport.message());
+
+  auto random = std::make_shared<std::mt19937_64>(std::random_device{}());
+  Poco::Logger& logger = logger_;
+  const Clock& clock = engine_.clock();
+  sync::MqttUplink::Deps deps{
+      store_.store().log(),
+      store_.store().db(),
+      std::move(*transport),
+      *executor_,
+      [&clock] { return clock.now(); },
+      [random] { return (*random)(); },
+      [&logger](sync::UplinkLogLevel level, const std::string& msg,
+                const sync::UplinkLogFields& fields) {
+        // logEvent takes an initializer_list; the uplink's fields are few, so pass them by
+        // position (at most four).
+        std::vector<LogField> f;
+        for (const auto& [k, v] : fields) f.emplace_back(k, v);
+        switch (f.size()) {
+          case 0:
+            return logEvent(logger, priorityOf(level), msg);
+          case 1:
+            return logEvent(logger, priorityOf(level), msg, {f[0]});
+          case 2:
+            return logEvent(logger, priorityOf(level), msg, {f[0], f[1]});
+          case 3:
+            return logEvent(logger, priorityOf(level), msg, {f[0], f[1], f[2]});
+          default:
+            return logEvent(logger, priorityOf(level), msg, {f[0], f[1], f[2], f[3]});
+        }
+      }};
+  auto created = onEngine(engine, [&]() -> Status {
+    auto uplink = sync::MqttUplink::create(std::move(deps), options);
+    if (!uplink) return uplink.error();
+    uplink_ = std::move(*uplink);
+    uplink_->start();
+    return Status::success();
+  });
+  if (!created) return makeError("sync: the engine is not running");
+  return *created;
+}
+
+void SyncSubsystem::stop() {
+  if (uplink_) {
+    // The uplink publishes "offline" and disconnects on the engine thread, which owns it.
+    (void)onEngine(engine_.engine(), [this] {
+      uplink_.reset();
+      return true;
+    });
+  }
+  executor_.reset();
+}
+
+ConfigValidator syncBrokerUri() {
+  return [](const std::string& v) -> std::optional<std::string> {
+    if (v.empty()) return std::nullopt;
+    for (const char* scheme : {"tcp://", "mqtt://", "ssl://", "mqtts://"}) {
+      if (!v.starts_with(scheme)) continue;
+      const std::string rest = v.substr(std::string_view(scheme).size());
+      const auto colon = rest.rfind(':');
+      if (colon == std::string::npos || colon == 0) break;
+      auto port = parseInteger(rest.substr(colon + 1));
+      if (port && *port > 0 && *port < 65536) return std::nullopt;
+      break;
+    }
+    return "empty (sync off) or tcp://, mqtt://, ssl:// or mqtts:// HOST:PORT";
+  };
+}
+
+ConfigValidator syncOptionalPath() {
+  return [](const std::string& v) -> std::optional<std::string> {
+    if (v.empty() || v[0] == '/') return std::nullopt;
+    return "empty or an absolute path";
+  };
+}
+
+ConfigValidator syncInteger(std::int64_t lo, std::int64_t hi) {
+  return [lo, hi](const std::string& v) -> std::optional<std::string> {
+    auto n = parseInteger(v);
+    if (n && *n >= lo && *n <= hi) return std::nullopt;
+    return "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+  };
+}
+
+}  // namespace atoms

@@ -1,0 +1,57 @@
+// SyncSubsystem: the MQTT uplink of `atoms-edge serve` (sync/mqtt_uplink.h; docs/sync.md). Off
+// when sync.broker is empty. Otherwise it reads the sync.* keys, the password file if one is
+// configured, builds the Paho transport (TLS, credentials, last will) and runs the uplink on the
+// engine thread, which owns the store. Refuses to start, with one line naming the key, when a
+// configured file cannot be read or a setting is inconsistent (TLS files on a plain URI, a
+// certificate without its key). An unreachable broker is not a start failure: the uplink keeps
+// retrying with backoff while the box works offline.
+//
+// Threading: start/stop on the main thread; they hand the uplink's creation and destruction to
+// the engine thread and wait for it. Must be started after the store and the engine and stopped
+// before them (EdgeServer's order does that).
+#pragma once
+
+#include <Poco/Logger.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "daemon/service/config_schema.h"
+#include "daemon/service/service_subsystem.h"
+
+namespace atoms {
+
+class StoreSubsystem;
+class EngineSubsystem;
+namespace sync {
+class MqttUplink;
+class Executor;
+}  // namespace sync
+
+class SyncSubsystem final : public ServiceSubsystem {
+ public:
+  SyncSubsystem(Poco::Logger& logger, StoreSubsystem& store, EngineSubsystem& engine);
+  ~SyncSubsystem() override;
+  const char* name() const override { return "sync"; }
+
+ protected:
+  Status start(Poco::Util::Application& app) override;
+  void stop() override;
+
+ private:
+  Poco::Logger& logger_;
+  StoreSubsystem& store_;
+  EngineSubsystem& engine_;
+  std::unique_ptr<sync::Executor> executor_;
+  std::unique_ptr<sync::MqttUplink> uplink_;  // created, used and destroyed on the engine thread
+};
+
+// Validators of the sync.* rows in serviceConfigSchema().
+// Empty, or an MQTT URI tcp://, mqtt://, ssl://, mqtts:// with a host and a port.
+ConfigValidator syncBrokerUri();
+// Empty, or an absolute path.
+ConfigValidator syncOptionalPath();
+// A decimal integer in [lo, hi].
+ConfigValidator syncInteger(std::int64_t lo, std::int64_t hi);
+
+}  // namespace atoms

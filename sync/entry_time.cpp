@@ -1,0 +1,40 @@
+#include "sync/entry_time.h"
+
+#include <ctime>
+
+#include "store/audit_entry.h"
+
+namespace atoms::sync {
+namespace {
+
+int digits(std::string_view s, std::size_t at, std::size_t n) {
+  int v = 0;
+  for (std::size_t i = at; i < at + n; ++i) v = v * 10 + (s[i] - '0');
+  return v;
+}
+
+}  // namespace
+
+Result<TimePoint> parseTimestamp(std::string_view ts) {
+  if (Status s = validateTimestamp(ts); !s) return s.error();
+  std::tm tm{};
+  tm.tm_year = digits(ts, 0, 4) - 1900;
+  tm.tm_mon = digits(ts, 5, 2) - 1;
+  tm.tm_mday = digits(ts, 8, 2);
+  tm.tm_hour = digits(ts, 11, 2);
+  tm.tm_min = digits(ts, 14, 2);
+  tm.tm_sec = digits(ts, 17, 2);
+  const std::time_t seconds = ::timegm(&tm);
+  return std::chrono::system_clock::from_time_t(seconds) +
+         std::chrono::milliseconds(digits(ts, 20, 3));
+}
+
+Result<TimePoint> entryTime(const AuditLog& log, std::uint64_t seq) {
+  auto text = log.entryText(seq);
+  if (!text) return text.error();
+  auto entry = parseEntry(*text);
+  if (!entry) return makeError("seq " + std::to_string(seq) + ": " + entry.message());
+  return parseTimestamp(entry->ts);
+}
+
+}  // namespace atoms::sync

@@ -1,0 +1,22 @@
+// Reading the time of an audit entry back: for the backlog age on the status topic and for
+// retention. Entry timestamps are UTC "YYYY-MM-DDTHH:MM:SS.mmmZ" (store/audit_entry.h).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string_view>
+
+#include "store/audit_log.h"
+#include "store/result.h"
+
+namespace atoms::sync {
+
+using TimePoint = std::chrono::system_clock::time_point;
+
+// Exactly the entry format, a real date; millisecond precision. Pure, thread-safe.
+Result<TimePoint> parseTimestamp(std::string_view ts);
+
+// The ts of entry `seq` (one SELECT and a parse). Error when seq >= log.size(). Owner thread.
+Result<TimePoint> entryTime(const AuditLog& log, std::uint64_t seq);
+
+}  // namespace atoms::sync
