@@ -5,6 +5,8 @@ cd "$(dirname "$0")/.."
 dir=${1:-build}
 # Paths relative to the checkout in ccache's keys, so a fresh clone elsewhere reuses the cache.
 export CCACHE_BASEDIR="$PWD"
+# Debug info would otherwise tie each object to its build folder and defeat the cache there.
+export CCACHE_NOHASHDIR=1
 shift || true
 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
 ninja -C "$dir" -j2
