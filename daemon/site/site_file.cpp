@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <set>
 
+#include "daemon/site/station_tag.h"
 #include "store/canonical_json.h"
 
 namespace atoms::site {
@@ -295,9 +296,9 @@ Result<SiteInfo> parseSiteInfo(const Value* v) {
 }
 
 Result<Person> parsePerson(const Fields& f, const TimeZone& tz) {
-  SITE_CHECK(
-      f.check({"id", "name", "phone", "roles", "certifications", "birthDate", "minor", "smsConsent",
-               "managerOfRecord", "safetyContact", "hourlyRateCents", "availability", "timeOff"}));
+  SITE_CHECK(f.check({"id", "name", "phone", "roles", "certifications", "birthDate", "minor",
+                      "hireDate", "smsConsent", "managerOfRecord", "safetyContact",
+                      "hourlyRateCents", "availability", "timeOff"}));
   Person p;
   SITE_TRY(id, f.id());
   p.id = id;
@@ -323,6 +324,9 @@ Result<Person> parsePerson(const Fields& f, const TimeZone& tz) {
   p.birthDate = birth;
   SITE_TRY(minor, f.boolean("minor", false));
   p.minor = minor;
+  SITE_TRY(hire, f.optDate("hireDate"));
+  if (hire && birth && *hire < *birth) return f.fail("hireDate is before birthDate");
+  p.hireDate = hire;
   if (const Value* consent = f.get("smsConsent"); consent != nullptr) {
     Fields c(*consent, f.label() + " smsConsent");
     SITE_CHECK(c.check({"granted", "at"}));
@@ -406,7 +410,7 @@ Result<SiteModel> parseModel(const Value& root) {
   SITE_TRY(stations, top.array("stations", true));
   for (std::size_t i = 0; i < stations->size(); ++i) {
     Fields f((*stations)[i], recordLabel("stations", i, (*stations)[i]));
-    SITE_CHECK(f.check({"id", "name", "requiredCertifications", "minimumAge"}));
+    SITE_CHECK(f.check({"id", "name", "requiredCertifications", "minimumAge", "tags"}));
     Station s;
     SITE_TRY(id, f.id());
     s.id = id;
@@ -420,6 +424,21 @@ Result<SiteModel> parseModel(const Value& root) {
     SITE_TRY(age, f.optInt("minimumAge"));
     if (age && (*age < 0 || *age > 99)) return f.fail("'minimumAge' must be 0-99 years");
     if (age) s.minimumAge = static_cast<int>(*age);
+    SITE_TRY(tags, f.strings("tags", false));
+    std::set<std::string, std::less<>> seenTags;
+    for (const std::string& tag : tags) {
+      if (!isStationTagForm(tag)) {
+        return f.fail("tag '" + tag +
+                      "' must be lower_snake words (a-z, 0-9, single '_' between words), like "
+                      "alcohol_service");
+      }
+      if (!isKnownStationTag(tag)) {
+        return f.fail("tag '" + tag + "' is not a known station tag (known: " +
+                      std::string(knownStationTagList()) + ")");
+      }
+      if (!seenTags.insert(tag).second) return f.fail("tag '" + tag + "' is listed twice");
+    }
+    s.tags = tags;
     m.stations.push_back(s);
   }
   SITE_CHECK(checkUnique(m.stations, "stations"));
@@ -604,6 +623,7 @@ Value toJson(const SiteModel& m) {
       o["requiredCertifications"] = stringArray(s.requiredCertifications);
     }
     if (s.minimumAge) o["minimumAge"] = *s.minimumAge;
+    if (!s.tags.empty()) o["tags"] = stringArray(s.tags);
     stations.emplace_back(std::move(o));
   }
   Array people;
@@ -620,6 +640,7 @@ Value toJson(const SiteModel& m) {
     }
     if (p.birthDate) o["birthDate"] = formatDate(*p.birthDate);
     if (p.minor) o["minor"] = true;
+    if (p.hireDate) o["hireDate"] = formatDate(*p.hireDate);
     Object consent{{"granted", p.smsConsent.granted}};
     if (p.smsConsent.at) consent["at"] = formatInstant(*p.smsConsent.at);
     o["smsConsent"] = std::move(consent);
@@ -783,8 +804,7 @@ std::string writeSiteFile(const SiteModel& model) {
 Result<Instant> parseInstant(std::string_view text, const TimeZone& zone) {
   auto t = parseWrittenTime(text);
   if (!t) {
-    return makeError("'" + std::string(text) +
-                     "' is not a time (YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM])");
+    return makeError("'" + std::string(text) + "' is not a time (YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM])");
   }
   if (t->offset) return Instant{t->local.time_since_epoch() - *t->offset};
   return zone.toUtc(t->local);

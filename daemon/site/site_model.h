@@ -55,6 +55,9 @@ struct Station {
   std::string name;
   std::vector<std::string> requiredCertifications;  // certification ids
   std::optional<int> minimumAge;                    // years; e.g. 18 (or 21) to serve alcohol
+  // What the work involves, from the closed vocabulary of station_tag.h ("alcohol_service"):
+  // the jurisdictions' station_min_age / station_certification rules apply through them.
+  std::vector<std::string> tags;
   friend bool operator==(const Station&, const Station&) = default;
 };
 
@@ -95,6 +98,9 @@ struct Person {
   std::vector<HeldCertification> certifications;
   std::optional<Date> birthDate;  // required for minors and for anyone at a station with an age
   bool minor = false;             // declared under 18 (then birthDate is required)
+  // First day of employment; starts the grace period a rule may give a new hire to obtain a
+  // certification (e.g. 30 days for a California food handler card).
+  std::optional<Date> hireDate;
   SmsConsent smsConsent;
   std::optional<std::string> managerOfRecord;  // person id
   bool safetyContact = false;

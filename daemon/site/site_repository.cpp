@@ -23,6 +23,7 @@ constexpr std::string_view kTables[] = {
     "site_person_role",
     "site_person",
     "site_station_certification",
+    "site_station_tag",
     "site_station",
     "site_certification",
     "site_jurisdiction",
@@ -133,6 +134,9 @@ Status writeRows(Database& db, const SiteModel& m) {
   REPO_TRY(stationCert, Inserter::make(db,
                                        "INSERT INTO site_station_certification(station_id,"
                                        " position, certification_id) VALUES(?, ?, ?)"));
+  REPO_TRY(stationTag, Inserter::make(db,
+                                      "INSERT INTO site_station_tag(station_id, position, tag)"
+                                      " VALUES(?, ?, ?)"));
   for (std::size_t i = 0; i < m.stations.size(); ++i) {
     const Station& s = m.stations[i];
     station.row().bind(1, s.id).bind(2, std::int64_t(i)).bind(3, s.name);
@@ -146,13 +150,17 @@ Status writeRows(Database& db, const SiteModel& m) {
       stationCert.row().bind(1, s.id).bind(2, std::int64_t(j)).bind(3, s.requiredCertifications[j]);
       REPO_CHECK(stationCert.run());
     }
+    for (std::size_t j = 0; j < s.tags.size(); ++j) {
+      stationTag.row().bind(1, s.id).bind(2, std::int64_t(j)).bind(3, s.tags[j]);
+      REPO_CHECK(stationTag.run());
+    }
   }
 
   REPO_TRY(person, Inserter::make(db,
                                   "INSERT INTO site_person(id, position, name, phone, birth_date,"
                                   " minor, sms_consent, sms_consent_at, manager_id,"
-                                  " safety_contact, hourly_rate_cents)"
-                                  " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+                                  " safety_contact, hourly_rate_cents, hire_date)"
+                                  " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   REPO_TRY(role, Inserter::make(db,
                                 "INSERT INTO site_person_role(person_id, position, station_id)"
                                 " VALUES(?, ?, ?)"));
@@ -182,6 +190,11 @@ Status writeRows(Database& db, const SiteModel& m) {
     }
     bindOpt(r, 9, p.managerOfRecord);
     r.bind(10, std::int64_t{p.safetyContact}).bind(11, p.hourlyRateCents);
+    if (p.hireDate) {
+      r.bind(12, formatDate(*p.hireDate));
+    } else {
+      r.bindNull(12);
+    }
     REPO_CHECK(person.run());
     for (std::size_t j = 0; j < p.roles.size(); ++j) {
       role.row().bind(1, p.id).bind(2, std::int64_t(j)).bind(3, p.roles[j]);
@@ -323,7 +336,7 @@ Status loadInto(Database& db, SiteModel& m, bool& found) {
       }));
   REPO_CHECK(eachRow(db, "SELECT id, name, minimum_age FROM site_station ORDER BY position",
                      [&](Statement& s) {
-                       Station st{s.columnText(0), s.columnText(1), {}, std::nullopt};
+                       Station st{s.columnText(0), s.columnText(1), {}, std::nullopt, {}};
                        if (!s.columnIsNull(2)) st.minimumAge = static_cast<int>(s.columnInt64(2));
                        m.stations.push_back(std::move(st));
                        return Status::success();
@@ -339,8 +352,16 @@ Status loadInto(Database& db, SiteModel& m, bool& found) {
                        return Status::success();
                      }));
   REPO_CHECK(eachRow(db,
+                     "SELECT station_id, tag FROM site_station_tag ORDER BY station_id, position",
+                     [&](Statement& s) {
+                       Station* st = stationsById.find(s.columnText(0));
+                       if (st == nullptr) return Status(makeError("stored site is inconsistent"));
+                       st->tags.push_back(s.columnText(1));
+                       return Status::success();
+                     }));
+  REPO_CHECK(eachRow(db,
                      "SELECT id, name, phone, birth_date, minor, sms_consent, sms_consent_at,"
-                     " manager_id, safety_contact, hourly_rate_cents FROM site_person"
+                     " manager_id, safety_contact, hourly_rate_cents, hire_date FROM site_person"
                      " ORDER BY position",
                      [&](Statement& s) {
                        Person p;
@@ -358,6 +379,11 @@ Status loadInto(Database& db, SiteModel& m, bool& found) {
                        p.managerOfRecord = optText(s, 7);
                        p.safetyContact = s.columnInt64(8) != 0;
                        p.hourlyRateCents = s.columnInt64(9);
+                       if (!s.columnIsNull(10)) {
+                         auto d = dateColumn(s, 10);
+                         if (!d) return Status(d.error());
+                         p.hireDate = *d;
+                       }
                        m.people.push_back(std::move(p));
                        return Status::success();
                      }));

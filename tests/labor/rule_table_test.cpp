@@ -3,6 +3,7 @@
 
 #include <boost/test/unit_test.hpp>
 #include <string>
+#include <vector>
 
 #include "tests/support/temp_dir.h"
 
@@ -50,6 +51,44 @@ BOOST_AUTO_TEST_CASE(validMinimalTablesCompose) {
   BOOST_TEST(book->rules().size() == 2u);
   BOOST_TEST(book->rulesOfKind(atoms::labor::RuleKind::kAdvanceNotice).front()->integer("days") ==
              14);
+}
+
+// A station rule must name a tag a site file can carry (daemon/site/station_tag.h), or it would
+// never apply; the grace period is a count of days.
+BOOST_AUTO_TEST_CASE(stationRulesNeedAKnownTag) {
+  struct Case {
+    std::string kind, params, error;
+  };
+  const std::vector<Case> cases{
+      {"station_min_age", R"({"stationTag":"alchohol_service","minAge":21})",
+       "us.json: rule XX-STATION: parameter \"params.stationTag\" must be a known station tag "
+       "(alcohol_service, bartending"},
+      {"station_min_age", R"({"stationTag":"Alcohol Service","minAge":21})",
+       "must be a known station tag"},
+      {"station_min_age", R"({"stationTag":"alcohol_service"})",
+       "missing parameter \"params.minAge\""},
+      {"station_certification",
+       R"({"stationTag":"food_handling","certification":"x","graceDaysAfterHire":-1})",
+       "parameter \"params.graceDaysAfterHire\" must be a non-negative integer"},
+      {"station_certification", R"({"stationTag":"food_handling"})",
+       "missing parameter \"params.certification\""},
+  };
+  for (const Case& c : cases) {
+    TempDir dir;
+    dir.write("us.json", file("us", "null", rule("XX-STATION", c.kind, c.params)));
+    auto book = loadRuleBook(dir.path(), {"us"});
+    BOOST_TEST_REQUIRE(!book.ok(), c.params);
+    BOOST_TEST(contains(book.message(), c.error), book.message());
+  }
+  TempDir dir;
+  dir.write(
+      "us.json",
+      file("us", "null",
+           rule("XX-STATION", "station_certification",
+                R"({"stationTag":"food_handling","certification":"x","graceDaysAfterHire":30})")));
+  auto book = loadRuleBook(dir.path(), {"us"});
+  BOOST_TEST_REQUIRE(book.ok(), book.message());
+  BOOST_TEST(book->rules().front().integer("graceDaysAfterHire") == 30);
 }
 
 BOOST_AUTO_TEST_CASE(unknownJurisdictionIsNamedWithTheKnownOnes) {

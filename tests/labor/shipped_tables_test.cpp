@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "daemon/labor/rule_table.h"
+#include "daemon/site/station_tag.h"
 
 namespace {
 
@@ -82,6 +83,8 @@ BOOST_AUTO_TEST_CASE(sanFranciscoComposesFederalStateAndCityRules) {
   for (const Rule& r : book->rules()) all.push_back(&r);
   const std::set<std::string> expected{"US-FLSA-OT-WEEKLY",
                                        "US-FLSA-MINOR-14-15-HOURS",
+                                       "US-FLSA-HO10-MEAT-MACHINES",
+                                       "US-FLSA-HO2-DRIVING",
                                        "CA-OT-DAILY-8",
                                        "CA-OT-WEEKLY-40",
                                        "CA-DT-DAILY-12",
@@ -92,6 +95,9 @@ BOOST_AUTO_TEST_CASE(sanFranciscoComposesFederalStateAndCityRules) {
                                        "CA-REST-10-PER-4",
                                        "CA-MINOR-14-15-HOURS",
                                        "CA-MINOR-16-17-HOURS",
+                                       "CA-ABC-ALCOHOL-SERVICE-18",
+                                       "CA-ABC-BARTENDING-21",
+                                       "CA-HSC-FOOD-HANDLER-CARD",
                                        "SF-FRERO-NOTICE-14D",
                                        "SF-FRERO-PREDICTABILITY-PAY"};
   BOOST_TEST(idsOf(all) == expected);
@@ -144,6 +150,37 @@ BOOST_AUTO_TEST_CASE(federalChildLaborParametersReadBackTyped) {
   BOOST_TEST(r.text("summerWindowEnd") == "21:00");
   BOOST_TEST(r.text("summerFrom") == "06-01");
   BOOST_TEST(r.text("summerTo") == "labor_day");
+}
+
+// Station rules: ages and certifications per station tag, every tag one a site file can carry.
+// 29 CFR 570.61 (HO 10) and 570.52 (HO 2); B&P 25663; Health and Safety Code 113948(a).
+BOOST_AUTO_TEST_CASE(stationRulesNameKnownTagsAndReadBackTyped) {
+  auto book = loadRuleBook(kDir, {"us-ca"}, Date{2026, 3, 9});
+  BOOST_TEST_REQUIRE(book.ok(), book.message());
+  struct Age {
+    const char* id;
+    const char* tag;
+    std::int64_t minAge;
+  };
+  for (const Age& a : {Age{"US-FLSA-HO10-MEAT-MACHINES", "power_driven_meat_machine", 18},
+                       Age{"US-FLSA-HO2-DRIVING", "motor_vehicle_driving", 18},
+                       Age{"CA-ABC-ALCOHOL-SERVICE-18", "alcohol_service", 18},
+                       Age{"CA-ABC-BARTENDING-21", "bartending", 21}}) {
+    const Rule& r = only(*book, a.id);
+    BOOST_TEST((r.kind == RuleKind::kStationMinAge), a.id);
+    BOOST_TEST(r.text("stationTag") == a.tag, a.id);
+    BOOST_TEST(r.integer("minAge") == a.minAge, a.id);
+  }
+  const Rule& card = only(*book, "CA-HSC-FOOD-HANDLER-CARD");
+  BOOST_TEST((card.kind == RuleKind::kStationCertification));
+  BOOST_TEST(card.text("stationTag") == "food_handling");
+  BOOST_TEST(card.text("certification") == "ca_food_handler_card");
+  BOOST_TEST(card.integer("graceDaysAfterHire") == 30);
+  for (RuleKind k : {RuleKind::kStationMinAge, RuleKind::kStationCertification}) {
+    for (const Rule* r : book->rulesOfKind(k)) {
+      BOOST_TEST(atoms::site::isKnownStationTag(r->text("stationTag")), r->id);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(nycPremiumTableReadsBackInCents) {

@@ -57,8 +57,9 @@ BOOST_AUTO_TEST_CASE(a_clean_schedule_exits_zero_and_says_so) {
   BOOST_TEST(r.err.empty());
 }
 
-// The demo site schedules people whose certification lapsed, a shift in time off and a minor
-// over the day's limit: exit 1, each finding under its person and rule, premiums in dollars.
+// The demo site schedules people whose certification lapsed, a shift in time off, a minor over
+// the day's limit and at a meat slicer: exit 1, each finding under its person and rule, premiums
+// in dollars.
 BOOST_AUTO_TEST_CASE(a_schedule_with_a_hard_violation_exits_one_and_names_it) {
   const test::RunResult r = runEdge({"check", kDemoSite, "--labor-dir", kLaborDir});
   BOOST_TEST(r.status == 1, r.err);
@@ -80,16 +81,28 @@ BOOST_AUTO_TEST_CASE(json_output_is_canonical_and_matches_the_exit_status) {
   BOOST_TEST(doc->find("hardViolation")->asBool());
   BOOST_TEST(doc->find("site")->find("id")->asString() == "bistro-sf");
   std::int64_t cents = 0;
-  bool anaCertification = false;
+  const auto has = [&](const std::string& personId, const std::string& ruleId) {
+    for (const json::Value& person : doc->find("people")->asArray()) {
+      if (person.find("personId")->asString() != personId) continue;
+      for (const json::Value& rule : person.find("rules")->asArray()) {
+        if (rule.find("ruleId")->asString() == ruleId) return true;
+      }
+    }
+    return false;
+  };
   for (const json::Value& person : doc->find("people")->asArray()) {
     cents += person.find("premiumCents")->asInt();
-    for (const json::Value& rule : person.find("rules")->asArray()) {
-      anaCertification =
-          anaCertification || (person.find("personId")->asString() == "p-ana" &&
-                               rule.find("ruleId")->asString() == "R-SCH-CERTIFICATION");
-    }
   }
-  BOOST_TEST(anaCertification);
+  // Through station tags: Ana's lapsed food handler card at the line (Health and Safety Code
+  // 113948), 16-year-old Eli at the prep station's meat slicer (29 CFR 570.61), Will's missing
+  // birth date on a floor that serves alcohol (B&P 25663); Jordan's lapsed RBS certificate is
+  // the bar's own requirement.
+  BOOST_TEST(has("p-ana", "CA-HSC-FOOD-HANDLER-CARD"));
+  BOOST_TEST(has("p-eli", "US-FLSA-HO10-MEAT-MACHINES"));
+  BOOST_TEST(has("p-will", "CA-ABC-ALCOHOL-SERVICE-18"));
+  BOOST_TEST(has("p-jordan", "R-SCH-CERTIFICATION"));
+  // Devon, hired 2026-02-23, is within the 30 days to obtain a card: not a finding.
+  BOOST_TEST(!has("p-devon", "CA-HSC-FOOD-HANDLER-CARD"));
   BOOST_TEST(doc->find("totals")->find("premiumCents")->asInt() == cents);
   BOOST_TEST(doc->find("totals")->find("denied")->asInt() > 0);
 }
