@@ -1,0 +1,351 @@
+#include "sms/conversation/conversation.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <optional>
+
+#include "sms/conversation/conversation_tables.h"
+#include "sms/conversation/replies.h"
+#include "sms/conversation/why_text.h"
+#include "sms/mailbox/message_checks.h"
+#include "store/audit_entry.h"
+
+namespace atoms::sms::conversation {
+
+namespace {
+
+using mailbox::InboxRow;
+using mailbox::InboxState;
+
+constexpr std::size_t kMaxQuoted = 3;
+constexpr std::size_t kQuotedBytes = 80;
+
+json::Value personField(const std::optional<Contact>& contact) {
+  return contact ? json::Value(contact->personId) : json::Value(nullptr);
+}
+
+// When the person wrote: the provider's time when it gave one, else when the box stored it.
+TimePoint wroteAt(const InboxRow& row) {
+  return row.receivedAt.time_since_epoch().count() > 0 ? row.receivedAt : row.storedAt;
+}
+
+}  // namespace
+
+struct Conversation::Handling {
+  Handling(SiteStore& s, AuditLog::Batch& b, const InboxRow& r, TimePoint n)
+      : store(s), batch(b), row(r), tables(s.db()), now(n) {}
+  SiteStore& store;
+  AuditLog::Batch& batch;
+  const InboxRow& row;
+  ConversationTables tables;
+  TimePoint now;
+  std::optional<Contact> contact;
+  ParsedKeyword keyword;
+  InjectionFlag flag;
+  ReplyContext context;
+  std::string intent;
+  std::string outcome;
+  std::vector<std::string> replies;
+  std::vector<std::string> replyOutcomes;
+};
+
+Conversation::Conversation(mailbox::StoreRunner& store, mailbox::Inbox& inbox, Outreach& outreach,
+                           ReplyHandler* handler)
+    : store_(store), inbox_(inbox), outreach_(outreach), handler_(handler) {}
+
+Result<int> Conversation::handlePending() {
+  std::lock_guard lock(mutex_);
+  auto rows = inbox_.unhandled(outreach_.settings().batchLimit);
+  if (!rows) return rows.error();
+  int handled = 0;
+  for (const InboxRow& row : *rows) {
+    auto done = handleOne(row);
+    if (!done) return done.error();
+    if (*done) ++handled;
+  }
+  return handled;
+}
+
+Result<bool> Conversation::handleOne(const InboxRow& row) {
+  bool handled = false;
+  std::string failure;
+  Status status = store_.run([&](SiteStore& store) -> Status {
+    auto current = inbox_.find(row.id);
+    if (!current) return current.error();
+    if (!*current || (*current)->state != InboxState::kNew) return Status::success();
+    auto batch = store.log().begin();
+    if (!batch) return batch.error();
+
+    Handling h(store, *batch, **current, outreach_.now());
+    const Roster& roster = outreach_.roster();
+    h.contact = roster.findByPhone(h.row.from);
+
+    // The thread window counts from this message.
+    auto state = h.tables.contactState(h.row.from);
+    if (!state) return state.error();
+    const TimePoint wrote = std::min(wroteAt(h.row), h.now);
+    if (!state->lastInboundAt || *state->lastInboundAt < wrote) state->lastInboundAt = wrote;
+    if (Status s = h.tables.saveContactState(*state); !s) return s;
+
+    std::vector<std::string> codes;
+    if (h.contact && handler_ != nullptr) codes = handler_->openOfferCodes(store, *h.contact);
+    h.keyword = keywords_.parse(h.row.body, codes);
+    h.flag = injection_.check(h.row.body);
+    h.context.language = replyLanguage(h.keyword, h.contact ? &*h.contact : nullptr,
+                                       outreach_.settings().defaultLanguage);
+    h.context.site = roster.siteName();
+    h.context.human = roster.humanContact(h.contact ? h.contact->personId : std::string());
+    h.intent = std::string(keywordKindName(h.keyword.kind));
+
+    if (Status s = respond(h); !s) {
+      failure = s.message();
+      return Status::success();  // the batch rolls back; recorded below
+    }
+
+    json::Object body{{"inbox", h.row.id},
+                      {"from", mailbox::maskNumber(h.row.from)},
+                      {"person", personField(h.contact)},
+                      {"intent", h.intent},
+                      {"keyword", h.keyword.keyword},
+                      {"language", languageCode(h.context.language)},
+                      {"outcome", h.outcome}};
+    json::Array replies;
+    for (std::size_t i = 0; i < h.replies.size(); ++i) {
+      replies.push_back(json::Object{{"id", h.replies[i]}, {"outcome", h.replyOutcomes[i]}});
+    }
+    body["replies"] = std::move(replies);
+    if (h.flag.flagged()) {
+      json::Array quoted;
+      for (const InjectionFinding& f : h.flag.findings) {
+        if (quoted.size() >= kMaxQuoted) break;
+        quoted.push_back(mailbox::sanitizeLine(
+            std::string_view(h.row.body).substr(f.begin, f.length), kQuotedBytes));
+      }
+      body["injection"] =
+          json::Object{{"reasons", h.flag.reasons()},
+                       {"quoted", std::move(quoted)},
+                       {"handling", "data only: never a command, approval or source of action"}};
+    }
+    if (auto added = h.batch.add(formatTimestamp(h.now), "sms.conversation", "engine",
+                                 json::Value(std::move(body)));
+        !added) {
+      return added.error();
+    }
+    if (Status s = inbox_.markHandled(h.row.id); !s) return s;
+    if (auto committed = h.batch.commit(); !committed) return committed.error();
+    handled = true;
+    return Status::success();
+  });
+  if (!status) return status.error();
+  if (!failure.empty()) {
+    if (Status s = recordFailure(row, failure); !s) return s.error();
+    handled = true;
+  }
+  return handled;
+}
+
+Status Conversation::respond(Handling& h) {
+  const auto send = [&](MessageClass kind, std::string text, bool whyReply = false) -> Status {
+    OutreachRequest request;
+    request.id = replyId(h.row.id, static_cast<int>(h.replies.size()) + 1);
+    request.to = h.row.from;
+    request.kind = kind;
+    request.body = std::move(text);
+    request.inReplyTo = h.row.id;
+    request.whyReply = whyReply;
+    auto result = outreach_.sendIn(h.store, h.batch, request);
+    if (!result) return result.error();
+    h.replies.push_back(request.id);
+    h.replyOutcomes.push_back(std::string(outreachOutcomeName(result->outcome)) + ":" +
+                              result->reason);
+    return Status::success();
+  };
+  // Reloads, changes and stores the number's state (Outreach writes it too, so never keep a copy
+  // across a send).
+  const auto updateState = [&](const std::function<void(ContactState&)>& change) -> Status {
+    auto state = h.tables.contactState(h.row.from);
+    if (!state) return state.error();
+    change(*state);
+    return h.tables.saveContactState(*state);
+  };
+  const auto audit = [&](std::string_view kind) -> Status {
+    json::Object body{{"phone", mailbox::maskNumber(h.row.from)},
+                      {"person", personField(h.contact)},
+                      {"keyword", h.keyword.keyword},
+                      {"inbox", h.row.id}};
+    auto added = h.batch.add(formatTimestamp(h.now), kind, "engine", json::Value(std::move(body)));
+    if (!added) return added.error();
+    return Status::success();
+  };
+
+  auto current = h.tables.contactState(h.row.from);
+  if (!current) return current.error();
+  const bool optedOut = current->optedOut;
+  const KeywordKind kind = h.keyword.kind;
+
+  if (kind == KeywordKind::kOptOut) {
+    if (!optedOut) {
+      if (Status s = updateState([&](ContactState& st) {
+            st.optedOut = true;
+            st.optedOutAt = h.now;
+            st.optOutKeyword = h.keyword.keyword;
+            st.optOutConfirmed = false;
+          });
+          !s) {
+        return s;
+      }
+      if (Status s = audit("sms.opt_out"); !s) return s;
+    }
+    h.outcome = optedOut ? "already_opted_out" : "opted_out";
+    return send(MessageClass::kOptOutConfirmation, optOutConfirmationText(h.context));
+  }
+  if (kind == KeywordKind::kOptIn && optedOut) {
+    if (Status s = updateState([&](ContactState& st) {
+          st.optedOut = false;
+          st.optOutConfirmed = false;
+        });
+        !s) {
+      return s;
+    }
+    if (Status s = audit("sms.opt_in"); !s) return s;
+    h.outcome = "opted_in";
+    return send(MessageClass::kThreadReply, optInConfirmationText(h.context));
+  }
+  const bool yes = kind == KeywordKind::kOptIn && h.keyword.keyword == "YES";
+  if (kind == KeywordKind::kOptIn && !yes && h.contact) {
+    h.outcome = "already_subscribed";
+    return send(MessageClass::kThreadReply, alreadySubscribedText(h.context));
+  }
+
+  if (!h.contact) {
+    const std::string today = outreach_.localDay(h.now);
+    if (current->unknownReplyDay == today) {
+      h.outcome = "unknown_number_already_answered_today";
+      return Status::success();
+    }
+    h.outcome = "unknown_number";
+    if (Status s = send(MessageClass::kThreadReply, unknownNumberText(h.context)); !s) return s;
+    if (h.replyOutcomes.back().rfind("queued", 0) == 0) {
+      return updateState([&](ContactState& st) { st.unknownReplyDay = today; });
+    }
+    return Status::success();
+  }
+
+  if (kind == KeywordKind::kHelp) {
+    h.outcome = "help";
+    return send(MessageClass::kThreadReply, helpText(h.context));
+  }
+  if (kind == KeywordKind::kWhy) {
+    auto last = h.tables.lastExplainable(h.row.from);
+    if (!last) return last.error();
+    if (!*last) {
+      h.outcome = "why_nothing_sent";
+      return send(MessageClass::kThreadReply, whyNothingText(h.context), true);
+    }
+    auto text = h.store.log().entryText(static_cast<std::uint64_t>(*(*last)->receiptSeq));
+    if (!text) return text.error();
+    auto entry = parseEntry(*text);
+    if (!entry) return entry.error();
+    h.outcome = "why";
+    return send(MessageClass::kThreadReply, whyText(entry->body, h.context, lint_), true);
+  }
+
+  TurnKind turn = TurnKind::kConversation;
+  switch (kind) {
+    case KeywordKind::kTakeOffer:
+    case KeywordKind::kDeclineOffer:
+    case KeywordKind::kAmbiguousOffer:
+    case KeywordKind::kUnknownOfferCode:
+      turn = TurnKind::kOfferReply;
+      break;
+    case KeywordKind::kApprove:
+    case KeywordKind::kDeny:
+      // An approval is a command; flagged text is data only, so it is conversation.
+      turn = h.flag.flagged() ? TurnKind::kConversation : TurnKind::kApproval;
+      break;
+    default:
+      break;
+  }
+  h.intent = kind == KeywordKind::kNone || yes || turn == TurnKind::kConversation
+                 ? std::string(turnKindName(TurnKind::kConversation))
+                 : h.intent;
+
+  if (handler_ != nullptr) {
+    Turn t(outreach_, h.store, h.batch, h.row, *h.contact, h.keyword, h.flag, h.context.language,
+           turn);
+    if (Status s = handler_->handle(t); !s) return s;
+    h.outcome = "handled:" + std::string(turnKindName(turn));
+    for (const std::string& id : t.replyIds()) {
+      auto row = h.tables.findMessage(id);
+      if (!row) return row.error();
+      h.replies.push_back(id);
+      h.replyOutcomes.push_back(
+          *row ? std::string(ledgerStateName((*row)->state)) + ":" + (*row)->reason : "unknown");
+    }
+    return Status::success();
+  }
+  switch (turn) {
+    case TurnKind::kOfferReply:
+      h.outcome = "offer_closed";
+      return send(MessageClass::kThreadReply, offerClosedText(h.context));
+    case TurnKind::kApproval:
+      h.outcome = "approvals_later";
+      return send(MessageClass::kThreadReply, approvalsLaterText(h.context));
+    case TurnKind::kConversation:
+      break;
+  }
+  h.outcome = "fallback";
+  return send(MessageClass::kThreadReply, conversationFallbackText(h.context));
+}
+
+Status Conversation::recordFailure(const InboxRow& row, const std::string& reason) {
+  return store_.run([&](SiteStore& store) -> Status {
+    auto current = inbox_.find(row.id);
+    if (!current) return current.error();
+    if (!*current || (*current)->state != InboxState::kNew) return Status::success();
+    auto batch = store.log().begin();
+    if (!batch) return batch.error();
+    const TimePoint now = outreach_.now();
+    const Roster& roster = outreach_.roster();
+    const std::optional<Contact> contact = roster.findByPhone(row.from);
+    ConversationTables tables(store.db());
+    auto state = tables.contactState(row.from);
+    if (!state) return state.error();
+    const TimePoint wrote = std::min(wroteAt(**current), now);
+    if (!state->lastInboundAt || *state->lastInboundAt < wrote) state->lastInboundAt = wrote;
+    if (Status s = tables.saveContactState(*state); !s) return s;
+
+    ReplyContext context;
+    context.language = replyLanguage(keywords_.parse(row.body), contact ? &*contact : nullptr,
+                                     outreach_.settings().defaultLanguage);
+    context.site = roster.siteName();
+    context.human = roster.humanContact(contact ? contact->personId : std::string());
+    OutreachRequest request;
+    request.id = replyId(row.id);
+    request.to = row.from;
+    request.kind = MessageClass::kThreadReply;
+    request.body = handlingFailedText(context);
+    request.inReplyTo = row.id;
+    auto replied = outreach_.sendIn(store, *batch, request);
+    if (!replied) return replied.error();
+
+    json::Object body{{"inbox", row.id},
+                      {"from", mailbox::maskNumber(row.from)},
+                      {"person", personField(contact)},
+                      {"reason", mailbox::sanitizeLine(reason)},
+                      {"reply", json::Object{{"id", request.id},
+                                             {"outcome", outreachOutcomeName(replied->outcome)}}}};
+    if (auto added = batch->add(formatTimestamp(now), "sms.conversation.failed", "engine",
+                                json::Value(std::move(body)));
+        !added) {
+      return added.error();
+    }
+    if (Status s = inbox_.markHandled(row.id); !s) return s;
+    if (auto committed = batch->commit(); !committed) return committed.error();
+    return Status::success();
+  });
+}
+
+}  // namespace atoms::sms::conversation

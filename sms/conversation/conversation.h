@@ -1,0 +1,73 @@
+// Conversation: the receiving side of the SMS conversation layer (issue 4 item 5; docs/sms.md,
+// "Conversation"). It takes the inbox's unhandled messages in arrival order and handles each in
+// ONE store transaction together with Inbox::markHandled, so a crash before the commit re-handles
+// the message from scratch and a crash after it never handles it again; every reply also has a
+// deterministic id ("reply:inbox-42"), so nothing is ever answered twice.
+//
+// What a message gets (exact texts: replies.h):
+// - STOP and its family: the opt-out is recorded by phone number (numbers not on the roster too),
+//   audited ("sms.opt_out"), and confirmed once; a second STOP gets nothing.
+// - START/UNSTOP, and YES from someone opted out: back in, audited ("sms.opt_in"), confirmed.
+// - HELP/INFO/AYUDA: who this is (the site's automated assistant), how to reach a person, how to
+//   stop. WHY: the sources of the receipt of the last text sent to this number (why_text.h).
+// - Offer codes and APPROVE/DENY: to the ReplyHandler; without one a short kind reply.
+// - Anything else from a person on the roster: to the ReplyHandler as conversation (injection-
+//   flagged text goes as data, flag recorded in the audit entry); without one, one short reply.
+// - A number not on the roster: at most one polite reply per number per local day.
+// Every reply is a thread reply through Outreach, so consent, opt-out, freeze and the rest are
+// decided in one place; an opted-out number is refused there and gets nothing. Each handled
+// message leaves one "sms.conversation" audit entry (inbox id, masked sender, person, intent,
+// outcome, reply ids, injection reasons and the flagged words as quoted data; never the text).
+//
+// Threading: handlePending() may be called from any thread (the engine calls it when the inbox
+// says a message was stored, and at start for anything left from before); calls are serialised by
+// a mutex; store work runs through the StoreRunner. The ReplyHandler is called on the writer.
+// Errors: store errors end the call (the message stays unhandled and is tried again next time).
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "sms/conversation/outreach.h"
+#include "sms/conversation/reply_handler.h"
+#include "sms/mailbox/inbox.h"
+#include "sms/mailbox/store_runner.h"
+#include "sms/text/content_lint.h"
+#include "sms/text/injection_flag.h"
+#include "sms/text/keywords.h"
+#include "store/result.h"
+
+namespace atoms::sms::conversation {
+
+class Conversation {
+ public:
+  // `store`, `inbox`, `outreach` (and `handler`, when given) must outlive the Conversation.
+  Conversation(mailbox::StoreRunner& store, mailbox::Inbox& inbox, Outreach& outreach,
+               ReplyHandler* handler = nullptr);
+  Conversation(const Conversation&) = delete;
+  Conversation& operator=(const Conversation&) = delete;
+
+  // Handles up to settings().batchLimit unhandled messages, oldest first; returns how many it
+  // handled. Call again while it returns the limit.
+  Result<int> handlePending();
+
+ private:
+  struct Handling;
+  // One message in one transaction; false when it was no longer new.
+  Result<bool> handleOne(const mailbox::InboxRow& row);
+  Status recordFailure(const mailbox::InboxRow& row, const std::string& reason);
+  Status respond(Handling& h);
+
+  mailbox::StoreRunner& store_;
+  mailbox::Inbox& inbox_;
+  Outreach& outreach_;
+  ReplyHandler* handler_;
+  KeywordParser keywords_;
+  InjectionDetector injection_;
+  ContentLint lint_;
+  std::mutex mutex_;  // one handlePending() at a time
+};
+
+}  // namespace atoms::sms::conversation
