@@ -5,8 +5,10 @@
 #include "daemon/log/log.h"
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
+#include "daemon/service/sms_subsystem.h"
 #include "daemon/service/store_subsystem.h"
 #include "daemon/service/sync_subsystem.h"
+#include "daemon/sms/conversation_processor.h"
 #include "daemon/version.h"
 
 namespace atoms {
@@ -24,6 +26,19 @@ EdgeServer::EdgeServer(Poco::AutoPtr<Poco::Util::AbstractConfiguration> fileConf
 void EdgeServer::addServices() {
   store_ = &addService<StoreSubsystem>(Poco::Logger::get("store"));
   engine_ = &addService<EngineSubsystem>(Poco::Logger::get("engine"));
+  sms_ = &addService<SmsSubsystem>(Poco::Logger::get("sms"), *store_, *engine_);
+  sms_->setInboundProcessorFactory(
+      [this](const SmsMailbox& mailbox) -> std::unique_ptr<InboundProcessor> {
+        Poco::Logger& logger = Poco::Logger::get("sms");
+        auto processor =
+            sms_site::ConversationProcessor::create(mailbox, engine_->engine(), logger);
+        if (!processor) {
+          logError(logger, "the SMS conversation layer cannot start; inbound texts stay stored",
+                   {{"error", processor.message()}});
+          return nullptr;
+        }
+        return std::move(*processor);
+      });
   addService<SyncSubsystem>(Poco::Logger::get("sync"), *store_, *engine_);
 }
 

@@ -24,6 +24,7 @@
 namespace atoms {
 
 class EngineSubsystem;
+class SmsSubsystem;
 class StoreSubsystem;
 
 class EdgeServer final : public Poco::Util::ServerApplication {
@@ -55,6 +56,7 @@ class EdgeServer final : public Poco::Util::ServerApplication {
   std::vector<ServiceSubsystem*> services_;  // in start order
   StoreSubsystem* store_ = nullptr;
   EngineSubsystem* engine_ = nullptr;
+  SmsSubsystem* sms_ = nullptr;  // later services send through sms_->outbox()
   bool startFailed_ = false;
 };
 

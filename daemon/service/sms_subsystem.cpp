@@ -1,0 +1,311 @@
+#include "daemon/service/sms_subsystem.h"
+
+#include <cstdlib>
+
+#include "daemon/engine/engine.h"
+#include "daemon/log/log.h"
+#include "daemon/service/engine_subsystem.h"
+#include "daemon/service/sms_config.h"
+#include "daemon/service/store_subsystem.h"
+#include "drivers/sms/modem/modem_gateway.h"
+#include "drivers/sms/simulated/simulated_gateway.h"
+#include "drivers/sms/twilio/twilio_gateway.h"
+#include "sms/mailbox/dispatcher.h"
+#include "sms/mailbox/inbox.h"
+#include "sms/mailbox/message_checks.h"
+#include "sms/mailbox/outbox.h"
+#include "sms/mailbox/store_runner.h"
+#include "store/audit_entry.h"
+#include "store/state_dir.h"
+
+namespace atoms {
+namespace {
+
+using sms::mailbox::OutboxRow;
+using sms::mailbox::OutboxState;
+
+// Until the conversation layer is set: inbound rows are stored and stay `new`, to be handled
+// (in arrival order) once it is.
+class LeaveRowsNew final : public InboundProcessor {
+ public:
+  void processPending() override {}
+};
+
+std::optional<std::string> credentialsDirectory() {
+  const char* dir = std::getenv(kCredentialsDirectoryEnv);
+  if (dir == nullptr || *dir == '\0') return std::nullopt;
+  return std::string(dir);
+}
+
+}  // namespace
+
+// Logs the modem's health as it changes: "ready" each time it (re)initialises, and one warning per
+// outage (not per reopen attempt) with the driver's own error, which names the device.
+class SmsSubsystem::ModemWatch {
+ public:
+  ModemWatch(drivers::modem::ModemGateway& modem, Poco::Logger& logger)
+      : modem_(modem), logger_(logger) {
+    thread_ = std::thread([this] { run(); });
+  }
+  // Call after the gateway stopped (its state change wakes the thread).
+  ~ModemWatch() {
+    stopping_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  using Health = drivers::modem::ModemHealth;
+
+  void run() {
+    Health::State last = Health::State::kConnecting;
+    bool wasReady = false;
+    bool outage = false;
+    while (!stopping_) {
+      Health now;
+      const bool changed = modem_.waitForHealth(
+          [&](const Health& h) {
+            now = h;
+            return h.state != last || h.state == Health::State::kStopped || stopping_;
+          },
+          std::chrono::seconds(1));
+      if (!changed || now.state == last) continue;
+      last = now.state;
+      switch (now.state) {
+        case Health::State::kStopped:
+          return;
+        case Health::State::kReady:
+          outage = false;
+          wasReady = true;
+          logInfo(logger_, "modem ready",
+                  {{"modem", now.modem}, {"signal", now.signal}, {"inits", now.inits}});
+          break;
+        case Health::State::kConnecting:
+          if (wasReady && !outage) {
+            outage = true;
+            logWarning(logger_, "modem stopped answering; the driver re-initialises it",
+                       {{"error", now.lastError}});
+          }
+          break;
+        case Health::State::kBackoff:
+          if (!outage) {
+            outage = true;
+            logWarning(logger_,
+                       "modem not available; the driver keeps trying to open it, messages wait "
+                       "in the outbox",
+                       {{"error", now.lastError}});
+          }
+          break;
+      }
+    }
+  }
+
+  drivers::modem::ModemGateway& modem_;
+  Poco::Logger& logger_;
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+};
+
+// Audits refused webhooks, at most kRefusalAuditsPerMinute a minute. Engine thread only.
+class SmsSubsystem::RefusalAudit {
+ public:
+  void record(SiteStore& store, Poco::Logger& logger, const drivers::twilio::RefusedWebhook& event,
+              TimePoint now) {
+    if (now - windowStart_ >= std::chrono::minutes(1) || now < windowStart_) {
+      windowStart_ = now;
+      inWindow_ = 0;
+    }
+    if (inWindow_ >= kRefusalAuditsPerMinute) {
+      ++suppressed_;
+      return;
+    }
+    ++inWindow_;
+    json::Object body{{"status", static_cast<std::int64_t>(event.httpStatus)},
+                      {"reason", event.reason},
+                      {"path", event.path},
+                      {"peer", event.peer},
+                      {"authenticated", event.authenticated}};
+    if (!event.providerId.empty()) body["provider_id"] = event.providerId;
+    if (!event.from.empty()) body["from"] = sms::mailbox::maskNumber(event.from);
+    if (suppressed_ > 0) body["suppressed"] = suppressed_;
+    auto seq = store.log().append(formatTimestamp(now), "sms.webhook.refused", "sms:twilio",
+                                  json::Value(std::move(body)));
+    if (!seq) {
+      logError(logger, "cannot audit a refused webhook", {{"error", seq.message()}});
+      return;
+    }
+    suppressed_ = 0;
+    const auto priority =
+        event.httpStatus >= 400 ? Poco::Message::PRIO_WARNING : Poco::Message::PRIO_INFORMATION;
+    logEvent(logger, priority, "webhook refused",
+             {{"status", event.httpStatus},
+              {"reason", event.reason},
+              {"path", event.path},
+              {"peer", event.peer}});
+  }
+
+ private:
+  TimePoint windowStart_{};
+  int inWindow_ = 0;
+  std::int64_t suppressed_ = 0;
+};
+
+SmsSubsystem::SmsSubsystem(Poco::Logger& logger, StoreSubsystem& store, EngineSubsystem& engine)
+    : logger_(logger), store_(store), engine_(engine), random_(std::random_device{}()) {}
+
+SmsSubsystem::~SmsSubsystem() { tearDown(); }
+
+void SmsSubsystem::setInboundProcessorFactory(InboundProcessorFactory factory) {
+  processorFactory_ = std::move(factory);
+}
+
+Status SmsSubsystem::start(Poco::Util::Application& app) {
+  auto loaded = loadSmsSettings(app.config(), store_.stateDir(), credentialsDirectory());
+  if (!loaded) return loaded.error();
+  SmsSettings settings = std::move(*loaded);
+  if (settings.driver == SmsDriver::kOff) {
+    logInfo(logger_, "SMS is off (sms.driver = off)");
+    return Status::success();
+  }
+
+  Engine& engine = engine_.engine();
+  const Clock& clock = engine_.clock();
+  auto now = [&clock] { return clock.now(); };
+  runner_ = std::make_unique<sms::mailbox::PostingStoreRunner>(
+      store_.store(), [&engine](std::function<void()> ev) { return engine.post(std::move(ev)); },
+      [&engine] { return engine.onEngineThread(); });
+  outbox_ = std::make_unique<sms::mailbox::Outbox>(
+      *runner_, now, [this] { return std::uniform_real_distribution<double>(0.0, 1.0)(random_); },
+      settings.retry);
+  outbox_->setOnOutcome([this](const OutboxRow& row) {
+    if (row.state != OutboxState::kFailed && row.state != OutboxState::kUndelivered) return;
+    logWarning(logger_, "SMS not delivered",
+               {{"id", row.id},
+                {"to", sms::mailbox::maskNumber(row.to)},
+                {"state", sms::mailbox::outboxStateName(row.state)},
+                {"attempts", row.attempts},
+                {"error", row.lastError}});
+  });
+
+  switch (settings.driver) {
+    case SmsDriver::kSimulated:
+      gateway_ = std::make_unique<drivers::SimulatedSmsGateway>();
+      break;
+    case SmsDriver::kTwilio: {
+      drivers::twilio::TwilioGatewayOptions options;
+      options.now = now;
+      options.onRefused = [this, &engine, &clock](const drivers::twilio::RefusedWebhook& event) {
+        // Webhook thread: hand the audit to the engine, which owns the store; never wait here.
+        (void)engine.post([this, event, &clock] {
+          if (!active_) return;
+          refusalAudit_->record(store_.store(), logger_, event, clock.now());
+        });
+      };
+      gateway_ = std::make_unique<drivers::twilio::TwilioGateway>(std::move(*settings.twilio),
+                                                                  std::move(options));
+      break;
+    }
+    case SmsDriver::kModem:
+      settings.modem->now = now;
+      gateway_ = std::make_unique<drivers::modem::ModemGateway>(std::move(*settings.modem));
+      break;
+    case SmsDriver::kOff:
+      break;
+  }
+  refusalAudit_ = std::make_unique<RefusalAudit>();
+  inbox_ =
+      std::make_unique<sms::mailbox::Inbox>(*runner_, *outbox_, std::string(gateway_->name()), now);
+  if (processorFactory_) processor_ = processorFactory_(
+      SmsMailbox{*runner_, *inbox_, *outbox_, settings.conversation, settings.contact});
+  if (!processor_) {
+    processor_ = std::make_unique<LeaveRowsNew>();
+    logInfo(logger_, "no conversation layer: inbound messages are stored and stay new");
+  }
+  inbox_->setOnStored([this](const sms::mailbox::InboxRow&) { postProcessing(); });
+  sms::mailbox::DispatcherOptions dispatch;
+  dispatch.followsSystemTime = clock.followsSystemTime();
+  dispatch.onError = [this](const std::string& error) {
+    logWarning(logger_, "SMS dispatcher pass failed; it will try again", {{"error", error}});
+  };
+  dispatcher_ = std::make_unique<sms::mailbox::Dispatcher>(*outbox_, *gateway_, dispatch);
+
+  active_ = true;  // before anything can post to the engine
+  if (Status s = gateway_->start(*inbox_); !s) {
+    tearDown();
+    if (settings.driver == SmsDriver::kTwilio) {
+      // Nearly always the port: taken by another process, or an address the box does not have.
+      return makeError("sms.twilio.listen-address/sms.twilio.listen-port " +
+                       app.config().getString("sms.twilio.listen-address") + ":" +
+                       app.config().getString("sms.twilio.listen-port") +
+                       ": the webhook server cannot listen: " + s.message());
+    }
+    return makeError("sms: the " + std::string(smsDriverName(settings.driver)) +
+                     " gateway did not start: " + s.message());
+  }
+  if (auto* modem = dynamic_cast<drivers::modem::ModemGateway*>(gateway_.get())) {
+    modemWatch_ = std::make_unique<ModemWatch>(*modem, logger_);
+  }
+  if (Status s = dispatcher_->start(); !s) {
+    tearDown();
+    return makeError("sms: the dispatcher did not start: " + s.message());
+  }
+  postProcessing();  // rows a previous run stored but did not handle
+
+  const std::string driver(smsDriverName(settings.driver));
+  if (auto* twilio = dynamic_cast<drivers::twilio::TwilioGateway*>(gateway_.get())) {
+    const std::string listen = app.config().getString("sms.twilio.listen-address") + ":" +
+                               std::to_string(twilio->webhookPort());
+    logInfo(logger_, "SMS started",
+            {{"driver", driver},
+             {"webhook", listen},
+             {"public_url", app.config().getString("sms.twilio.public-url")},
+             {"api", app.config().getString("sms.twilio.api-base-url")}});
+    logInfo(logger_,
+            "Twilio is reached only to send; while it is unreachable messages wait in the outbox "
+            "and are retried");
+  } else if (settings.driver == SmsDriver::kModem) {
+    logInfo(logger_, "SMS started",
+            {{"driver", driver}, {"device", app.config().getString("sms.modem.device")}});
+  } else {
+    logInfo(logger_, "SMS started", {{"driver", driver}});
+    logInfo(logger_, "the simulated SMS gateway sends nothing off the box");
+  }
+  return Status::success();
+}
+
+void SmsSubsystem::postProcessing() {
+  if (processingPosted_.exchange(true)) return;  // one pending call covers a burst
+  const bool posted = engine_.engine().post([this] {
+    processingPosted_ = false;
+    if (!active_) return;
+    processor_->processPending();
+  });
+  if (!posted) processingPosted_ = false;
+}
+
+void SmsSubsystem::stop() { tearDown(); }
+
+void SmsSubsystem::tearDown() {
+  // Nothing is sent after the dispatcher stops, nothing accepted after the gateway stops (it joins
+  // its threads; no sink call follows).
+  if (dispatcher_) dispatcher_->stop();
+  if (gateway_) gateway_->stop();
+  modemWatch_.reset();
+  if (runner_ && active_) {
+    // Events already posted (processing, audits) run before this one; after it, none touches us.
+    // An error means the engine stopped: then it runs nothing more either.
+    (void)runner_->run([this](SiteStore&) {
+      active_ = false;
+      return Status::success();
+    });
+  }
+  active_ = false;
+  dispatcher_.reset();
+  processor_.reset();
+  inbox_.reset();
+  gateway_.reset();
+  outbox_.reset();
+  refusalAudit_.reset();
+  runner_.reset();
+}
+
+}  // namespace atoms

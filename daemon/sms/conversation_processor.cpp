@@ -1,0 +1,103 @@
+#include "daemon/sms/conversation_processor.h"
+
+#include <utility>
+
+#include "daemon/log/log.h"
+#include "daemon/site/site_repository.h"
+#include "daemon/site/time_zone.h"
+#include "daemon/sms/zone_site_time.h"
+#include "store/site_store.h"
+
+namespace atoms::sms_site {
+
+Result<std::unique_ptr<ConversationProcessor>> ConversationProcessor::create(
+    const SmsMailbox& mailbox, Engine& engine, Poco::Logger& logger) {
+  std::optional<site::SiteModel> model;
+  Status read = mailbox.store.run([&model](SiteStore& store) -> Status {
+    Result<site::SiteModel> loaded = site::loadSite(store.db());
+    if (loaded) model = std::move(*loaded);
+    return {};  // no site yet: every sender is an unknown number
+  });
+  if (!read) return makeError("SMS conversation: cannot read the site: " + read.message());
+
+  std::unique_ptr<sms::conversation::SiteTime> siteTime;
+  if (model) {
+    Result<site::TimeZone> zone = site::TimeZone::locate(model->site.timeZone);
+    if (!zone) return makeError("SMS conversation: site time zone: " + zone.message());
+    siteTime = std::make_unique<ZoneSiteTime>(std::move(*zone));
+  } else {
+    logWarning(logger,
+               "no site imported: every sender is answered as an unknown number, times in UTC");
+    siteTime = std::make_unique<sms::conversation::FixedOffsetSiteTime>(std::chrono::seconds(0));
+  }
+
+  std::unique_ptr<ConversationProcessor> processor(
+      new ConversationProcessor(engine, logger, mailbox.contact, std::move(siteTime)));
+  if (model) processor->roster_.reset(*model);
+  const Clock& clock = engine.clock();
+  processor->outreach_ = std::make_unique<sms::conversation::Outreach>(
+      mailbox.store, mailbox.outbox, processor->roster_, *processor->siteTime_,
+      mailbox.conversation, [&clock] { return clock.now(); });
+  processor->conversation_ = std::make_unique<sms::conversation::Conversation>(
+      mailbox.store, mailbox.inbox, *processor->outreach_);
+  return processor;
+}
+
+ConversationProcessor::ConversationProcessor(Engine& engine, Poco::Logger& logger,
+                                             const sms::conversation::HumanContact& contact,
+                                             std::unique_ptr<sms::conversation::SiteTime> siteTime)
+    : engine_(engine), logger_(logger), roster_(contact), siteTime_(std::move(siteTime)) {}
+
+ConversationProcessor::~ConversationProcessor() {
+  if (releaseTimer_) engine_.cancel(*releaseTimer_);
+}
+
+void ConversationProcessor::processPending() {
+  const std::size_t batch = outreach_->settings().batchLimit;
+  for (;;) {
+    Result<int> handled = conversation_->handlePending();
+    if (!handled) {
+      // The message stays new and is handled again on the next arrival or restart.
+      logWarning(logger_, "SMS conversation pass failed; it will try again",
+                 {{"error", handled.message()}});
+      break;
+    }
+    if (static_cast<std::size_t>(*handled) < batch) break;
+  }
+  releaseDue();
+}
+
+void ConversationProcessor::releaseDue() {
+  Result<sms::conversation::ReleaseSummary> released = outreach_->releaseDue(engine_.clock().now());
+  if (!released) {
+    logWarning(logger_, "releasing held SMS failed; it will try again",
+               {{"error", released.message()}});
+  } else if (released->queued + released->refused + released->withdrawn > 0) {
+    logInfo(logger_, "held SMS decided again",
+            {{"queued", std::to_string(released->queued)},
+             {"held", std::to_string(released->held)},
+             {"refused", std::to_string(released->refused)},
+             {"withdrawn", std::to_string(released->withdrawn)}});
+  }
+  scheduleRelease();
+}
+
+void ConversationProcessor::scheduleRelease() {
+  Result<std::optional<TimePoint>> next = outreach_->nextRelease();
+  if (!next) {
+    logWarning(logger_, "cannot read the next SMS release time", {{"error", next.message()}});
+    return;
+  }
+  if (*next == releaseAt_) return;
+  if (releaseTimer_) engine_.cancel(*releaseTimer_);
+  releaseTimer_.reset();
+  releaseAt_ = *next;
+  if (!releaseAt_) return;
+  releaseTimer_ = engine_.schedule(*releaseAt_, [this] {
+    releaseTimer_.reset();
+    releaseAt_.reset();
+    releaseDue();
+  });
+}
+
+}  // namespace atoms::sms_site

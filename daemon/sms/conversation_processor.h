@@ -1,0 +1,63 @@
+// ConversationProcessor: the SMS conversation layer (sms/conversation/) inside `atoms-edge serve`.
+// SmsSubsystem makes one at each start over the live mailbox (its InboundProcessorFactory); it
+// owns the roster (the site's people, read from the store at start), the site clock (the site's
+// time zone), the Outreach rules and the Conversation.
+//
+// - processPending() (posted by SmsSubsystem after each stored message, and once at start)
+//   handles every unhandled inbound message, in batches, then releases held messages that are due
+//   and sets the engine timer for the next release (the morning after quiet hours, the next day
+//   after a cap).
+// - A store that holds no site yet is not an error: every sender is then an unknown number (one
+//   polite reply a day), in UTC; the log says so once.
+//
+// Threading: created on the main thread (the roster is read through the store runner, which
+// runs on the engine thread); processPending() and the timer run on the engine thread. The
+// Engine must outlive the processor; SmsSubsystem destroys it after the engine's last event for
+// it (its stop barrier), and the destructor cancels the release timer.
+#pragma once
+
+#include <Poco/Logger.h>
+
+#include <memory>
+#include <optional>
+
+#include "daemon/engine/engine.h"
+#include "daemon/service/sms_subsystem.h"
+#include "daemon/sms/site_roster.h"
+#include "sms/conversation/conversation.h"
+#include "sms/conversation/outreach.h"
+#include "store/result.h"
+
+namespace atoms::sms_site {
+
+class ConversationProcessor final : public InboundProcessor {
+ public:
+  // Reads the site from the store (through mailbox.store) and builds the layer over `mailbox`.
+  // Errors: the store cannot be read, or the site's time zone is unknown.
+  static Result<std::unique_ptr<ConversationProcessor>> create(const SmsMailbox& mailbox,
+                                                               Engine& engine,
+                                                               Poco::Logger& logger);
+  ~ConversationProcessor() override;
+
+  void processPending() override;
+
+  sms::conversation::Outreach& outreach() { return *outreach_; }
+
+ private:
+  ConversationProcessor(Engine& engine, Poco::Logger& logger,
+                        const sms::conversation::HumanContact& contact,
+                        std::unique_ptr<sms::conversation::SiteTime> siteTime);
+  void releaseDue();
+  void scheduleRelease();
+
+  Engine& engine_;
+  Poco::Logger& logger_;
+  SiteRoster roster_;
+  std::unique_ptr<sms::conversation::SiteTime> siteTime_;
+  std::unique_ptr<sms::conversation::Outreach> outreach_;
+  std::unique_ptr<sms::conversation::Conversation> conversation_;
+  std::optional<Engine::TimerId> releaseTimer_;
+  std::optional<TimePoint> releaseAt_;
+};
+
+}  // namespace atoms::sms_site

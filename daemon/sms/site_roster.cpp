@@ -1,0 +1,52 @@
+#include "daemon/sms/site_roster.h"
+
+#include <utility>
+
+namespace atoms::sms_site {
+
+SiteRoster::SiteRoster(sms::conversation::HumanContact siteContact)
+    : siteContact_(std::move(siteContact)) {}
+
+void SiteRoster::reset(const site::SiteModel& model) {
+  std::map<std::string, site::Person, std::less<>> byPhone, byId;
+  for (const site::Person& person : model.people) {
+    if (!person.phone.empty()) byPhone.emplace(person.phone, person);
+    byId.emplace(person.id, person);
+  }
+  std::lock_guard lock(mutex_);
+  siteName_ = model.site.name.empty() ? "this workplace" : model.site.name;
+  byPhone_ = std::move(byPhone);
+  byId_ = std::move(byId);
+}
+
+std::optional<sms::conversation::Contact> SiteRoster::findByPhone(std::string_view e164) const {
+  std::lock_guard lock(mutex_);
+  const auto it = byPhone_.find(e164);
+  if (it == byPhone_.end()) return std::nullopt;
+  const site::Person& person = it->second;
+  sms::conversation::Contact contact;
+  contact.personId = person.id;
+  contact.name = person.name;
+  contact.phone = person.phone;
+  contact.smsConsent = person.smsConsent.granted;
+  return contact;
+}
+
+std::string SiteRoster::siteName() const {
+  std::lock_guard lock(mutex_);
+  return siteName_;
+}
+
+sms::conversation::HumanContact SiteRoster::humanContact(std::string_view personId) const {
+  std::lock_guard lock(mutex_);
+  const auto person = byId_.find(personId);
+  if (person != byId_.end() && person->second.managerOfRecord) {
+    const auto manager = byId_.find(*person->second.managerOfRecord);
+    if (manager != byId_.end() && manager->second.id != person->second.id) {
+      return {manager->second.name, manager->second.phone};
+    }
+  }
+  return siteContact_;
+}
+
+}  // namespace atoms::sms_site

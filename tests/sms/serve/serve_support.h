@@ -1,0 +1,57 @@
+// Support for the SMS serve tests: an initialised state directory with a config file, what the
+// store holds once serve has stopped (read through the mailbox's own API), an outbound message
+// enqueued before serve starts, and a GSM-7 SMS-DELIVER for the simulated modem.
+// Test code: BOOST_REQUIREs on setup failures.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "drivers/sms/modem/pdu.h"
+#include "sms/mailbox/inbox.h"
+#include "sms/mailbox/outbox_row.h"
+#include "tests/daemon/helpers.h"
+
+namespace atoms::test {
+
+using namespace std::chrono_literals;
+
+// Generous: the sanitizer build starts slowly. A passing run never waits this long.
+inline constexpr std::chrono::milliseconds kDeadline = 60s;
+inline constexpr int kExitConfig = 78;
+
+struct SmsSite {
+  SmsSite();
+  // Writes atoms-edge.conf: state.dir and `extra` (lines of keys).
+  std::string config(const std::string& extra) const;
+  TempDir tmp;
+  std::string stateDir;
+};
+
+// The store's SMS content after serve stopped.
+struct StoredSms {
+  std::size_t inboxRows = 0;                    // every row, any state
+  std::vector<sms::mailbox::InboxRow> inbound;  // every row, any state, oldest first
+  std::vector<sms::mailbox::OutboxRow> outbox;  // every row, enqueue order
+  std::vector<std::string> auditKinds;          // kind of every audit entry, in order
+  std::vector<std::string> auditTexts;
+  std::size_t count(const std::string& kind) const;
+  std::vector<sms::mailbox::InboxRow> newRows() const;  // state new, oldest first
+};
+StoredSms readStore(const std::string& stateDir);
+
+// Enqueues one outbound message (id, to, body) into the store while no serve runs.
+void enqueueBeforeServe(const std::string& stateDir, const std::string& id, const std::string& to,
+                        const std::string& body);
+
+// The line of log that contains needle ("" if none).
+std::string lineWith(const std::string& log, const std::string& needle);
+// Lines of log with level=fatal.
+std::size_t fatalLines(const std::string& log);
+
+// An SMS-DELIVER from `from` with a GSM-7 text (ASCII only).
+drivers::modem::DeliverPdu gsm7Deliver(const std::string& from, const std::string& text);
+
+}  // namespace atoms::test
