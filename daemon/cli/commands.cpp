@@ -11,6 +11,7 @@ std::vector<Command> allCommands() {
       verifyCommand(),
       exportSegmentsCommand(),
       verifySegmentsCommand(),
+      ingestCommand(),
       siteCommand(),
       checkCommand(),
       versionCommand(),

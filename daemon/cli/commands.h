@@ -15,6 +15,7 @@ Command identityCommand();
 Command verifyCommand();
 Command exportSegmentsCommand();
 Command verifySegmentsCommand();
+Command ingestCommand();
 Command demoCommand();
 Command siteCommand();
 Command checkCommand();
