@@ -12,5 +12,7 @@ bash scripts/build.sh build
 bash scripts/fuzz.sh 20
 
 bash scripts/build.sh build-asan -DATOMS_SANITIZE=ON
+lsan_supp="$PWD/tests/lsan.supp"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+  LSAN_OPTIONS="suppressions=$lsan_supp:print_suppressions=0" \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j2 --timeout 1800)

@@ -86,6 +86,43 @@ constexpr Migration kStoreMigrations[] = {
      " provider_id TEXT NOT NULL, state TEXT NOT NULL, error_code TEXT NOT NULL,"
      " reported_at INTEGER NOT NULL, received_at INTEGER NOT NULL, applied INTEGER NOT NULL,"
      " UNIQUE(gateway, provider_id, state));"},
+    // Station tags and hire dates of the site model (daemon/site/station_tag.h, site_repository.h).
+    {5, "site_station_tags",
+     "CREATE TABLE site_station_tag(station_id TEXT NOT NULL, position INTEGER NOT NULL,"
+     " tag TEXT NOT NULL, PRIMARY KEY(station_id, position));"
+     "ALTER TABLE site_person ADD COLUMN hire_date TEXT;"},
+    // The SMS conversation layer (sms/conversation/, docs/sms.md "Conversation"). Opt-out state is
+    // keyed by phone number so it covers numbers not on the roster; sms_outreach records every
+    // outgoing message's decision (queued, held until a time or a release, refused, withdrawn).
+    // Instants are Unix milliseconds (UTC); local days are 'YYYY-MM-DD' in the site's time.
+    {6, "sms_conversation",
+     "CREATE TABLE sms_contact_state(phone TEXT PRIMARY KEY, opted_out INTEGER NOT NULL,"
+     " opted_out_at INTEGER, opt_out_keyword TEXT NOT NULL, opt_out_confirmed INTEGER NOT NULL,"
+     " last_inbound_at INTEGER, unknown_reply_day TEXT NOT NULL);"
+     "CREATE TABLE sms_outreach(seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,"
+     " phone TEXT NOT NULL, person_id TEXT NOT NULL, kind TEXT NOT NULL, urgent INTEGER NOT NULL,"
+     " body TEXT NOT NULL, ref TEXT NOT NULL, in_reply_to INTEGER, sources TEXT NOT NULL,"
+     " actor TEXT NOT NULL, not_after INTEGER, why_reply INTEGER NOT NULL,"
+     " state TEXT NOT NULL CHECK(state IN ('queued','held','refused','withdrawn')),"
+     " reason TEXT NOT NULL, hold_until INTEGER, counts_cap INTEGER NOT NULL,"
+     " local_day TEXT NOT NULL, receipt_seq INTEGER, decisions INTEGER NOT NULL,"
+     " created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);"
+     "CREATE INDEX sms_outreach_by_phone ON sms_outreach(phone, local_day, state);"
+     "CREATE INDEX sms_outreach_held ON sms_outreach(state, hold_until);"},
+    // Signed cloud commands (sync/command/, docs/sync-protocol.md "Commands"): the replay guard
+    // (every verified command id, decided once, never pruned, with the result it got), the
+    // configuration overrides that config.set commands leave for the next start, and the
+    // kill-switch state (daemon/policy/kill_switch.h; no row means L0). Times are audit-entry
+    // timestamps (UTC, YYYY-MM-DDTHH:MM:SS.mmmZ).
+    {7, "sync_commands",
+     "CREATE TABLE sync_command(id TEXT PRIMARY KEY, kind TEXT NOT NULL,"
+     " outcome TEXT NOT NULL CHECK(outcome IN ('applied','refused')), code TEXT NOT NULL,"
+     " decided_at TEXT NOT NULL, audit_seq INTEGER, result TEXT NOT NULL);"
+     "CREATE TABLE config_override(key TEXT PRIMARY KEY, value TEXT NOT NULL,"
+     " set_at TEXT NOT NULL, set_by TEXT NOT NULL, command_id TEXT NOT NULL);"
+     "CREATE TABLE kill_switch(id INTEGER PRIMARY KEY CHECK(id=1),"
+     " level INTEGER NOT NULL CHECK(level BETWEEN 0 AND 3), set_at TEXT NOT NULL,"
+     " set_by TEXT NOT NULL, reason TEXT NOT NULL, automated INTEGER NOT NULL);"},
 };
 
 constexpr std::string_view kCreateTable =

@@ -70,7 +70,7 @@ MqttUplink::MqttUplink(Deps deps, UplinkOptions options, AckedState acked)
   events.published = [](std::uint64_t) {};
   events.publishFailed = [this](std::uint64_t id, const std::string& r) { onPublishFailed(id, r); };
   events.subscribeFailed = [this](const std::string& topic, const std::string& reason) {
-    log(UplinkLogLevel::kError, "the broker refused the ack subscription",
+    log(UplinkLogLevel::kError, "the broker refused a subscription (check its ACL for this site)",
         {{"topic", topic}, {"reason", reason}});
   };
   events.message = [this](const MqttMessage& m) { onMessage(m); };
@@ -156,6 +156,11 @@ void MqttUplink::onConnected(bool sessionPresent) {
   // Always subscribe: a broker that lost its persistence also lost the session.
   if (Status s = transport_->subscribe(topics_.ack); !s) {
     log(UplinkLogLevel::kError, "cannot subscribe to acks", {{"reason", s.message()}});
+  }
+  if (commands_ != nullptr) {
+    if (Status s = transport_->subscribe(topics_.cmd); !s) {
+      log(UplinkLogLevel::kError, "cannot subscribe to commands", {{"reason", s.message()}});
+    }
   }
   publishStatus();
   restartFromAcked(nullptr);
@@ -273,6 +278,7 @@ void MqttUplink::publishStatus() {
 }
 
 void MqttUplink::onMessage(const MqttMessage& message) {
+  if (message.topic == topics_.cmd && commands_ != nullptr) return onCommand(message.payload);
   if (message.topic != topics_.ack) {
     log(UplinkLogLevel::kDebug, "ignoring a message on an unexpected topic",
         {{"topic", message.topic}});
@@ -326,6 +332,29 @@ void MqttUplink::onAck(const std::string& payload) {
   }
   pump();
   if (acked_.size == log_.size()) publishStatus();
+}
+
+void MqttUplink::onCommand(const std::string& payload) {
+  // The processor has committed the outcome (or recorded nothing, "failed") before it returns.
+  const command::Decision d = commands_->handle(payload);
+  const std::string id = d.id.value_or("(unverified)");
+  if (d.outcome == "applied") {
+    ++stats_.commandsApplied;
+    log(UplinkLogLevel::kInfo, "applied a cloud command", {{"id", id}, {"result", d.message}});
+  } else {
+    ++stats_.commandsRefused;
+    log(d.outcome == "failed" ? UplinkLogLevel::kError : UplinkLogLevel::kWarning,
+        "refused a cloud command",
+        {{"id", id},
+         {"code", std::string(command::refusalCodeName(d.code))},
+         {"reason", d.message}});
+  }
+  // Not connected: the cloud sends the note again and gets the stored result then.
+  if (auto sent = transport_->publish(topics_.cmdResult, d.result, false); !sent) {
+    ++stats_.commandResultsUnpublished;
+    log(UplinkLogLevel::kWarning, "cannot publish a command result",
+        {{"id", id}, {"reason", sent.message()}});
+  }
 }
 
 void MqttUplink::refuseAck(const std::string& reason, const std::string& payload,

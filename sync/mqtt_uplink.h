@@ -17,6 +17,10 @@
 //   last will "offline"), backlog size and age in it.
 // - Reconnects after a capped exponential backoff with jitter (sync/backoff.h).
 // - Retention prunes acked checkpoint notes older than `retention` (sync/retention.h).
+// - Signed commands down: with a CommandProcessor set (setCommandProcessor), it subscribes to
+//   atoms/v1/<site>/cmd and hands each message to the processor on the owner thread; the
+//   processor commits the outcome, then the result goes out on cmd/result (QoS 1). A redelivered
+//   command gets its stored result again (sync/command/command_processor.h).
 //
 // Threading: create, use and destroy on the owner thread (the Executor's), which also owns the
 // AuditLog and the Database. Transport events and timers arrive there through the executor, so
@@ -38,6 +42,7 @@
 #include "store/database.h"
 #include "store/result.h"
 #include "sync/backoff.h"
+#include "sync/command/command_processor.h"
 #include "sync/entry_time.h"
 #include "sync/executor.h"
 #include "sync/mqtt_transport.h"
@@ -73,6 +78,7 @@ struct UplinkStats {
   std::uint64_t segmentsPublished = 0, publishFailures = 0, resends = 0;
   std::uint64_t acksAccepted = 0, acksDuplicate = 0, acksRefused = 0;
   std::uint64_t checkpointsPruned = 0;
+  std::uint64_t commandsApplied = 0, commandsRefused = 0, commandResultsUnpublished = 0;
   std::string lastRefusal;  // why the last ack was refused
 };
 
@@ -106,6 +112,9 @@ class MqttUplink {
   void stop();
   // The log may have grown: publish now rather than at the next poll.
   void poke();
+  // Handles the cmd topic with `processor` (owner thread; it must outlive the uplink). Call
+  // before start(); without one the uplink does not subscribe to commands.
+  void setCommandProcessor(command::CommandProcessor* processor) { commands_ = processor; }
 
   UplinkStats stats() const;
   StatusReport statusReport();
@@ -132,6 +141,7 @@ class MqttUplink {
   void onPublishFailed(std::uint64_t id, const std::string& reason);
   void onMessage(const MqttMessage& message);
   void onAck(const std::string& payload);
+  void onCommand(const std::string& payload);
   void refuseAck(const std::string& reason, const std::string& payload,
                  std::optional<std::uint64_t> size, std::optional<Hash32> root);
   void runRetention();
@@ -165,6 +175,7 @@ class MqttUplink {
   // The oldest unacked entry's time, cached by seq.
   std::optional<std::pair<std::uint64_t, TimePoint>> oldest_;
   UplinkStats stats_;
+  command::CommandProcessor* commands_ = nullptr;
   // Timers and events hold a weak_ptr to this: on the owner thread, expired means "gone".
   std::shared_ptr<MqttUplink*> self_;
 };

@@ -14,8 +14,8 @@ struct SiteTopics {
   std::string audit;      // edge -> cloud: segments, in order
   std::string ack;        // cloud -> edge: verified size and root
   std::string status;     // edge -> cloud, retained: online (birth) / offline (will)
-  std::string cmd;        // cloud -> edge: signed commands (reserved; not handled yet)
-  std::string cmdResult;  // edge -> cloud: command results (reserved)
+  std::string cmd;        // cloud -> edge: signed commands (sync/command/)
+  std::string cmdResult;  // edge -> cloud: command results
 };
 
 // Precondition: siteId passed validateSiteId (store/state_dir.h), so it holds no MQTT wildcard or

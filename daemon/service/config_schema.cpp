@@ -11,12 +11,13 @@
 #include <fstream>
 
 #include "daemon/log/setup.h"
+#include "daemon/service/sms_config.h"
 #include "daemon/service/sync_subsystem.h"
 
 namespace atoms {
 
 std::vector<ConfigKey> serviceConfigSchema() {
-  return {
+  std::vector<ConfigKey> rows = {
       {"state.dir", "/var/lib/atoms-edge",
        "directory with the database and the keys (made by `atoms-edge init`)", absolutePath()},
       {"log.level", "information", "least important level logged",
@@ -55,7 +56,13 @@ std::vector<ConfigKey> serviceConfigSchema() {
       {"sync.session_expiry_s", "604800", "how long the broker keeps the box's session",
        syncInteger(0, 2147483647)},
       {"sync.keepalive_s", "30", "MQTT keep-alive interval", syncInteger(5, 3600)},
+      {"sync.cloud_key", "",
+       "verifier key of the cloud's command signing key (empty: every command is refused)",
+       syncCloudKey()},
   };
+  // SMS: sms.driver, sms.retry.*, sms.twilio.*, sms.modem.* (daemon/service/sms_config.h).
+  for (ConfigKey& row : smsConfigKeys()) rows.push_back(std::move(row));
+  return rows;
 }
 
 ConfigValidator oneOf(std::vector<std::string> allowed) {

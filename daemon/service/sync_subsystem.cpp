@@ -8,8 +8,12 @@
 
 #include "daemon/engine/engine.h"
 #include "daemon/log/log.h"
+#include "daemon/policy/command_target.h"
+#include "daemon/policy/kill_switch.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/store_subsystem.h"
+#include "sync/command/command_processor.h"
+#include "sync/command/config_overrides.h"
 #include "sync/mqtt_uplink.h"
 #include "sync/paho_transport.h"
 
@@ -36,9 +40,38 @@ std::optional<std::int64_t> parseInteger(const std::string& v) {
   return n;
 }
 
-std::int64_t integer(const Poco::Util::AbstractConfiguration& c, const std::string& key) {
-  return parseInteger(c.getString(key)).value_or(0);  // validated at load
-}
+// The configuration file's values with the cloud's overrides (config.set) on top.
+class EffectiveConfig {
+ public:
+  EffectiveConfig(const Poco::Util::AbstractConfiguration& file, Poco::Logger& logger,
+                  const std::vector<sync::command::ConfigOverride>& overrides)
+      : file_(file) {
+    for (const auto& o : overrides) {
+      if (auto why = policy::checkCloudConfigValue(o.key, o.value)) {
+        logEvent(logger, Poco::Message::PRIO_WARNING, "ignoring a cloud configuration override",
+                 {{"key", o.key}, {"reason", *why}});
+        continue;
+      }
+      logInfo(logger, "cloud configuration override",
+              {{"key", o.key},
+               {"value", o.value},
+               {"file_value", file.getString(o.key)},
+               {"command", o.commandId}});
+      overrides_[o.key] = o.value;
+    }
+  }
+  std::string string(const std::string& key) const {
+    auto it = overrides_.find(key);
+    return it != overrides_.end() ? it->second : file_.getString(key);
+  }
+  std::int64_t integer(const std::string& key) const {
+    return parseInteger(string(key)).value_or(0);  // validated at load, or by the whitelist
+  }
+
+ private:
+  const Poco::Util::AbstractConfiguration& file_;
+  std::map<std::string, std::string> overrides_;
+};
 
 Result<std::string> readPasswordFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -94,10 +127,29 @@ Status SyncSubsystem::start(Poco::Util::Application& app) {
     return Status::success();
   }
   const std::string site = store_.store().identity().siteId;
+  Engine& engine = engine_.engine();
+  auto overrides =
+      onEngine(engine, [this] { return sync::command::loadConfigOverrides(store_.store().db()); });
+  if (!overrides) return makeError("sync: the engine is not running");
+  if (!*overrides) {
+    return makeError("sync: cannot read the configuration overrides: " + overrides->message());
+  }
+  const EffectiveConfig config(c, logger_, **overrides);
+  std::optional<VerifierKey> cloudKey;
+  if (const std::string vkey = c.getString("sync.cloud_key"); !vkey.empty()) {
+    auto parsed = VerifierKey::parse(vkey);
+    if (!parsed) return makeError("sync.cloud_key: " + parsed.message());
+    cloudKey = *parsed;
+    logInfo(logger_, "cloud commands accepted when signed by the pinned key",
+            {{"cloud_key", cloudKey->name()}});
+  } else {
+    logEvent(logger_, Poco::Message::PRIO_WARNING,
+             "no cloud key pinned (sync.cloud_key): every cloud command will be refused");
+  }
   settings.clientId = sync::boxClientId(site);
   settings.mqttVersion = c.getString("sync.mqtt_version") == "3.1.1" ? 4 : 5;
-  settings.sessionExpiry = std::chrono::seconds(integer(c, "sync.session_expiry_s"));
-  settings.keepAlive = std::chrono::seconds(integer(c, "sync.keepalive_s"));
+  settings.sessionExpiry = std::chrono::seconds(config.integer("sync.session_expiry_s"));
+  settings.keepAlive = std::chrono::seconds(config.integer("sync.keepalive_s"));
   settings.caFile = c.getString("sync.ca_file");
   settings.clientCert = c.getString("sync.client_cert");
   settings.clientKey = c.getString("sync.client_key");
@@ -113,19 +165,18 @@ Status SyncSubsystem::start(Poco::Util::Application& app) {
   settings.will = sync::MqttMessage{sync::siteTopics(site).status, sync::offlineStatusJson(site)};
 
   sync::UplinkOptions options;
-  options.maxSegmentBytes = static_cast<std::size_t>(integer(c, "sync.max_segment_bytes"));
-  options.window = static_cast<std::size_t>(integer(c, "sync.window"));
-  options.pollInterval = std::chrono::milliseconds(integer(c, "sync.poll_interval_ms"));
-  options.ackTimeout = std::chrono::seconds(integer(c, "sync.ack_timeout_s"));
-  options.statusInterval = std::chrono::seconds(integer(c, "sync.status_interval_s"));
-  options.backoff.initial = std::chrono::milliseconds(integer(c, "sync.backoff_min_ms"));
-  options.backoff.max = std::chrono::milliseconds(integer(c, "sync.backoff_max_ms"));
-  options.retention = std::chrono::hours(24 * integer(c, "sync.retention_days"));
+  options.maxSegmentBytes = static_cast<std::size_t>(config.integer("sync.max_segment_bytes"));
+  options.window = static_cast<std::size_t>(config.integer("sync.window"));
+  options.pollInterval = std::chrono::milliseconds(config.integer("sync.poll_interval_ms"));
+  options.ackTimeout = std::chrono::seconds(config.integer("sync.ack_timeout_s"));
+  options.statusInterval = std::chrono::seconds(config.integer("sync.status_interval_s"));
+  options.backoff.initial = std::chrono::milliseconds(config.integer("sync.backoff_min_ms"));
+  options.backoff.max = std::chrono::milliseconds(config.integer("sync.backoff_max_ms"));
+  options.retention = std::chrono::hours(24 * config.integer("sync.retention_days"));
   if (options.backoff.max < options.backoff.initial) {
     return makeError("sync.backoff_max_ms is below sync.backoff_min_ms");
   }
 
-  Engine& engine = engine_.engine();
   executor_ = std::make_unique<EngineExecutor>(engine);
   auto transport = sync::PahoTransport::create(settings, *executor_);
   if (!transport) return makeError("sync: " + transport.message());
@@ -162,7 +213,14 @@ Status SyncSubsystem::start(Poco::Util::Application& app) {
   auto created = onEngine(engine, [&]() -> Status {
     auto uplink = sync::MqttUplink::create(std::move(deps), options);
     if (!uplink) return uplink.error();
+    SiteStore& store = store_.store();
+    killSwitch_ = std::make_unique<policy::KillSwitch>(store.log(), store.db());
+    commandTarget_ = std::make_unique<policy::PolicyCommandTarget>(*killSwitch_, store.db());
+    commands_ =
+        std::make_unique<sync::command::CommandProcessor>(sync::command::CommandProcessor::Deps{
+            store.log(), store.db(), *commandTarget_, cloudKey, [&clock] { return clock.now(); }});
     uplink_ = std::move(*uplink);
+    uplink_->setCommandProcessor(commands_.get());
     uplink_->start();
     return Status::success();
   });
@@ -175,6 +233,9 @@ void SyncSubsystem::stop() {
     // The uplink publishes "offline" and disconnects on the engine thread, which owns it.
     (void)onEngine(engine_.engine(), [this] {
       uplink_.reset();
+      commands_.reset();
+      commandTarget_.reset();
+      killSwitch_.reset();
       return true;
     });
   }
@@ -201,6 +262,14 @@ ConfigValidator syncOptionalPath() {
   return [](const std::string& v) -> std::optional<std::string> {
     if (v.empty() || v[0] == '/') return std::nullopt;
     return "empty or an absolute path";
+  };
+}
+
+ConfigValidator syncCloudKey() {
+  return [](const std::string& v) -> std::optional<std::string> {
+    if (v.empty() || VerifierKey::parse(v)) return std::nullopt;
+    return "empty (commands refused) or a verifier key NAME+KEYID+BASE64 (" +
+           VerifierKey::parse(v).message() + ")";
   };
 }
 

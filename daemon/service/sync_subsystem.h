@@ -6,6 +6,13 @@
 // certificate without its key). An unreachable broker is not a start failure: the uplink keeps
 // retrying with backoff while the box works offline.
 //
+// Signed cloud commands (docs/sync-protocol.md "Commands"): the uplink hands each message of the
+// cmd topic to a CommandProcessor whose target is the kill switch and the configuration whitelist
+// (daemon/policy/). The pinned cloud key is sync.cloud_key; without it every command is refused
+// and audited. Configuration overrides a config.set command stored are layered over the file's
+// values here, at start (each one logged; an override the whitelist no longer accepts is ignored
+// with a warning).
+//
 // Threading: start/stop on the main thread; they hand the uplink's creation and destruction to
 // the engine thread and wait for it. Must be started after the store and the engine and stopped
 // before them (EdgeServer's order does that).
@@ -26,7 +33,14 @@ class EngineSubsystem;
 namespace sync {
 class MqttUplink;
 class Executor;
+namespace command {
+class CommandProcessor;
+}
 }  // namespace sync
+namespace policy {
+class KillSwitch;
+class PolicyCommandTarget;
+}  // namespace policy
 
 class SyncSubsystem final : public ServiceSubsystem {
  public:
@@ -43,7 +57,11 @@ class SyncSubsystem final : public ServiceSubsystem {
   StoreSubsystem& store_;
   EngineSubsystem& engine_;
   std::unique_ptr<sync::Executor> executor_;
-  std::unique_ptr<sync::MqttUplink> uplink_;  // created, used and destroyed on the engine thread
+  // Created, used and destroyed on the engine thread; the uplink goes first.
+  std::unique_ptr<policy::KillSwitch> killSwitch_;
+  std::unique_ptr<policy::PolicyCommandTarget> commandTarget_;
+  std::unique_ptr<sync::command::CommandProcessor> commands_;
+  std::unique_ptr<sync::MqttUplink> uplink_;
 };
 
 // Validators of the sync.* rows in serviceConfigSchema().
@@ -53,5 +71,7 @@ ConfigValidator syncBrokerUri();
 ConfigValidator syncOptionalPath();
 // A decimal integer in [lo, hi].
 ConfigValidator syncInteger(std::int64_t lo, std::int64_t hi);
+// Empty, or a signed-note verifier key "<name>+<8 hex>+<base64>" (store/signed_note.h).
+ConfigValidator syncCloudKey();
 
 }  // namespace atoms
