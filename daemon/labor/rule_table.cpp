@@ -9,6 +9,7 @@
 #include <sstream>
 #include <utility>
 
+#include "daemon/site/station_tag.h"
 #include "store/canonical_json.h"
 
 namespace atoms::labor {
@@ -38,7 +39,17 @@ const std::set<std::string, std::less<>> kIndustries{
     "building_services", "fast_food",     "food_service", "full_service_restaurant", "healthcare",
     "hospitality",       "manufacturing", "retail",       "warehouse_services"};
 
-enum class ParamType { kInt, kBool, kDecimal, kTime, kMonthDay, kString, kPay, kCases };
+enum class ParamType {
+  kInt,
+  kBool,
+  kDecimal,
+  kTime,
+  kMonthDay,
+  kString,
+  kStationTag,
+  kPay,
+  kCases
+};
 struct ParamSpec {
   std::string_view name;
   ParamType type;
@@ -79,9 +90,11 @@ const std::vector<ParamSpec>& specsFor(RuleKind kind) {
   static const std::vector<ParamSpec> minRest{
       {"minRestMinutes", kInt, true}, {"consentRequired", kBool, true}, {"premium", kPay, false}};
   static const std::vector<ParamSpec> decline{{"writtenConsentRequired", kBool, false}};
-  static const std::vector<ParamSpec> minAge{{"stationTag", kString, true}, {"minAge", kInt, true}};
-  static const std::vector<ParamSpec> cert{{"stationTag", kString, true},
-                                           {"certification", kString, true}};
+  static const std::vector<ParamSpec> minAge{{"stationTag", kStationTag, true},
+                                             {"minAge", kInt, true}};
+  static const std::vector<ParamSpec> cert{{"stationTag", kStationTag, true},
+                                           {"certification", kString, true},
+                                           {"graceDaysAfterHire", kInt, false}};
   switch (kind) {
     case RuleKind::kWeeklyOvertime:
     case RuleKind::kDailyOvertime:
@@ -278,6 +291,11 @@ class FileParser {
         return ParamValue{v.asString()};
       case ParamType::kString:
         if (!v.isString() || v.asString().empty()) return bad("a non-empty string");
+        return ParamValue{v.asString()};
+      case ParamType::kStationTag:
+        // A tag no site file can carry would switch the rule off without a word.
+        if (!v.isString() || !site::isKnownStationTag(v.asString()))
+          return bad("a known station tag (" + std::string(site::knownStationTagList()) + ")");
         return ParamValue{v.asString()};
       case ParamType::kPay: {
         auto p = pay(v, ruleId, path);
