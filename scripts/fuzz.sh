@@ -18,7 +18,7 @@ case $seconds in '' | *[!0-9]*)
 esac
 build=${ATOMS_FUZZ_BUILD_DIR:-build-fuzz}
 jobs=${ATOMS_FUZZ_JOBS:-2}
-all_targets="json checkpoint note entry receipt segment key_file twilio_form site_file sms_text pdu"
+all_targets="json checkpoint note entry receipt segment key_file twilio_form site_file sms_text pdu command"
 targets=${ATOMS_FUZZ_TARGETS:-$all_targets}
 
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
