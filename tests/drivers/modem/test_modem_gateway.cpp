@@ -12,6 +12,7 @@
 #include "drivers/sms/encoding/utf.h"
 #include "drivers/sms/modem/modem_gateway.h"
 #include "tests/drivers/modem/simulated_modem.h"
+#include "tests/support/recording_sms_sink.h"
 #include "tests/support/temp_dir.h"
 
 using namespace atoms;
@@ -26,55 +27,7 @@ namespace {
 // machine does not fail a test; a wait ends as soon as its condition holds.
 const milliseconds kWait(10000);
 
-// Records what the gateway hands over; refuses while told to.
-class RecordingSink final : public SmsSink {
- public:
-  Status acceptInbound(const InboundSms& message) override {
-    std::lock_guard lock(mutex_);
-    ++inboundAttempts_;
-    changed_.notify_all();
-    if (refuse_) return makeError("inbox is read-only (test)");
-    inbound_.push_back(message);
-    return Status::success();
-  }
-  Status acceptReport(const DeliveryReport& report) override {
-    std::lock_guard lock(mutex_);
-    ++reportAttempts_;
-    changed_.notify_all();
-    if (refuse_) return makeError("outbox is read-only (test)");
-    reports_.push_back(report);
-    return Status::success();
-  }
-  void refuse(bool on) {
-    std::lock_guard lock(mutex_);
-    refuse_ = on;
-  }
-  bool waitFor(const std::function<bool(const RecordingSink&)>& predicate) {
-    std::unique_lock lock(mutex_);
-    return changed_.wait_for(lock, kWait, [&] { return predicate(*this); });
-  }
-  std::vector<InboundSms> inbound() const {
-    std::lock_guard lock(mutex_);
-    return inbound_;
-  }
-  std::vector<DeliveryReport> reports() const {
-    std::lock_guard lock(mutex_);
-    return reports_;
-  }
-  // For use inside waitFor predicates (the lock is held there).
-  std::size_t inboundCount() const { return inbound_.size(); }
-  std::size_t reportCount() const { return reports_.size(); }
-  int inboundAttempts() const { return inboundAttempts_; }
-  int reportAttempts() const { return reportAttempts_; }
-
- private:
-  mutable std::mutex mutex_;
-  std::condition_variable changed_;
-  bool refuse_ = false;
-  int inboundAttempts_ = 0, reportAttempts_ = 0;
-  std::vector<InboundSms> inbound_;
-  std::vector<DeliveryReport> reports_;
-};
+using RecordingSink = test::RecordingSmsSink;
 
 DeliverPdu deliverPdu(const std::string& from, const std::string& text,
                       std::optional<ConcatInfo> concat = std::nullopt, int second = 0) {

@@ -14,57 +14,11 @@
 #include "drivers/sms/twilio/twilio_config.h"
 #include "drivers/sms/twilio/twilio_gateway.h"
 #include "store/bytes.h"
+#include "tests/support/recording_sms_sink.h"
 
 namespace atoms::drivers::twilio::testing {
 
-// Records what the driver hands over; can be told to fail the next calls. Thread-safe.
-class RecordingSink final : public SmsSink {
- public:
-  Status acceptInbound(const InboundSms& message) override { return take(inbound_, message); }
-  Status acceptReport(const DeliveryReport& report) override { return take(reports_, report); }
-  void failNext(int n) {
-    std::lock_guard lock(mutex_);
-    failures_ = n;
-  }
-  std::vector<InboundSms> inbound() const {
-    std::lock_guard lock(mutex_);
-    return inbound_;
-  }
-  std::vector<DeliveryReport> reports() const {
-    std::lock_guard lock(mutex_);
-    return reports_;
-  }
-  int calls() const {
-    std::lock_guard lock(mutex_);
-    return calls_;
-  }
-  // Waits (up to a generous deadline) until at least n reports were stored.
-  bool waitForReports(std::size_t n) const {
-    std::unique_lock lock(mutex_);
-    return changed_.wait_for(lock, std::chrono::seconds(20), [&] { return reports_.size() >= n; });
-  }
-
- private:
-  template <class T>
-  Status take(std::vector<T>& into, const T& item) {
-    std::lock_guard lock(mutex_);
-    ++calls_;
-    if (failures_ > 0) {
-      --failures_;
-      return makeError("disk full (test)");
-    }
-    into.push_back(item);
-    changed_.notify_all();
-    return {};
-  }
-
-  mutable std::mutex mutex_;
-  mutable std::condition_variable changed_;
-  std::vector<InboundSms> inbound_;
-  std::vector<DeliveryReport> reports_;
-  int failures_ = 0;
-  int calls_ = 0;
-};
+using RecordingSink = atoms::test::RecordingSmsSink;
 
 // Thread-safe list of the refusals a gateway reported.
 class RefusalLog {
