@@ -10,6 +10,7 @@
 //
 // Usage: bench_audit [--entries N] [--appends A] [--serve PATH]. Prints figures; asserts nothing.
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sodium.h>
 #include <spawn.h>
@@ -21,7 +22,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <poll.h>
 #include <string>
 #include <vector>
 
@@ -30,6 +30,7 @@
 #include "store/database.h"
 #include "store/log_verifier.h"
 #include "store/site_store.h"
+#include "tests/bench/bench_support.h"
 #include "tests/support/temp_dir.h"
 
 extern char** environ;
@@ -37,26 +38,10 @@ extern char** environ;
 namespace atoms {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-[[noreturn]] void die(const std::string& what) {
-  std::fprintf(stderr, "bench_audit: %s\n", what.c_str());
-  std::exit(1);
-}
-
-template <class T>
-T must(Result<T> r, const char* what) {
-  if (!r) die(std::string(what) + ": " + r.message());
-  return std::move(*r);
-}
-
-void must(Status s, const char* what) {
-  if (!s) die(std::string(what) + ": " + s.message());
-}
+using bench::Clock;
+using bench::die;
+using bench::must;
+using bench::secondsSince;
 
 // A body whose entry text is about the size of a typical audit entry (an SMS with metadata).
 json::Value sampleBody(std::uint64_t i) {
@@ -208,8 +193,8 @@ int main(int argc, char** argv) {
   }
   {
     auto state = must(openStateDir(bigDir, OpenMode::ReadOnly), "open read-only");
-    const auto key = VerifierKey::fromPublicKey(originForSite("bench-site"),
-                                                state.identity.publicKey);
+    const auto key =
+        VerifierKey::fromPublicKey(originForSite("bench-site"), state.identity.publicKey);
     const auto start = Clock::now();
     const VerifyReport report = verifyDatabase(state.db, key, "bench-site");
     const double s = secondsSince(start);

@@ -21,21 +21,16 @@
 #include "sync/ingest/ingester.h"
 #include "sync/segment.h"
 #include "sync/topics.h"
+#include "tests/bench/bench_support.h"
 #include "tests/sync/mqtt_fixtures.h"
 
 namespace atoms {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-[[noreturn]] void die(const std::string& what) {
-  std::fprintf(stderr, "bench_ingest: %s\n", what.c_str());
-  std::exit(1);
-}
+using bench::Clock;
+using bench::die;
+using bench::must;
+using bench::secondsSince;
 
 int run(int argc, char** argv) {
   std::uint64_t entries = 200000;

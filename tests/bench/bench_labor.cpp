@@ -28,16 +28,16 @@
 #include "daemon/labor/schedule_check.h"
 #include "daemon/site/site_file.h"
 #include "daemon/site/site_model.h"
+#include "tests/bench/bench_support.h"
 #include "tests/support/synthetic_site.h"
 
 namespace atoms {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using bench::Clock;
+using bench::die;
+using bench::must;
+using bench::secondsSince;
 
 // This thread's CPU time: on a shared machine (other builds running) it is the figure that still
 // means something; wall time is printed beside it.
@@ -53,17 +53,6 @@ struct Stopwatch {
   double wallSeconds() const { return secondsSince(wall); }
   double cpuElapsed() const { return cpuSeconds() - cpu; }
 };
-
-[[noreturn]] void die(const std::string& what) {
-  std::fprintf(stderr, "bench_labor: %s\n", what.c_str());
-  std::exit(1);
-}
-
-template <class T>
-T must(Result<T> r, const char* what) {
-  if (!r) die(std::string(what) + ": " + r.message());
-  return std::move(*r);
-}
 
 struct Options {
   int people = 200;

@@ -35,21 +35,20 @@
 #include "store/bytes.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
+#include "tests/bench/bench_support.h"
 #include "tests/support/temp_dir.h"
 
 namespace atoms {
 namespace {
 
 using namespace drivers::twilio;
-using Clock = std::chrono::steady_clock;
+using bench::Clock;
+using bench::die;
+using bench::must;
+using bench::secondsSince;
 
 const std::string kToken = "bench-auth-token-0123456789abcdef";
 const std::string kAccount = "AC0123456789abcdef0123456789abcdef";
-
-[[noreturn]] void die(const std::string& what) {
-  std::fprintf(stderr, "bench_sms_webhook: %s\n", what.c_str());
-  std::exit(1);
-}
 
 struct Options {
   int requests = 5000;
