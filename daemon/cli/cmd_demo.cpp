@@ -5,6 +5,7 @@
 
 #include "daemon/cli/commands.h"
 #include "daemon/demo/foundation_demo.h"
+#include "daemon/demo/sms_demo.h"
 
 namespace atoms::cli {
 namespace {
@@ -19,7 +20,8 @@ int runDemo(const Args& args, Io& io) {
     }
     dir = pattern;
   }
-  return runFoundationDemo(dir, io.out, io.err) == 0 ? kExitOk : kExitFailure;
+  if (runFoundationDemo(dir, io.out, io.err) != 0) return kExitFailure;
+  return runSmsDemo(dir, io.out, io.err) == 0 ? kExitOk : kExitFailure;
 }
 
 }  // namespace
@@ -33,7 +35,9 @@ Command demoCommand() {
           "Creates a site store (in a new temporary directory unless --state-dir names a new\n"
           "one), replays a shift lead's text on a simulated clock through the engine, signs a\n"
           "receipt and checkpoints, fires a timer, then verifies the log end to end and checks\n"
-          "an export with only the site's public key. Leaves the directory for inspection.\n",
+          "an export with only the site's public key. Then simulated phones text the box\n"
+          "through the real SMS layer: HELP, WHY, a number the site does not know, a notice\n"
+          "held through quiet hours, STOP. Leaves the directory for inspection.\n",
       .options = {{"state-dir", "DIR", "where to create the demo site (default: a new temp dir)"}},
       .minPositionals = 0,
       .maxPositionals = 0,

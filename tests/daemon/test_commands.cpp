@@ -564,6 +564,14 @@ BOOST_AUTO_TEST_CASE(demoRunsAndSaysItsLogVerifies) {
   BOOST_TEST(contains(r.out, "\nverify: ok, "), r.out);
   BOOST_TEST(contains(r.out, "with only the public key: ok\n"), r.out);
   BOOST_TEST(contains(r.out, "atoms.db is encrypted"), r.out);
+  // The SMS part runs the real layer: HELP names a person to reach, a notice waits for the end
+  // of quiet hours, STOP is confirmed, and the log still verifies with every receipt in it.
+  BOOST_TEST(contains(r.out, "To reach a person: Renée Dubois"), r.out);
+  BOOST_TEST(contains(r.out, "held until 2026-11-28 08:00"), r.out);
+  BOOST_TEST(contains(r.out, "You're unsubscribed"), r.out);
+  BOOST_TEST(contains(r.out, "opted out of text messages"), r.out);
+  BOOST_TEST(r.out.rfind("verify: ok, ") > r.out.find("Text messages, through the real SMS layer"),
+             r.out);
   // What the demo tells the newcomer to run next works.
   auto v = edge({"verify", "--state-dir", dir});
   BOOST_TEST(v.status == 0, v.err);
