@@ -17,8 +17,15 @@ int digits(std::string_view s, std::size_t at, std::size_t n) {
 
 Result<TimePoint> parseTimestamp(std::string_view ts) {
   if (Status s = validateTimestamp(ts); !s) return s.error();
+  // system_clock counts nanoseconds in 64 bits: it ends in 2262. A valid-looking far date (an
+  // expiry in 3026) must be an error, not an overflow.
+  const int year = digits(ts, 0, 4);
+  if (year < kMinYear || year > kMaxYear) {
+    return makeError("timestamp " + std::string(ts) + ": the year must be " +
+                     std::to_string(kMinYear) + " to " + std::to_string(kMaxYear));
+  }
   std::tm tm{};
-  tm.tm_year = digits(ts, 0, 4) - 1900;
+  tm.tm_year = year - 1900;
   tm.tm_mon = digits(ts, 5, 2) - 1;
   tm.tm_mday = digits(ts, 8, 2);
   tm.tm_hour = digits(ts, 11, 2);

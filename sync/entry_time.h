@@ -13,7 +13,12 @@ namespace atoms::sync {
 
 using TimePoint = std::chrono::system_clock::time_point;
 
-// Exactly the entry format, a real date; millisecond precision. Pure, thread-safe.
+// The years parseTimestamp accepts (system_clock's range ends in 2262).
+inline constexpr int kMinYear = 1970;
+inline constexpr int kMaxYear = 2200;
+
+// Exactly the entry format, a real date in [kMinYear, kMaxYear]; millisecond precision. Pure,
+// thread-safe.
 Result<TimePoint> parseTimestamp(std::string_view ts);
 
 // The ts of entry `seq` (one SELECT and a parse). Error when seq >= log.size(). Owner thread.

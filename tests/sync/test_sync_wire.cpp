@@ -138,6 +138,17 @@ BOOST_AUTO_TEST_CASE(parseTimestampReadsEntryTimes) {
   BOOST_TEST(!parseTimestamp("2026-11-29 17:00:01Z"));
 }
 
+// Found by the command fuzz target: a command expiring in 3026 overflowed system_clock.
+BOOST_AUTO_TEST_CASE(parseTimestampRefusesYearsTheClockCannotHold) {
+  auto far = parseTimestamp("3026-11-30T01:00:00.000Z");
+  BOOST_REQUIRE(!far);
+  BOOST_TEST(far.message() == "timestamp 3026-11-30T01:00:00.000Z: the year must be 1970 to 2200");
+  BOOST_TEST(parseTimestamp("2200-12-31T23:59:59.999Z").ok());
+  BOOST_TEST(!parseTimestamp("2201-01-01T00:00:00.000Z"));
+  BOOST_TEST(!parseTimestamp("1969-12-31T23:59:59.999Z"));
+  BOOST_TEST(parseTimestamp("1970-01-01T00:00:00.000Z").ok());
+}
+
 struct StoreFixture {
   StoreFixture() {
     BOOST_REQUIRE(initStateDir(tmp.sub("state"), InitOptions{"site-a"}));
