@@ -21,8 +21,6 @@ jobs=${ATOMS_FUZZ_JOBS:-2}
 all_targets="json checkpoint note entry receipt segment key_file twilio_form site_file sms_text pdu command"
 targets=${ATOMS_FUZZ_TARGETS:-$all_targets}
 
-# As in build.sh: object files keyed relative to the checkout, so a fresh clone reuses the cache.
-export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DATOMS_FUZZ=ON >/dev/null
 # shellcheck disable=SC2046
