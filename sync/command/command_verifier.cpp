@@ -7,10 +7,28 @@
 namespace atoms::sync::command {
 namespace {
 
+// A reason goes into one-line logs, audit entries and the result message; it may quote what the
+// sender wrote (an unknown field name), so control characters are written as \xNN.
+std::string oneLine(const std::string& text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (const unsigned char c : text) {
+    if (c < 0x20 || c == 0x7f) {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xf];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
 Verdict refuse(RefusalCode code, std::string reason) {
   Verdict v;
   v.code = code;
-  v.reason = std::move(reason);
+  v.reason = oneLine(reason);
   return v;
 }
 
@@ -87,7 +105,7 @@ Verdict verifyCommand(std::string_view payload, const VerifierKey* cloudKey, std
   Verdict v;
   if (cmd->site != site) {
     v.code = RefusalCode::kWrongSite;
-    v.reason = "the command is for site \"" + cmd->site + "\"";
+    v.reason = oneLine("the command is for site \"" + cmd->site + "\"");
   } else if (cmd->issuedAt > now + options.clockSkew) {
     v.code = RefusalCode::kNotYetValid;
     v.reason = "issued at " + cmd->issuedAtText + ", ahead of this box's clock (" +
