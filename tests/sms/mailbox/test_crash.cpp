@@ -4,12 +4,6 @@
 // message the children reported durable must have been accepted by the gateway exactly once,
 // nothing may have been accepted that the outbox does not know, and the audit log must hold one
 // "sms.out" entry per message and verify end to end.
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <boost/test/unit_test.hpp>
 #include <chrono>
@@ -26,76 +20,11 @@
 #include "store/site_store.h"
 #include "store/state_dir.h"
 #include "tests/sms/mailbox/ledger_gateway.h"
+#include "tests/support/durable_child.h"
 #include "tests/support/temp_dir.h"
-
-extern char** environ;
 
 namespace atoms::sms::mailbox {
 namespace {
-
-// A running outbox_child with its stdout on a pipe.
-class Child {
- public:
-  Child(const std::vector<std::string>& args) {
-    int fds[2];
-    BOOST_REQUIRE(::pipe2(fds, O_CLOEXEC) == 0);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-    std::vector<std::string> all = {ATOMS_OUTBOX_CHILD};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (std::string& a : all) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    BOOST_REQUIRE(::posix_spawn(&pid_, all[0].c_str(), &actions, nullptr, argv.data(), environ) ==
-                  0);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(fds[1]);
-    fd_ = fds[0];
-  }
-  ~Child() {
-    if (pid_ > 0) kill();
-    if (fd_ >= 0) ::close(fd_);
-  }
-
-  // Reads `count` "durable ID" lines (waiting on the pipe with a deadline) and returns the ids.
-  std::vector<std::string> readDurable(int count) {
-    std::vector<std::string> ids;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (static_cast<int>(ids.size()) < count) {
-      auto nl = buffer_.find('\n');
-      if (nl != std::string::npos) {
-        const std::string line = buffer_.substr(0, nl);
-        buffer_.erase(0, nl + 1);
-        BOOST_REQUIRE(line.rfind("durable ", 0) == 0);
-        ids.push_back(line.substr(8));
-        continue;
-      }
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          deadline - std::chrono::steady_clock::now());
-      BOOST_REQUIRE_MESSAGE(left.count() > 0, "outbox_child reported nothing in time");
-      pollfd p{fd_, POLLIN, 0};
-      BOOST_REQUIRE(::poll(&p, 1, static_cast<int>(left.count())) >= 0);
-      char chunk[4096];
-      const ssize_t n = ::read(fd_, chunk, sizeof chunk);
-      BOOST_REQUIRE_MESSAGE(n > 0, "outbox_child exited early");
-      buffer_.append(chunk, static_cast<size_t>(n));
-    }
-    return ids;
-  }
-
-  void kill() {
-    ::kill(pid_, SIGKILL);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-    pid_ = -1;
-  }
-
- private:
-  pid_t pid_ = -1;
-  int fd_ = -1;
-  std::string buffer_;
-};
 
 BOOST_AUTO_TEST_SUITE(crash)
 
@@ -110,7 +39,8 @@ BOOST_AUTO_TEST_CASE(nothingIsLostOrSentTwiceAcrossSigkillAtRandomPoints) {
   std::int64_t inDoubt = 0;  // rows a kill left in `sending`, for the record
   constexpr int kRounds = 30;
   for (int round = 0; round < kRounds; ++round) {
-    Child child({dir, ledger, std::to_string(round), std::to_string(rng())});
+    atoms::testing::DurableChild child(
+        {ATOMS_OUTBOX_CHILD, dir, ledger, std::to_string(round), std::to_string(rng())});
     // Round 0 dies during start-up; the others after a random number of enqueues, so the kill
     // lands anywhere in enqueue, claim, send, record or reconcile.
     const int lines = round == 0 ? 0 : static_cast<int>(rng() % 25);
