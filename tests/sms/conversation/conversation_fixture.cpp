@@ -4,6 +4,7 @@
 
 #include "store/receipt.h"
 #include "store/state_dir.h"
+#include "tests/support/audit_entries.h"
 
 namespace atoms::sms::conversation::testing {
 
@@ -97,13 +98,9 @@ std::vector<mailbox::OutboxRow> ConversationFixture::outboxTo(const std::string&
 std::vector<Entry> ConversationFixture::entries(std::string_view kind) {
   std::vector<Entry> out;
   Status s = runner->run([&](SiteStore& st) -> Status {
-    auto texts = st.log().entryTexts(0, st.log().size());
-    if (!texts) return texts.error();
-    for (const std::string& text : *texts) {
-      auto entry = parseEntry(text);
-      if (!entry) return entry.error();
-      if (entry->kind == kind) out.push_back(std::move(*entry));
-    }
+    auto found = atoms::testing::entriesOfKind(st.log(), kind);
+    if (!found) return found.error();
+    out = std::move(*found);
     return Status::success();
   });
   BOOST_TEST_REQUIRE(s.ok(), s.message());

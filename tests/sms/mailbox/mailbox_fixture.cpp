@@ -3,6 +3,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "store/state_dir.h"
+#include "tests/support/audit_entries.h"
 
 namespace atoms::sms::mailbox::testing {
 
@@ -48,13 +49,9 @@ OutboxRow MailboxFixture::row(const std::string& id) {
 std::vector<Entry> MailboxFixture::entries(std::string_view kind) {
   std::vector<Entry> out;
   Status s = runner->run([&](SiteStore& st) -> Status {
-    auto texts = st.log().entryTexts(0, st.log().size());
-    if (!texts) return texts.error();
-    for (const std::string& text : *texts) {
-      auto entry = parseEntry(text);
-      if (!entry) return entry.error();
-      if (entry->kind == kind) out.push_back(std::move(*entry));
-    }
+    auto found = atoms::testing::entriesOfKind(st.log(), kind);
+    if (!found) return found.error();
+    out = std::move(*found);
     return Status::success();
   });
   BOOST_TEST_REQUIRE(s.ok(), s.message());

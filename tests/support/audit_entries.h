@@ -1,0 +1,27 @@
+// The audit entries of one kind, oldest first: what tests read back to check what a component
+// recorded. Reads the whole log (tests keep logs small). Errors: the log or an entry cannot be
+// read.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "store/audit_entry.h"
+#include "store/audit_log.h"
+#include "store/result.h"
+
+namespace atoms::testing {
+
+inline Result<std::vector<Entry>> entriesOfKind(const AuditLog& log, std::string_view kind) {
+  auto texts = log.entryTexts(0, log.size());
+  if (!texts) return texts.error();
+  std::vector<Entry> out;
+  for (const std::string& text : *texts) {
+    auto entry = parseEntry(text);
+    if (!entry) return entry.error();
+    if (entry->kind == kind) out.push_back(std::move(*entry));
+  }
+  return out;
+}
+
+}  // namespace atoms::testing
