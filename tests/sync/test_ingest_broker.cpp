@@ -54,6 +54,16 @@ std::vector<Segment> segmentsOf(const std::string& stateDir, std::uint64_t from,
   return *segs;
 }
 
+// The box's real uplink drains its log of `size` entries through the ingest: the box holds the ack
+// for all of it, and the cloud store holds exactly the box's entries, once each, in order.
+void requireTheBoxDrainsIntoTheStore(Fixture& f, std::uint64_t size) {
+  UplinkRig box(f.site.dir, plainSettings(f.broker, f.site.site));
+  BOOST_REQUIRE_MESSAGE(box.error.empty(), box.error);
+  BOOST_REQUIRE(eventually([&] { return box.stats().ackedSize == size; }));
+  BOOST_TEST(storedEntries(f.storeDir, f.site.site) == boxEntries(box, size),
+             boost::test_tools::per_element());
+}
+
 std::uint64_t appendTo(const std::string& stateDir, std::uint64_t n, std::size_t pad = 60) {
   auto store = SiteStore::open(stateDir);
   BOOST_REQUIRE_MESSAGE(store, store.message());
@@ -165,11 +175,7 @@ BOOST_FIXTURE_TEST_CASE(aTamperedSegmentIsRejectedAlarmedAndNothingIsStored, Fix
   BOOST_REQUIRE(eventually([&] { return ingest.stats().invalid == 2; }));
   BOOST_TEST(storedEntryCount(storeDir, site.site) == 0u);
 
-  UplinkRig box(site.dir, plainSettings(broker, site.site));
-  BOOST_REQUIRE_MESSAGE(box.error.empty(), box.error);
-  BOOST_REQUIRE(eventually([&] { return box.stats().ackedSize == 30; }));
-  BOOST_TEST(storedEntries(storeDir, site.site) == boxEntries(box, 30),
-             boost::test_tools::per_element());
+  requireTheBoxDrainsIntoTheStore(*this, 30);
 }
 
 BOOST_FIXTURE_TEST_CASE(aForkIsKeptAsEvidenceAlarmedAndNeverAcked, Fixture) {
@@ -249,11 +255,7 @@ BOOST_FIXTURE_TEST_CASE(aGapIsRecordedNothingIsKeptAndTheResendFillsIt, Fixture)
   BOOST_TEST(ev[0].payload.empty());  // nothing of it is kept
 
   // The box resends from what the cloud acked (0): everything arrives.
-  UplinkRig uplink(site.dir, plainSettings(broker, site.site));
-  BOOST_REQUIRE_MESSAGE(uplink.error.empty(), uplink.error);
-  BOOST_REQUIRE(eventually([&] { return uplink.stats().ackedSize == 60; }));
-  BOOST_TEST(storedEntries(storeDir, site.site) == boxEntries(uplink, 60),
-             boost::test_tools::per_element());
+  requireTheBoxDrainsIntoTheStore(*this, 60);
 }
 
 BOOST_FIXTURE_TEST_CASE(aSegmentArrivingEarlyIsHeldUntilItsPredecessorIsStored, Fixture) {
