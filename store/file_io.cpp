@@ -5,6 +5,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 namespace atoms {
 
@@ -54,6 +56,17 @@ Status replaceFileDurably(const std::string& path, std::string_view data) {
     return s;
   }
   return fsyncDirectory(directoryOf(path));
+}
+
+Result<std::string> readSecretLine(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return makeError(what + " " + path + " cannot be read");
+  std::ostringstream content;
+  content << in.rdbuf();
+  std::string line = content.str();
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+  if (line.empty()) return makeError(what + " " + path + " is empty");
+  return line;
 }
 
 }  // namespace atoms

@@ -21,6 +21,11 @@ Status fsyncDirectory(const std::string& dir);
 // Writes all of data to fd, retrying on EINTR and short writes; path names the file in errors.
 Status writeAll(int fd, std::string_view data, const std::string& path);
 
+// A one-line secret file (a password, a token): its content without trailing CR/LF. `what` names
+// the setting in errors ("sync.password_file /x cannot be read", "... is empty"); the content
+// never appears in an error.
+Result<std::string> readSecretLine(const std::string& path, const std::string& what);
+
 // Replaces path atomically and durably: writes path.tmp (mode 0600), fsyncs it, renames it over
 // path and fsyncs the directory. After a crash the file holds either the old or the new content.
 Status replaceFileDurably(const std::string& path, std::string_view data);

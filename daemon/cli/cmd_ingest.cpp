@@ -19,6 +19,7 @@
 #include "daemon/log/setup.h"
 #include "daemon/service/process.h"
 #include "store/audit_entry.h"
+#include "store/file_io.h"
 #include "sync/ingest/ingest_service.h"
 #include "sync/ingest/ingest_store.h"
 #include "sync/ingest/ingester.h"
@@ -41,48 +42,12 @@ std::string defaultClientId() {
   return std::string("atoms-ingest-") + host;
 }
 
-Poco::Message::Priority priorityOf(sync::ingest::IngestLogLevel level) {
-  switch (level) {
-    case sync::ingest::IngestLogLevel::kDebug:
-      return Poco::Message::PRIO_DEBUG;
-    case sync::ingest::IngestLogLevel::kInfo:
-      return Poco::Message::PRIO_INFORMATION;
-    case sync::ingest::IngestLogLevel::kWarning:
-      return Poco::Message::PRIO_WARNING;
-    case sync::ingest::IngestLogLevel::kError:
-      return Poco::Message::PRIO_ERROR;
-  }
-  return Poco::Message::PRIO_INFORMATION;
-}
-
 // The service's events as structured log lines (daemon/log), with their fields in order.
 sync::ingest::IngestLogger loggerFor(Poco::Logger& logger) {
   return [&logger](sync::ingest::IngestLogLevel level, const std::string& msg,
                    const sync::ingest::IngestLogFields& fields) {
-    const auto priority = priorityOf(level);
-    if (!logger.is(priority)) return;
-    Poco::Message message(logger.name(), msg, priority);
-    std::string keys;
-    for (const auto& [key, value] : fields) {
-      if (message.has(key)) continue;
-      if (!keys.empty()) keys += ',';
-      keys += key;
-      message.set(key, value);
-    }
-    if (!keys.empty()) message.set(kLogFieldsParam, keys);
-    logger.log(message);
+    logEvent(logger, pocoPriority(level), msg, fields);
   };
-}
-
-Result<std::string> readPassword(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError("--password-file " + path + " cannot be read");
-  std::ostringstream s;
-  s << in.rdbuf();
-  std::string pw = s.str();
-  while (!pw.empty() && (pw.back() == '\n' || pw.back() == '\r')) pw.pop_back();
-  if (pw.empty()) return makeError("--password-file " + path + " is empty");
-  return pw;
 }
 
 Result<std::uint64_t> parseCount(const std::string& option, const std::string& text,
@@ -197,7 +162,7 @@ int runIngest(const Args& args, Io& io) {
         io.err << kName << "--password-file needs --username\n";
         return kExitUsage;
       }
-      auto pw = readPassword(args.get("password-file", ""));
+      auto pw = readSecretLine(args.get("password-file", ""), "--password-file");
       if (!pw) {
         io.err << kName << pw.message() << "\n";
         return kExitConfig;

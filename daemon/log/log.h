@@ -15,6 +15,8 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace atoms {
 
@@ -35,6 +37,27 @@ inline constexpr const char* kLogFieldsParam = "atoms.fields";
 
 void logEvent(Poco::Logger& logger, Poco::Message::Priority priority, std::string_view msg,
               std::initializer_list<LogField> fields = {});
+// The same with fields built at run time, as libraries that log through a callback hand them over
+// (sync::UplinkLogFields, sync::ingest::IngestLogFields).
+void logEvent(Poco::Logger& logger, Poco::Message::Priority priority, std::string_view msg,
+              const std::vector<std::pair<std::string, std::string>>& fields);
+
+// Poco's priority for a library's own level enum with kDebug, kInfo, kWarning and kError
+// (sync::UplinkLogLevel, sync::ingest::IngestLogLevel): libraries below daemon/ do not see Poco.
+template <class Level>
+Poco::Message::Priority pocoPriority(Level level) {
+  switch (level) {
+    case Level::kDebug:
+      return Poco::Message::PRIO_DEBUG;
+    case Level::kInfo:
+      return Poco::Message::PRIO_INFORMATION;
+    case Level::kWarning:
+      return Poco::Message::PRIO_WARNING;
+    case Level::kError:
+      return Poco::Message::PRIO_ERROR;
+  }
+  return Poco::Message::PRIO_INFORMATION;
+}
 
 inline void logTrace(Poco::Logger& l, std::string_view msg,
                      std::initializer_list<LogField> f = {}) {

@@ -12,6 +12,7 @@
 #include "daemon/policy/kill_switch.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/store_subsystem.h"
+#include "store/file_io.h"
 #include "sync/command/command_processor.h"
 #include "sync/command/config_overrides.h"
 #include "sync/mqtt_uplink.h"
@@ -73,31 +74,6 @@ class EffectiveConfig {
   std::map<std::string, std::string> overrides_;
 };
 
-Result<std::string> readPasswordFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError("sync.password_file " + path + " cannot be read");
-  std::ostringstream s;
-  s << in.rdbuf();
-  std::string pw = s.str();
-  while (!pw.empty() && (pw.back() == '\n' || pw.back() == '\r')) pw.pop_back();
-  if (pw.empty()) return makeError("sync.password_file " + path + " is empty");
-  return pw;
-}
-
-Poco::Message::Priority priorityOf(sync::UplinkLogLevel level) {
-  switch (level) {
-    case sync::UplinkLogLevel::kDebug:
-      return Poco::Message::PRIO_DEBUG;
-    case sync::UplinkLogLevel::kInfo:
-      return Poco::Message::PRIO_INFORMATION;
-    case sync::UplinkLogLevel::kWarning:
-      return Poco::Message::PRIO_WARNING;
-    case sync::UplinkLogLevel::kError:
-      return Poco::Message::PRIO_ERROR;
-  }
-  return Poco::Message::PRIO_INFORMATION;
-}
-
 // Runs fn on the engine thread and waits for it (main thread only).
 template <class F>
 auto onEngine(Engine& engine, F fn) -> std::optional<decltype(fn())> {
@@ -158,7 +134,7 @@ Status SyncSubsystem::start(Poco::Util::Application& app) {
     if (settings.username.empty()) {
       return makeError("sync.password_file is set but sync.username is empty");
     }
-    auto pw = readPasswordFile(pwFile);
+    auto pw = readSecretLine(pwFile, "sync.password_file");
     if (!pw) return pw.error();
     settings.password = std::move(*pw);
   }
@@ -184,32 +160,16 @@ Status SyncSubsystem::start(Poco::Util::Application& app) {
   auto random = std::make_shared<std::mt19937_64>(std::random_device{}());
   Poco::Logger& logger = logger_;
   const Clock& clock = engine_.clock();
-  sync::MqttUplink::Deps deps{
-      store_.store().log(),
-      store_.store().db(),
-      std::move(*transport),
-      *executor_,
-      [&clock] { return clock.now(); },
-      [random] { return (*random)(); },
-      [&logger](sync::UplinkLogLevel level, const std::string& msg,
-                const sync::UplinkLogFields& fields) {
-        // logEvent takes an initializer_list; the uplink's fields are few, so pass them by
-        // position (at most four).
-        std::vector<LogField> f;
-        for (const auto& [k, v] : fields) f.emplace_back(k, v);
-        switch (f.size()) {
-          case 0:
-            return logEvent(logger, priorityOf(level), msg);
-          case 1:
-            return logEvent(logger, priorityOf(level), msg, {f[0]});
-          case 2:
-            return logEvent(logger, priorityOf(level), msg, {f[0], f[1]});
-          case 3:
-            return logEvent(logger, priorityOf(level), msg, {f[0], f[1], f[2]});
-          default:
-            return logEvent(logger, priorityOf(level), msg, {f[0], f[1], f[2], f[3]});
-        }
-      }};
+  sync::MqttUplink::Deps deps{store_.store().log(),
+                              store_.store().db(),
+                              std::move(*transport),
+                              *executor_,
+                              [&clock] { return clock.now(); },
+                              [random] { return (*random)(); },
+                              [&logger](sync::UplinkLogLevel level, const std::string& msg,
+                                        const sync::UplinkLogFields& fields) {
+                                logEvent(logger, pocoPriority(level), msg, fields);
+                              }};
   auto created = onEngine(engine, [&]() -> Status {
     auto uplink = sync::MqttUplink::create(std::move(deps), options);
     if (!uplink) return uplink.error();

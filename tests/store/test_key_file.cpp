@@ -10,6 +10,7 @@
 #include <string>
 
 #include "store/bytes.h"
+#include "store/file_io.h"
 #include "store/key_file.h"
 #include "tests/support/temp_dir.h"
 
@@ -259,6 +260,21 @@ BOOST_AUTO_TEST_CASE(kindNamesAndSizes) {
   BOOST_TEST(keyKindName(KeyKind::SiteSigning) == "site-ed25519");
   BOOST_TEST(keyKindSize(KeyKind::Database) == 32u);
   BOOST_TEST(keyKindSize(KeyKind::SiteSigning) == 64u);
+}
+
+// readSecretLine (store/file_io.h): the password and token files of the service and the ingest.
+BOOST_AUTO_TEST_CASE(secretLineIsTheFileWithoutItsLineEnd) {
+  TempDir dir;
+  writeRaw(dir.file("pw"), "s3cret pass\r\n");
+  auto pw = atoms::readSecretLine(dir.file("pw"), "sync.password_file");
+  BOOST_REQUIRE(pw.ok());
+  BOOST_TEST(*pw == "s3cret pass");
+
+  writeRaw(dir.file("empty"), "\n");
+  auto empty = atoms::readSecretLine(dir.file("empty"), "sync.password_file");
+  BOOST_TEST(empty.message() == "sync.password_file " + dir.file("empty") + " is empty");
+  auto missing = atoms::readSecretLine(dir.file("absent"), "--password-file");
+  BOOST_TEST(missing.message() == "--password-file " + dir.file("absent") + " cannot be read");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
