@@ -6,6 +6,7 @@
 #include <set>
 
 #include "daemon/site/station_tag.h"
+#include "drivers/sms/phone_number.h"
 #include "store/canonical_json.h"
 
 namespace atoms::site {
@@ -101,11 +102,6 @@ std::optional<WrittenTime> parseWrittenTime(std::string_view s) {
   const Seconds off{oh * 3600 + om * 60};
   t.offset = rest[0] == '-' ? -off : off;
   return t;
-}
-
-bool isE164(std::string_view s) {
-  if (s.size() < 3 || s.size() > 16 || s[0] != '+' || s[1] < '1' || s[1] > '9') return false;
-  return std::all_of(s.begin() + 1, s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 bool isValidId(std::string_view s) {
@@ -305,7 +301,8 @@ Result<Person> parsePerson(const Fields& f, const TimeZone& tz) {
   SITE_TRY(name, f.string("name"));
   p.name = name;
   SITE_TRY(phone, f.string("phone"));
-  if (!isE164(phone)) return f.fail("phone '" + phone + "' is not E.164 (like +14155550123)");
+  if (!drivers::isE164(phone))
+    return f.fail("phone '" + phone + "' is not E.164 (like +14155550123)");
   p.phone = phone;
   SITE_TRY(roles, f.strings("roles", false));
   p.roles = roles;

@@ -288,7 +288,7 @@ Status Outreach::recordLintRefusal(AuditLog::Batch& batch, const OutreachRequest
        json::Array{json::Object{
            {"ruleId", kLintRule},
            {"input", json::Object{{"characters", static_cast<std::int64_t>(
-                                                     mailbox::countCharacters(request.body))},
+                                                     drivers::countCodePoints(request.body))},
                                   {"categories", std::move(categories)}}},
            {"result", "fail"},
            {"detail", described}}}},
@@ -427,7 +427,7 @@ Result<OutreachResult> Outreach::decide(SiteStore& store, AuditLog::Batch& batch
        json::Array{json::Object{{"ruleId", kLintRule},
                                 {"input", json::Object{{"characters",
                                                         static_cast<std::int64_t>(
-                                                            mailbox::countCharacters(row.body))}}},
+                                                            drivers::countCodePoints(row.body))}}},
                                 {"result", "pass"},
                                 {"detail", "no forbidden content"}},
                    json::Object{{"ruleId", "sms.outreach"},
@@ -447,7 +447,7 @@ Result<OutreachResult> Outreach::decide(SiteStore& store, AuditLog::Batch& batch
       {"recipient", mailbox::maskNumber(row.phone)},
       {"segments", static_cast<std::int64_t>(plan->segments.size())},
       {"encoding", drivers::smsEncodingName(plan->encoding)},
-      {"characters", static_cast<std::int64_t>(mailbox::countCharacters(row.body))},
+      {"characters", static_cast<std::int64_t>(drivers::countCodePoints(row.body))},
       {std::string(kLocalTimeField), formatLocalMinute(facts->localNow)},
   };
   if (facts->contact) receipt["personId"] = facts->contact->personId;

@@ -167,7 +167,7 @@ Status Inbox::acceptInbound(const drivers::InboundSms& message) {
                       {"from", maskNumber(message.from)}};
     std::string_view kind = "sms.in";
     if (valid) {
-      body["chars"] = static_cast<std::int64_t>(countCharacters(row.body));
+      body["chars"] = static_cast<std::int64_t>(drivers::countCodePoints(row.body));
     } else {
       kind = "sms.in.refused";
       body["reason"] = valid.message();

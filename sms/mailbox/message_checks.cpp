@@ -26,24 +26,6 @@ Status checkBody(std::string_view body) {
   return Status::success();
 }
 
-std::size_t countCharacters(std::string_view utf8) {
-  std::size_t characters = 0;
-  for (unsigned char c : utf8) {
-    if ((c & 0xC0) != 0x80) ++characters;  // every byte but a continuation byte starts one
-  }
-  return characters;
-}
-
-bool isE164(std::string_view number) {
-  if (number.size() < 9 || number.size() > 16 || number[0] != '+' || number[1] == '0') {
-    return false;
-  }
-  for (char c : number.substr(1)) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
-}
-
 bool isToken(std::string_view s, std::size_t maxLength) {
   if (s.empty() || s.size() > maxLength) return false;
   for (char c : s) {

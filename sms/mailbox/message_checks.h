@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "drivers/sms/encoding/utf.h"
+#include "drivers/sms/phone_number.h"
 #include "store/result.h"
 
 namespace atoms::sms::mailbox {
@@ -25,11 +27,8 @@ inline constexpr std::size_t kMaxTokenLength = 128;
 // "body is 1723 characters, over the limit of 1600".
 Status checkBody(std::string_view body);
 
-// Code points of well-formed UTF-8 (precondition: checkBody or validateUtf8 passed).
-std::size_t countCharacters(std::string_view utf8);
-
-// "+" then 8 to 15 digits, the first not 0 (ITU-T E.164 as providers take it).
-bool isE164(std::string_view number);
+// "+" then 8 to 15 digits, the first not 0 (drivers/sms/phone_number.h).
+using drivers::isE164;
 
 // 1..maxLength printable ASCII characters without spaces: provider ids, outbox ids.
 bool isToken(std::string_view s, std::size_t maxLength = kMaxTokenLength);

@@ -207,7 +207,7 @@ Outbox::EnqueueOutcome Outbox::enqueueLocked(Database& db, AuditLog::Batch& batc
                     {"to", maskNumber(request.to)},
                     {"class", std::string(messageClassName(request.messageClass))},
                     {"segments", row.segments},
-                    {"chars", static_cast<std::int64_t>(countCharacters(request.body))}};
+                    {"chars", static_cast<std::int64_t>(drivers::countCodePoints(request.body))}};
   if (!request.ref.empty()) body["ref"] = request.ref;
   if (request.notBefore && *request.notBefore > now) {
     body["not_before"] = formatTimestamp(*request.notBefore);

@@ -115,4 +115,12 @@ Result<std::string> utf16ToUtf8(std::u16string_view utf16) {
   return out;
 }
 
+std::size_t countCodePoints(std::string_view utf8) {
+  std::size_t count = 0;
+  for (const unsigned char c : utf8) {
+    if ((c & 0xC0) != 0x80) ++count;  // every byte but a continuation byte starts one
+  }
+  return count;
+}
+
 }  // namespace atoms::drivers

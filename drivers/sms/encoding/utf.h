@@ -28,6 +28,10 @@ std::optional<CodePoint> decodeUtf8At(std::string_view text, std::size_t offset)
 // Ok when the whole of `text` is well-formed UTF-8.
 Status validateUtf8(std::string_view text);
 
+// Code points of well-formed UTF-8 (precondition: validateUtf8 passed): what a person counts as
+// characters, and what body limits are in.
+std::size_t countCodePoints(std::string_view utf8);
+
 // Appends the UTF-8 form of `c` (precondition: a Unicode scalar value: <= U+10FFFF, not a
 // surrogate).
 void appendUtf8(std::string& out, char32_t c);

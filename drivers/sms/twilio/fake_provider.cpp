@@ -19,6 +19,7 @@
 
 #include "drivers/sms/encoding/segmentation.h"
 #include "drivers/sms/encoding/utf.h"
+#include "drivers/sms/phone_number.h"
 #include "drivers/sms/twilio/http_service.h"
 #include "drivers/sms/twilio/twilio_config.h"
 #include "drivers/sms/twilio/twilio_rest.h"
@@ -59,18 +60,6 @@ void sendError(Poco::Net::HTTPServerResponse& response, int status, int code,
   o->set("more_info", "https://www.twilio.com/docs/errors/" + std::to_string(code));
   o->set("status", status);
   sendJson(response, status, o);
-}
-
-// "+" and 8 to 15 digits, the first not 0.
-bool isE164(const std::string& v) {
-  if (v.size() < 9 || v.size() > 16 || v[0] != '+' || v[1] == '0') return false;
-  return std::all_of(v.begin() + 1, v.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-std::size_t characters(const std::string& utf8) {
-  std::size_t n = 0;
-  for (char c : utf8) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
-  return n;
 }
 
 // "2024-05-01" (midnight UTC) or "2024-05-01T12:00:00Z".
@@ -348,7 +337,7 @@ void FakeTwilio::create(const FormFields& form, Poco::Net::HTTPServerResponse& r
   if (unsubscribed) {
     return sendError(response, 400, 21610, "Attempt to send to unsubscribed recipient");
   }
-  if (!validateUtf8(m.body) || characters(m.body) > kMaxBodyCharacters) {
+  if (!validateUtf8(m.body) || countCodePoints(m.body) > kMaxBodyCharacters) {
     return sendError(response, 400, 21617,
                      "The concatenated message body exceeds the 1600 character limit.");
   }
