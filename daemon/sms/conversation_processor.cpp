@@ -64,7 +64,9 @@ void ConversationProcessor::processPending() {
     }
     if (static_cast<std::size_t>(*handled) < batch) break;
   }
-  releaseDue();
+  // Holds end by time alone: the timer releases them (at once for those due while the box was
+  // down); a pass only makes sure the timer is set.
+  scheduleRelease();
 }
 
 void ConversationProcessor::releaseDue() {

@@ -4,9 +4,9 @@
 // time zone), the Outreach rules and the Conversation.
 //
 // - processPending() (posted by SmsSubsystem after each stored message, and once at start)
-//   handles every unhandled inbound message, in batches, then releases held messages that are due
-//   and sets the engine timer for the next release (the morning after quiet hours, the next day
-//   after a cap).
+//   handles every unhandled inbound message, in batches, and makes sure the engine timer is set
+//   for the next held message's release (the morning after quiet hours, the next day after a
+//   cap); the timer releases what is due, at once for what fell due while the box was down.
 // - A store that holds no site yet is not an error: every sender is then an unknown number (one
 //   polite reply a day), in UTC; the log says so once.
 //
