@@ -8,22 +8,23 @@ SiteRoster::SiteRoster(sms::conversation::HumanContact siteContact)
     : siteContact_(std::move(siteContact)) {}
 
 void SiteRoster::reset(const site::SiteModel& model) {
-  std::map<std::string, site::Person, std::less<>> byPhone, byId;
+  std::map<std::string, site::Person, std::less<>> byId;
+  std::map<std::string, std::string, std::less<>> idByPhone;
   for (const site::Person& person : model.people) {
-    if (!person.phone.empty()) byPhone.emplace(person.phone, person);
+    if (!person.phone.empty()) idByPhone.emplace(person.phone, person.id);
     byId.emplace(person.id, person);
   }
   std::lock_guard lock(mutex_);
   siteName_ = model.site.name.empty() ? "this workplace" : model.site.name;
-  byPhone_ = std::move(byPhone);
   byId_ = std::move(byId);
+  idByPhone_ = std::move(idByPhone);
 }
 
 std::optional<sms::conversation::Contact> SiteRoster::findByPhone(std::string_view e164) const {
   std::lock_guard lock(mutex_);
-  const auto it = byPhone_.find(e164);
-  if (it == byPhone_.end()) return std::nullopt;
-  const site::Person& person = it->second;
+  const auto id = idByPhone_.find(e164);
+  if (id == idByPhone_.end()) return std::nullopt;
+  const site::Person& person = byId_.at(id->second);
   sms::conversation::Contact contact;
   contact.personId = person.id;
   contact.name = person.name;

@@ -33,8 +33,8 @@ class SiteRoster final : public sms::conversation::Roster {
   sms::conversation::HumanContact siteContact_;
   mutable std::mutex mutex_;
   std::string siteName_ = "this workplace";  // until a site is imported
-  std::map<std::string, site::Person, std::less<>> byPhone_;
   std::map<std::string, site::Person, std::less<>> byId_;
+  std::map<std::string, std::string, std::less<>> idByPhone_;
 };
 
 }  // namespace atoms::sms_site
