@@ -6,7 +6,8 @@
 #
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET (default 30)]
 # Environment: ATOMS_FUZZ_BUILD_DIR (default build-fuzz), ATOMS_FUZZ_JOBS (targets run at once,
-# default 2), ATOMS_FUZZ_TARGETS (space-separated subset, default all).
+# default 2), ATOMS_FUZZ_TARGETS (space-separated subset, default all), ATOMS_FUZZ_SEED (libFuzzer's
+# -seed; unset means a random seed per run: CI sets it so a run can be reproduced).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,9 +37,10 @@ run_target() {
   rm -rf "$dir"
   mkdir -p "$dir/corpus" "$dir/artifacts"
   cp tests/fuzz/corpus/"$name"/* "$dir/corpus/"
-  local dict=()
+  local dict=() seed=()
+  [[ -n ${ATOMS_FUZZ_SEED:-} ]] && seed=(-seed="$ATOMS_FUZZ_SEED")
   case $name in json | entry | receipt | segment) dict=(-dict=tests/fuzz/dict/json.dict) ;; esac
-  "$build/tests/fuzz/fuzz_$name" "$dir/corpus" "${dict[@]}" \
+  "$build/tests/fuzz/fuzz_$name" "$dir/corpus" "${dict[@]}" "${seed[@]}" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$dir/artifacts/" >"$dir/log" 2>&1
 }

@@ -8,6 +8,7 @@
 #include "daemon/site/station_tag.h"
 #include "drivers/sms/phone_number.h"
 #include "store/canonical_json.h"
+#include "store/one_line.h"
 
 namespace atoms::site {
 namespace {
@@ -772,8 +773,9 @@ Result<SiteModel> parseSiteFile(std::string_view text) {
   auto root = json::parse(text);
   if (!root) return makeError("site file: " + root.message());
   auto model = parseModel(*root);
-  if (!model) return model.error();
-  if (auto s = checkReferences(*model); !s) return s.error();
+  // Messages quote the file's own strings, which JSON lets carry newlines: one line, always.
+  if (!model) return makeError(oneLine(model.message()));
+  if (auto s = checkReferences(*model); !s) return makeError(oneLine(s.message()));
   return model;
 }
 

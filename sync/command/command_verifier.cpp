@@ -3,27 +3,10 @@
 #include <algorithm>
 
 #include "store/audit_entry.h"
+#include "store/one_line.h"
 
 namespace atoms::sync::command {
 namespace {
-
-// A reason goes into one-line logs, audit entries and the result message; it may quote what the
-// sender wrote (an unknown field name), so control characters are written as \xNN.
-std::string oneLine(const std::string& text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(text.size());
-  for (const unsigned char c : text) {
-    if (c < 0x20 || c == 0x7f) {
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 0xf];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
 
 Verdict refuse(RefusalCode code, std::string reason) {
   Verdict v;
