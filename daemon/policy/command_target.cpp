@@ -35,11 +35,32 @@ std::optional<std::string> checkCloudConfigValue(const std::string& key, const s
   return "config key " + key + " is not known to this atoms-edge";
 }
 
+Result<GateDecision> PolicyCommandTarget::admit(AuditLog::Batch& batch,
+                                                const sync::command::CommandContext& ctx,
+                                                ProposedAction action) {
+  auto current = killSwitch_.current();
+  if (!current) return current.error();
+  PolicyState state = state_ ? state_() : PolicyState{};
+  state.level = current->level;
+  GateDecision decision = gate_.decide(action, state);
+  if (!decision.executes()) return makeError("refused by the policy gate: " + decision.describe());
+  json::Object body;
+  body.emplace("command", ctx.command.id);
+  body.emplace("decision", decision.toJson());
+  auto seq = batch.add(ctx.ts, "policy.decision", action.actor, json::Value(std::move(body)));
+  if (!seq) return seq.error();
+  return decision;
+}
+
 Result<std::string> PolicyCommandTarget::setKillSwitchLevel(
     AuditLog::Batch& batch, const sync::command::CommandContext& ctx, int level,
     const std::string& reason) {
   auto wanted = killSwitchLevelFromInt(level);
   if (!wanted) return makeError("kill-switch level " + std::to_string(level) + " does not exist");
+  const bool automated = ctx.command.automated();
+  ProposedAction action{automated ? "killswitch.raise" : "killswitch.set", actorOf(ctx), automated,
+                        "", *wanted};
+  if (auto admitted = admit(batch, ctx, std::move(action)); !admitted) return admitted.error();
   auto change = killSwitch_.set(batch, ctx.ts, *wanted, reason,
                                 KillSwitchSetter{actorOf(ctx), ctx.command.automated()});
   if (!change) return change.error();
@@ -58,6 +79,8 @@ Result<std::string> PolicyCommandTarget::setConfig(AuditLog::Batch& batch,
       return makeError("config key " + key + " cannot be set from the cloud");
     }
   }
+  ProposedAction action{"config.set", actorOf(ctx), ctx.command.automated(), "", std::nullopt};
+  if (auto admitted = admit(batch, ctx, std::move(action)); !admitted) return admitted.error();
   auto previous = sync::command::findConfigOverride(db_, key);
   if (!previous) return previous.error();
   if (!value && !*previous) return key + " has no cloud override; nothing changed";
@@ -81,6 +104,10 @@ Result<std::string> PolicyCommandTarget::setConfig(AuditLog::Batch& batch,
   if (!value)
     return key + " override removed: the configuration file's value applies from the next start";
   return key + " = " + *value + " from the next start of the service";
+}
+
+void PolicyCommandTarget::applied(const sync::command::Command& /*command*/) {
+  if (afterApply_) afterApply_();
 }
 
 }  // namespace atoms::policy

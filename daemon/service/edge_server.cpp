@@ -5,6 +5,7 @@
 #include "daemon/log/log.h"
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
+#include "daemon/service/policy_subsystem.h"
 #include "daemon/service/sms_subsystem.h"
 #include "daemon/service/store_subsystem.h"
 #include "daemon/service/sync_subsystem.h"
@@ -26,7 +27,9 @@ EdgeServer::EdgeServer(Poco::AutoPtr<Poco::Util::AbstractConfiguration> fileConf
 void EdgeServer::addServices() {
   store_ = &addService<StoreSubsystem>(Poco::Logger::get("store"));
   engine_ = &addService<EngineSubsystem>(Poco::Logger::get("engine"));
+  policy_ = &addService<PolicySubsystem>(Poco::Logger::get("policy"), *store_, *engine_);
   sms_ = &addService<SmsSubsystem>(Poco::Logger::get("sms"), *store_, *engine_);
+  sms_->setPolicy(policy_);
   sms_->setInboundProcessorFactory(
       [this](const SmsMailbox& mailbox) -> std::unique_ptr<InboundProcessor> {
         Poco::Logger& logger = Poco::Logger::get("sms");
@@ -39,7 +42,7 @@ void EdgeServer::addServices() {
         }
         return std::move(*processor);
       });
-  addService<SyncSubsystem>(Poco::Logger::get("sync"), *store_, *engine_);
+  addService<SyncSubsystem>(Poco::Logger::get("sync"), *store_, *engine_, *policy_);
 }
 
 void EdgeServer::initialize(Poco::Util::Application& self) {

@@ -24,6 +24,7 @@
 namespace atoms {
 
 class EngineSubsystem;
+class PolicySubsystem;
 class SmsSubsystem;
 class StoreSubsystem;
 
@@ -56,6 +57,7 @@ class EdgeServer final : public Poco::Util::ServerApplication {
   std::vector<ServiceSubsystem*> services_;  // in start order
   StoreSubsystem* store_ = nullptr;
   EngineSubsystem* engine_ = nullptr;
+  PolicySubsystem* policy_ = nullptr;
   SmsSubsystem* sms_ = nullptr;  // later services send through sms_->outbox()
   bool startFailed_ = false;
 };

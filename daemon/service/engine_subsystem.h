@@ -6,7 +6,9 @@
 
 #include <Poco/Logger.h>
 
+#include <future>
 #include <memory>
+#include <optional>
 
 #include "daemon/engine/clock.h"
 #include "daemon/engine/engine.h"
@@ -32,5 +34,19 @@ class EngineSubsystem final : public ServiceSubsystem {
   SystemClock clock_;
   std::unique_ptr<Engine> engine_;
 };
+
+// Runs fn on the engine thread and waits for it (main thread only); nullopt when the engine is not
+// running or dropped the task.
+template <class F>
+auto onEngine(Engine& engine, F fn) -> std::optional<decltype(fn())> {
+  auto promise = std::make_shared<std::promise<decltype(fn())>>();
+  auto future = promise->get_future();
+  if (!engine.post([promise, &fn] { promise->set_value(fn()); })) return std::nullopt;
+  try {
+    return future.get();
+  } catch (const std::future_error&) {
+    return std::nullopt;  // the engine stopped and dropped the task
+  }
+}
 
 }  // namespace atoms

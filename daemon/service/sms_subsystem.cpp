@@ -5,6 +5,7 @@
 #include "daemon/engine/engine.h"
 #include "daemon/log/log.h"
 #include "daemon/service/engine_subsystem.h"
+#include "daemon/service/policy_subsystem.h"
 #include "daemon/service/sms_config.h"
 #include "daemon/service/store_subsystem.h"
 #include "drivers/sms/modem/modem_gateway.h"
@@ -214,8 +215,9 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
   refusalAudit_ = std::make_unique<RefusalAudit>();
   inbox_ =
       std::make_unique<sms::mailbox::Inbox>(*runner_, *outbox_, std::string(gateway_->name()), now);
-  if (processorFactory_) processor_ = processorFactory_(
-      SmsMailbox{*runner_, *inbox_, *outbox_, settings.conversation, settings.contact});
+  if (processorFactory_)
+    processor_ = processorFactory_(
+        SmsMailbox{*runner_, *inbox_, *outbox_, settings.conversation, settings.contact});
   if (!processor_) {
     processor_ = std::make_unique<LeaveRowsNew>();
     logInfo(logger_, "no conversation layer: inbound messages are stored and stay new");
@@ -247,6 +249,13 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
   if (Status s = dispatcher_->start(); !s) {
     tearDown();
     return makeError("sms: the dispatcher did not start: " + s.message());
+  }
+  if (policy_ != nullptr) {
+    // Called on the engine thread, now with the stored level and after every change.
+    policyListener_ = policy_->addListener([this](policy::KillSwitchLevel level) {
+      if (!active_) return;
+      processor_->setOutreachFrozen(level >= policy::KillSwitchLevel::kL1);
+    });
   }
   postProcessing();  // rows a previous run stored but did not handle
 
@@ -285,6 +294,8 @@ void SmsSubsystem::postProcessing() {
 void SmsSubsystem::stop() { tearDown(); }
 
 void SmsSubsystem::tearDown() {
+  if (policyListener_ != 0) policy_->removeListener(policyListener_);
+  policyListener_ = 0;
   // Nothing is sent after the dispatcher stops, nothing accepted after the gateway stops (it joins
   // its threads; no sink call follows).
   if (dispatcher_) dispatcher_->stop();

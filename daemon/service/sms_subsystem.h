@@ -41,6 +41,7 @@ namespace atoms {
 
 class StoreSubsystem;
 class EngineSubsystem;
+class PolicySubsystem;
 namespace drivers {
 class SmsGateway;
 }  // namespace drivers
@@ -63,6 +64,10 @@ class InboundProcessor {
  public:
   virtual ~InboundProcessor() = default;
   virtual void processPending() = 0;
+  // The kill switch froze outreach (L1 or higher: true) or lifted the freeze (back at L0: false),
+  // at start with the stored level and after every change. Lifting it decides again on every
+  // message it held (seed 001 section 7: re-checked on release, withdrawn past 48 h).
+  virtual void setOutreachFrozen(bool /*frozen*/) {}
 };
 
 // The running mailbox, as a processor is built over it. The store, inbox and outbox outlive the
@@ -88,6 +93,9 @@ class SmsSubsystem final : public ServiceSubsystem {
   // Before start(). Called at each start (main thread); an empty factory, or one that returns
   // nullptr, leaves inbound rows `new`.
   void setInboundProcessorFactory(InboundProcessorFactory factory);
+  // Before start(). The kill switch the processor follows (setOutreachFrozen); without one
+  // outreach is never frozen. Must be started before this subsystem and stopped after it.
+  void setPolicy(PolicySubsystem* policy) { policy_ = policy; }
 
   // nullptr while stopped or when sms.driver = off. Other subsystems send through outbox()
   // (enqueue from any thread; enqueueIn from the engine thread inside their own batch).
@@ -111,6 +119,8 @@ class SmsSubsystem final : public ServiceSubsystem {
   StoreSubsystem& store_;
   EngineSubsystem& engine_;
   InboundProcessorFactory processorFactory_;
+  PolicySubsystem* policy_ = nullptr;
+  int policyListener_ = 0;  // PolicySubsystem listener id; 0: none
 
   std::mt19937_64 random_;  // retry jitter; used only inside store operations (one at a time)
   std::unique_ptr<sms::mailbox::PostingStoreRunner> runner_;

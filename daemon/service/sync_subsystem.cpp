@@ -9,8 +9,8 @@
 #include "daemon/engine/engine.h"
 #include "daemon/log/log.h"
 #include "daemon/policy/command_target.h"
-#include "daemon/policy/kill_switch.h"
 #include "daemon/service/engine_subsystem.h"
+#include "daemon/service/policy_subsystem.h"
 #include "daemon/service/store_subsystem.h"
 #include "store/file_io.h"
 #include "sync/command/command_processor.h"
@@ -74,23 +74,11 @@ class EffectiveConfig {
   std::map<std::string, std::string> overrides_;
 };
 
-// Runs fn on the engine thread and waits for it (main thread only).
-template <class F>
-auto onEngine(Engine& engine, F fn) -> std::optional<decltype(fn())> {
-  auto promise = std::make_shared<std::promise<decltype(fn())>>();
-  auto future = promise->get_future();
-  if (!engine.post([promise, &fn] { promise->set_value(fn()); })) return std::nullopt;
-  try {
-    return future.get();
-  } catch (const std::future_error&) {
-    return std::nullopt;  // the engine stopped and dropped the task
-  }
-}
-
 }  // namespace
 
-SyncSubsystem::SyncSubsystem(Poco::Logger& logger, StoreSubsystem& store, EngineSubsystem& engine)
-    : logger_(logger), store_(store), engine_(engine) {}
+SyncSubsystem::SyncSubsystem(Poco::Logger& logger, StoreSubsystem& store, EngineSubsystem& engine,
+                             PolicySubsystem& policy)
+    : logger_(logger), store_(store), engine_(engine), policy_(policy) {}
 
 SyncSubsystem::~SyncSubsystem() = default;
 
@@ -174,8 +162,10 @@ Status SyncSubsystem::start(Poco::Util::Application& app) {
     auto uplink = sync::MqttUplink::create(std::move(deps), options);
     if (!uplink) return uplink.error();
     SiteStore& store = store_.store();
-    killSwitch_ = std::make_unique<policy::KillSwitch>(store.log(), store.db());
-    commandTarget_ = std::make_unique<policy::PolicyCommandTarget>(*killSwitch_, store.db());
+    PolicySubsystem& policy = policy_;
+    commandTarget_ = std::make_unique<policy::PolicyCommandTarget>(
+        policy.gate(), policy.killSwitch(), store.db(), [&policy] { return policy.state(); },
+        [&policy] { policy.levelMayHaveChanged(); });
     commands_ =
         std::make_unique<sync::command::CommandProcessor>(sync::command::CommandProcessor::Deps{
             store.log(), store.db(), *commandTarget_, cloudKey, [&clock] { return clock.now(); }});
@@ -195,7 +185,6 @@ void SyncSubsystem::stop() {
       uplink_.reset();
       commands_.reset();
       commandTarget_.reset();
-      killSwitch_.reset();
       return true;
     });
   }

@@ -30,6 +30,7 @@ namespace atoms {
 
 class StoreSubsystem;
 class EngineSubsystem;
+class PolicySubsystem;
 namespace sync {
 class MqttUplink;
 class Executor;
@@ -38,13 +39,13 @@ class CommandProcessor;
 }
 }  // namespace sync
 namespace policy {
-class KillSwitch;
 class PolicyCommandTarget;
 }  // namespace policy
 
 class SyncSubsystem final : public ServiceSubsystem {
  public:
-  SyncSubsystem(Poco::Logger& logger, StoreSubsystem& store, EngineSubsystem& engine);
+  SyncSubsystem(Poco::Logger& logger, StoreSubsystem& store, EngineSubsystem& engine,
+                PolicySubsystem& policy);
   ~SyncSubsystem() override;
   const char* name() const override { return "sync"; }
 
@@ -56,9 +57,9 @@ class SyncSubsystem final : public ServiceSubsystem {
   Poco::Logger& logger_;
   StoreSubsystem& store_;
   EngineSubsystem& engine_;
+  PolicySubsystem& policy_;
   std::unique_ptr<sync::Executor> executor_;
   // Created, used and destroyed on the engine thread; the uplink goes first.
-  std::unique_ptr<policy::KillSwitch> killSwitch_;
   std::unique_ptr<policy::PolicyCommandTarget> commandTarget_;
   std::unique_ptr<sync::command::CommandProcessor> commands_;
   std::unique_ptr<sync::MqttUplink> uplink_;

@@ -69,6 +69,16 @@ void ConversationProcessor::processPending() {
   scheduleRelease();
 }
 
+void ConversationProcessor::setOutreachFrozen(bool frozen) {
+  const bool wasFrozen = outreach_->outreachFrozen();
+  outreach_->setOutreachFrozen(frozen);
+  if (frozen && !wasFrozen) logWarning(logger_, "outreach frozen by the kill switch");
+  if (!frozen && wasFrozen) {
+    logInfo(logger_, "outreach freeze lifted; deciding again on held messages");
+    releaseDue();
+  }
+}
+
 void ConversationProcessor::releaseDue() {
   Result<sms::conversation::ReleaseSummary> released = outreach_->releaseDue(engine_.clock().now());
   if (!released) {

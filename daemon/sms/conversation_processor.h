@@ -7,6 +7,9 @@
 //   handles every unhandled inbound message, in batches, and makes sure the engine timer is set
 //   for the next held message's release (the morning after quiet hours, the next day after a
 //   cap); the timer releases what is due, at once for what fell due while the box was down.
+// - setOutreachFrozen() follows the kill switch (SmsSubsystem calls it at start and after each
+//   change): from L1 Outreach holds everything but replies in a person's own thread, safety
+//   alerts and escalations; back at L0 every held message is decided again at once.
 // - A store that holds no site yet is not an error: every sender is then an unknown number (one
 //   polite reply a day), in UTC; the log says so once.
 //
@@ -40,6 +43,8 @@ class ConversationProcessor final : public InboundProcessor {
   ~ConversationProcessor() override;
 
   void processPending() override;
+  // Freezes outreach (kill switch L1+); lifting the freeze releases what it held at once.
+  void setOutreachFrozen(bool frozen) override;
 
   sms::conversation::Outreach& outreach() { return *outreach_; }
 

@@ -172,7 +172,11 @@ Decision CommandProcessor::apply(const Received& in, const Command& cmd) {
                                          std::get<KillSwitchArgs>(cmd.args).reason)
             : target_.setConfig(*batch, ctx, std::get<ConfigArgs>(cmd.args).key,
                                 std::get<ConfigArgs>(cmd.args).value);
-    if (done) return decide(in, cmd, *batch, RefusalCode::kNone, *done, *seq);
+    if (done) {
+      Decision decision = decide(in, cmd, *batch, RefusalCode::kNone, *done, *seq);
+      if (decision.code == RefusalCode::kNone) target_.applied(cmd);
+      return decision;
+    }
     // The batch rolls back here: nothing the target wrote stays.
     rejection = done.message();
   }

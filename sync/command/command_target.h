@@ -36,6 +36,10 @@ class CommandTarget {
   virtual Result<std::string> setConfig(AuditLog::Batch& batch, const CommandContext& ctx,
                                         const std::string& key,
                                         const std::optional<std::string>& value) = 0;
+  // Called on the owner thread after the batch of an applied command has committed: the place to
+  // act on what changed (the daemon tells the SMS layer the kill switch moved). Not called for a
+  // refused command or when the commit failed. Must not throw.
+  virtual void applied(const Command& /*command*/) {}
 };
 
 }  // namespace atoms::sync::command

@@ -6,6 +6,8 @@
 
 #include "daemon/policy/command_target.h"
 #include "daemon/policy/kill_switch.h"
+#include "daemon/policy/policy_gate.h"
+#include "daemon/policy/shipped_actions.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
 #include "sync/command/command_journal.h"
@@ -165,7 +167,8 @@ struct Box {
     if (!opened) throw std::runtime_error(opened.message());
     store = std::move(*opened);
     killSwitch = std::make_unique<policy::KillSwitch>(store->log(), store->db());
-    target = std::make_unique<policy::PolicyCommandTarget>(*killSwitch, store->db());
+    target = std::make_unique<policy::PolicyCommandTarget>(
+        gate, *killSwitch, store->db(), [this] { return policyState; }, [this] { ++afterApply; });
     processor =
         std::make_unique<sync::command::CommandProcessor>(sync::command::CommandProcessor::Deps{
             store->log(), store->db(), *target, cloudKey, [this] { return now; }});
@@ -178,6 +181,10 @@ struct Box {
   testing::TempDir tmp;
   std::string dir = tmp.sub("state");
   std::optional<VerifierKey> cloudKey;
+  policy::PolicyGate gate{*policy::shippedActionTable()};
+  // What the gate reads besides the level (which comes from the store): the daemon's start state.
+  policy::PolicyState policyState{.defaultGraduation = policy::Graduation::kPropose};
+  int afterApply = 0;
   sync::TimePoint now = kNow;
   std::unique_ptr<SiteStore> store;
   std::unique_ptr<policy::KillSwitch> killSwitch;
@@ -385,6 +392,76 @@ BOOST_FIXTURE_TEST_CASE(configSetRefusesKeysOffTheWhitelistAndBadValues, Fixture
   BOOST_TEST(entryBodies(box.store->log(), "command.applied").empty());  // rolled back
   BOOST_TEST(box.refusals().size() == cases.size());
   BOOST_TEST(box.decided() == cases.size());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ------------------------------------------------------------------------------------------
+// The policy gate between a verified command and what it changes.
+
+BOOST_AUTO_TEST_SUITE(command_policy_gate)
+
+BOOST_FIXTURE_TEST_CASE(anAppliedCommandCarriesTheGateDecisionAndNotifiesOnce, Fixture) {
+  const auto d = box.handle(signCommand(killSwitchCommand(kSite, "g-1", "L1", kNow), keys.cloud));
+  BOOST_TEST(d.outcome == "applied");
+  BOOST_TEST(box.afterApply == 1);
+  const auto decisions = entryBodies(box.store->log(), "policy.decision");
+  BOOST_REQUIRE_EQUAL(decisions.size(), 1u);
+  BOOST_TEST(stringField(decisions[0], "command") == "g-1");
+  const json::Value* decision = decisions[0].find("decision");
+  BOOST_REQUIRE(decision != nullptr);
+  BOOST_TEST(stringField(*decision, "kind") == "killswitch.set");
+  BOOST_TEST(stringField(*decision, "outcome") == "execute");
+  BOOST_TEST(stringField(*decision, "killSwitch") == "L0");  // the level it was decided at
+
+  // A refusal (a replay) changes nothing and notifies nobody.
+  box.handle(signCommand(killSwitchCommand(kSite, "g-1", "L1", kNow), keys.cloud));
+  BOOST_TEST(box.afterApply == 1);
+}
+
+BOOST_FIXTURE_TEST_CASE(configWritesAreFrozenFromL2AndTheRefusalNamesTheRule, Fixture) {
+  BOOST_TEST(
+      box.handle(signCommand(killSwitchCommand(kSite, "g-2", "L2", kNow), keys.cloud)).outcome ==
+      "applied");
+  const auto frozen =
+      box.handle(signCommand(configCommand(kSite, "k-9", "sync.window", "8", kNow), keys.cloud));
+  BOOST_TEST(codeOf(frozen) == "rejected");
+  BOOST_TEST(frozen.message.find("refused by the policy gate: config.set: record_only") !=
+                 std::string::npos,
+             frozen.message);
+  BOOST_TEST(frozen.message.find("L2 write freeze") != std::string::npos, frozen.message);
+  BOOST_TEST(!*sync::command::findConfigOverride(box.store->db(), "sync.window"));
+  BOOST_TEST(entryBodies(box.store->log(), "config.change").empty());
+  BOOST_TEST(entryBodies(box.store->log(), "policy.decision").size() == 1u);  // the L2 command's
+
+  // At L3 it is denied outright; lifting the level (a person may, at every level) lets it through.
+  box.handle(signCommand(killSwitchCommand(kSite, "g-3", "L3", kNow), keys.cloud));
+  const auto stopped =
+      box.handle(signCommand(configCommand(kSite, "k-10", "sync.window", "8", kNow), keys.cloud));
+  BOOST_TEST(stopped.message.find("config.set: deny") != std::string::npos, stopped.message);
+  const auto lifted = box.handle(signCommand(
+      killSwitchCommand(kSite, "g-4", "L0", kNow, 10min, "person:owner-1"), keys.cloud));
+  BOOST_TEST(lifted.outcome == "applied");
+  BOOST_TEST(lifted.message == "kill switch lowered from L3 to L0");
+  const auto after =
+      box.handle(signCommand(configCommand(kSite, "k-11", "sync.window", "8", kNow), keys.cloud));
+  BOOST_TEST(after.outcome == "applied", after.message);
+  BOOST_TEST(box.afterApply == 4);
+}
+
+BOOST_FIXTURE_TEST_CASE(anAutomatedIssuerCannotChangeConfigurationWhileTheBoxOnlyProposes,
+                        Fixture) {
+  const auto d = box.handle(signCommand(
+      configCommand(kSite, "k-1", "sync.window", "8", kNow, 10min, "auto:tuner"), keys.cloud));
+  BOOST_TEST(codeOf(d) == "rejected");
+  BOOST_TEST(d.message.find("config.set: queue_for_approval") != std::string::npos, d.message);
+  BOOST_TEST(!*sync::command::findConfigOverride(box.store->db(), "sync.window"));
+
+  // A person's instruction is not bounded by the box's own graduation, even in SHADOW.
+  box.policyState.defaultGraduation = policy::Graduation::kShadow;
+  const auto human =
+      box.handle(signCommand(configCommand(kSite, "k-2", "sync.window", "8", kNow), keys.cloud));
+  BOOST_TEST(human.outcome == "applied", human.message);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

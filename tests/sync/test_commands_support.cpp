@@ -43,9 +43,10 @@ json::Object killSwitchCommand(const std::string& site, const std::string& id,
 }
 
 json::Object configCommand(const std::string& site, const std::string& id, const std::string& key,
-                           json::Value value, sync::TimePoint issuedAt) {
+                           json::Value value, sync::TimePoint issuedAt,
+                           std::chrono::seconds lifetime, const std::string& by) {
   return envelope(site, id, "config.set", json::Object{{"key", key}, {"value", std::move(value)}},
-                  issuedAt, std::chrono::minutes(10), "ops:ana");
+                  issuedAt, lifetime, by);
 }
 
 std::string signCommand(const json::Object& o, const SigningKey& key) {

@@ -22,7 +22,9 @@ json::Object killSwitchCommand(const std::string& site, const std::string& id,
                                std::chrono::seconds lifetime = std::chrono::minutes(10),
                                const std::string& by = "ops:ana");
 json::Object configCommand(const std::string& site, const std::string& id, const std::string& key,
-                           json::Value value, sync::TimePoint issuedAt);
+                           json::Value value, sync::TimePoint issuedAt,
+                           std::chrono::seconds lifetime = std::chrono::minutes(10),
+                           const std::string& by = "ops:ana");
 
 // canonical(o) + "\n", signed by key.
 std::string signCommand(const json::Object& o, const SigningKey& key);

@@ -11,6 +11,7 @@
 
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
+#include "daemon/service/policy_subsystem.h"
 #include "daemon/service/sms_subsystem.h"
 #include "daemon/service/store_subsystem.h"
 #include "drivers/sms/simulated/simulated_gateway.h"
@@ -41,7 +42,8 @@ struct Seen {
   std::condition_variable changed;
   std::vector<std::string> bodies;
   int calls = 0;
-  bool offEngine = false;  // a call ran on another thread
+  bool offEngine = false;    // a call ran on another thread
+  std::vector<bool> frozen;  // every setOutreachFrozen, in order
 
   bool waitForBodies(std::size_t n) {
     std::unique_lock lock(mutex);
@@ -64,6 +66,11 @@ class HandlingProcessor final : public InboundProcessor {
     }
     seen_->changed.notify_all();
   }
+  void setOutreachFrozen(bool frozen) override {
+    std::lock_guard lock(seen_->mutex);
+    if (!engine_.engine().onEngineThread()) seen_->offEngine = true;
+    seen_->frozen.push_back(frozen);
+  }
 
  private:
   sms::mailbox::Inbox& inbox_;
@@ -76,7 +83,10 @@ struct Services {
       : app({{"state.dir", site.stateDir}, {"sms.driver", driver}}),
         store(std::make_unique<StoreSubsystem>(Poco::Logger::get("store"))),
         engine(std::make_unique<EngineSubsystem>(Poco::Logger::get("engine"))),
-        sms(std::make_unique<SmsSubsystem>(Poco::Logger::get("sms"), *store, *engine)) {}
+        policy(std::make_unique<PolicySubsystem>(Poco::Logger::get("policy"), *store, *engine)),
+        sms(std::make_unique<SmsSubsystem>(Poco::Logger::get("sms"), *store, *engine)) {
+    sms->setPolicy(policy.get());
+  }
   ~Services() { stop(); }
 
   void handleInbound() {
@@ -85,14 +95,15 @@ struct Services {
     });
   }
   void start() {
-    for (ServiceSubsystem* s :
-         std::initializer_list<ServiceSubsystem*>{store.get(), engine.get(), sms.get()}) {
+    for (ServiceSubsystem* s : std::initializer_list<ServiceSubsystem*>{store.get(), engine.get(),
+                                                                        policy.get(), sms.get()}) {
       Status started = s->startService(app);
       BOOST_REQUIRE_MESSAGE(started, s->name() << ": " << started.message());
     }
   }
   void stop() {
     sms->stopService();
+    policy->stopService();
     engine->stopService();
     store->stopService();
   }
@@ -106,6 +117,7 @@ struct Services {
   TestApp app;
   std::unique_ptr<StoreSubsystem> store;
   std::unique_ptr<EngineSubsystem> engine;
+  std::unique_ptr<PolicySubsystem> policy;
   std::unique_ptr<SmsSubsystem> sms;
   std::shared_ptr<Seen> seen = std::make_shared<Seen>();
 };
@@ -134,6 +146,50 @@ BOOST_AUTO_TEST_CASE(inboundIsCommittedThenHandedToTheProcessorOnTheEngineThread
   BOOST_TEST(stored.inboxRows == 2u);
   BOOST_TEST(stored.newRows().empty());
   BOOST_TEST(stored.count("sms.in") == 2u);
+}
+
+// The kill switch reaches the conversation layer: frozen from L1, lifted back at L0, and a box
+// restarted at L1 comes back frozen before it handles anything.
+BOOST_AUTO_TEST_CASE(theProcessorFollowsTheKillSwitchAlsoAcrossARestart) {
+  auto setLevel = [](Services& s, policy::KillSwitchLevel level) {
+    auto done = onEngine(s.engine->engine(), [&]() -> Status {
+      auto changed = s.policy->killSwitch().set("2026-12-01T10:00:00.000Z", level, "test",
+                                                policy::KillSwitchSetter{"panel:ana", false});
+      if (!changed) return changed.error();
+      s.policy->levelMayHaveChanged();
+      return Status::success();
+    });
+    BOOST_REQUIRE(done);
+    BOOST_REQUIRE_MESSAGE(*done, done->message());
+  };
+  auto frozen = [](Services& s) {
+    std::lock_guard lock(s.seen->mutex);
+    return s.seen->frozen;
+  };
+  {
+    Services s;
+    s.handleInbound();
+    s.start();
+    BOOST_TEST(frozen(s) == (std::vector<bool>{false}), boost::test_tools::per_element());
+    setLevel(s, policy::KillSwitchLevel::kL1);
+    setLevel(s, policy::KillSwitchLevel::kL2);
+    setLevel(s, policy::KillSwitchLevel::kL0);
+    setLevel(s, policy::KillSwitchLevel::kL1);
+    BOOST_TEST(frozen(s) == (std::vector<bool>{false, true, true, false, true}),
+               boost::test_tools::per_element());
+    BOOST_TEST(!s.seen->offEngine);
+    // Telling it again without a change calls nobody.
+    auto again = onEngine(s.engine->engine(), [&] {
+      s.policy->levelMayHaveChanged();
+      return true;
+    });
+    BOOST_REQUIRE(again);
+    BOOST_TEST(frozen(s).size() == 5u);
+    s.stop();
+    s.start();  // the same store: the level was kept
+    BOOST_TEST(frozen(s) == (std::vector<bool>{false, true, true, false, true, true}),
+               boost::test_tools::per_element());
+  }
 }
 
 BOOST_AUTO_TEST_CASE(withoutAConversationLayerInboundRowsStayNew) {

@@ -1,0 +1,72 @@
+// PolicySubsystem: the policy gate in `atoms-edge serve` (DESIGN.md section 5, issue 7;
+// docs/policy-gate.md). It owns the gate (over the action table built into the binary,
+// daemon/policy/shipped_actions.h) and the site's KillSwitch, and tells the rest of the daemon
+// when the kill-switch level changes:
+// - at start it reads the stored level (a box restarted at L1 comes back frozen) and logs it;
+// - levelMayHaveChanged(), called after anything that may have set the level committed (a cloud
+//   command today; the panel and automatic raises later), reads it again and, when it moved,
+//   audits nothing more (the change was audited where it was made) but logs it and calls every
+//   listener with the new level.
+// Listeners (the SMS layer freezes outreach from L1 and releases held messages back at L0) are
+// added and removed on the main thread while the engine runs; they are called on the engine
+// thread, at addition with the current level and after each change.
+//
+// Threading: start/stop and add/removeListener on the main thread; gate() from any thread (it is
+// immutable); killSwitch(), state() and levelMayHaveChanged() on the engine thread (which owns the
+// store). Must be started after the store and the engine, before the SMS and sync subsystems.
+#pragma once
+
+#include <Poco/Logger.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+
+#include "daemon/policy/kill_switch.h"
+#include "daemon/policy/policy_gate.h"
+#include "daemon/service/service_subsystem.h"
+
+namespace atoms {
+
+class StoreSubsystem;
+class EngineSubsystem;
+
+class PolicySubsystem final : public ServiceSubsystem {
+ public:
+  using LevelListener = std::function<void(policy::KillSwitchLevel)>;
+
+  PolicySubsystem(Poco::Logger& logger, StoreSubsystem& store, EngineSubsystem& engine);
+  ~PolicySubsystem() override;
+  const char* name() const override { return "policy"; }
+
+  // Preconditions: started().
+  const policy::PolicyGate& gate() const { return *gate_; }
+  policy::KillSwitch& killSwitch() { return *killSwitch_; }
+  // What the gate reads besides the action: the level, graduations, open breakers. Until the
+  // trust budget and breaker board are wired, every function is at PROPOSE (the box proposes,
+  // a human confirms) and no breaker is open.
+  policy::PolicyState state();
+  void levelMayHaveChanged();
+
+  // Returns an id for removeListener. The listener is called (engine thread) with the current
+  // level before this returns.
+  int addListener(LevelListener listener);
+  void removeListener(int id);
+
+ protected:
+  Status start(Poco::Util::Application& app) override;
+  void stop() override;
+
+ private:
+  Poco::Logger& logger_;
+  StoreSubsystem& store_;
+  EngineSubsystem& engine_;
+  std::unique_ptr<policy::PolicyGate> gate_;
+  std::unique_ptr<policy::KillSwitch> killSwitch_;
+  // Engine thread only.
+  policy::KillSwitchLevel level_ = policy::KillSwitchLevel::kL0;
+  std::map<int, LevelListener> listeners_;
+  int nextListener_ = 1;
+};
+
+}  // namespace atoms
