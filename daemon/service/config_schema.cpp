@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <fstream>
 
@@ -26,6 +27,11 @@ std::vector<ConfigKey> serviceConfigSchema() {
          return "one of fatal, critical, error, warning, notice, information, debug, trace";
        }},
       {"log.format", "logfmt", "log line format", oneOf({"logfmt", "json"})},
+      // The policy gate (daemon/service/policy_subsystem.h, docs/policy-gate.md).
+      {"policy.integrity_check_interval_s", "21600",
+       "how often the whole audit log is verified while running (also once at start; 0: only "
+       "at start); a broken chain raises the kill switch to L3",
+       integerIn(0, 604800)},
       // Cloud sync over MQTT (daemon/service/sync_subsystem.h, docs/sync.md).
       {"sync.broker", "",
        "MQTT broker URI (tcp://, ssl://, mqtt://, mqtts:// HOST:PORT); empty: sync off",
@@ -40,22 +46,22 @@ std::vector<ConfigKey> serviceConfigSchema() {
       {"sync.password_file", "", "file holding the MQTT password (with sync.username)",
        syncOptionalPath()},
       {"sync.max_segment_bytes", "1048576", "largest segment published, in bytes",
-       syncInteger(1024, 64 * 1024 * 1024)},
-      {"sync.window", "4", "segments published beyond the acked size", syncInteger(1, 256)},
+       integerIn(1024, 64 * 1024 * 1024)},
+      {"sync.window", "4", "segments published beyond the acked size", integerIn(1, 256)},
       {"sync.ack_timeout_s", "30", "no ack for this long: publish again from the acked size",
-       syncInteger(1, 86400)},
+       integerIn(1, 86400)},
       {"sync.retention_days", "30", "acked checkpoint notes older than this are pruned; 0: keep",
-       syncInteger(0, 36500)},
+       integerIn(0, 36500)},
       {"sync.status_interval_s", "60", "how often the retained status is refreshed",
-       syncInteger(1, 86400)},
+       integerIn(1, 86400)},
       {"sync.poll_interval_ms", "1000", "how often the log is checked for new entries",
-       syncInteger(10, 60000)},
+       integerIn(10, 60000)},
       {"sync.backoff_min_ms", "1000", "first reconnect delay (doubles up to the max, jittered)",
-       syncInteger(10, 3600000)},
-      {"sync.backoff_max_ms", "300000", "longest reconnect delay", syncInteger(10, 3600000)},
+       integerIn(10, 3600000)},
+      {"sync.backoff_max_ms", "300000", "longest reconnect delay", integerIn(10, 3600000)},
       {"sync.session_expiry_s", "604800", "how long the broker keeps the box's session",
-       syncInteger(0, 2147483647)},
-      {"sync.keepalive_s", "30", "MQTT keep-alive interval", syncInteger(5, 3600)},
+       integerIn(0, 2147483647)},
+      {"sync.keepalive_s", "30", "MQTT keep-alive interval", integerIn(5, 3600)},
       {"sync.cloud_key", "",
        "verifier key of the cloud's command signing key (empty: every command is refused)",
        syncCloudKey()},
@@ -63,6 +69,21 @@ std::vector<ConfigKey> serviceConfigSchema() {
   // SMS: sms.driver, sms.retry.*, sms.twilio.*, sms.modem.* (daemon/service/sms_config.h).
   for (ConfigKey& row : smsConfigKeys()) rows.push_back(std::move(row));
   return rows;
+}
+
+std::optional<std::int64_t> parseConfigInteger(const std::string& v) {
+  std::int64_t n = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || end != v.data() + v.size() || v.empty()) return std::nullopt;
+  return n;
+}
+
+ConfigValidator integerIn(std::int64_t lo, std::int64_t hi) {
+  return [lo, hi](const std::string& v) -> std::optional<std::string> {
+    auto n = parseConfigInteger(v);
+    if (n && *n >= lo && *n <= hi) return std::nullopt;
+    return "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+  };
 }
 
 ConfigValidator oneOf(std::vector<std::string> allowed) {

@@ -10,6 +10,7 @@
 #include <Poco/AutoPtr.h>
 #include <Poco/Util/AbstractConfiguration.h>
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -35,6 +36,11 @@ std::vector<ConfigKey> serviceConfigSchema();
 // Validators for rows.
 ConfigValidator oneOf(std::vector<std::string> allowed);
 ConfigValidator absolutePath();
+// A decimal integer in [lo, hi].
+ConfigValidator integerIn(std::int64_t lo, std::int64_t hi);
+
+// A whole decimal integer (optional sign, nothing else); nullopt otherwise.
+std::optional<std::int64_t> parseConfigInteger(const std::string& v);
 
 // Reads a properties file. Errors name the path and the reason: missing, not a regular file,
 // unreadable (errno text), or a file Poco cannot parse.

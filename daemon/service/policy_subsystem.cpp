@@ -2,8 +2,11 @@
 
 #include "daemon/log/log.h"
 #include "daemon/policy/shipped_actions.h"
+#include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/store_subsystem.h"
+#include "store/audit_entry.h"
+#include "store/state_dir.h"
 
 namespace atoms {
 
@@ -13,7 +16,7 @@ PolicySubsystem::PolicySubsystem(Poco::Logger& logger, StoreSubsystem& store,
 
 PolicySubsystem::~PolicySubsystem() = default;
 
-Status PolicySubsystem::start(Poco::Util::Application& /*app*/) {
+Status PolicySubsystem::start(Poco::Util::Application& app) {
   auto table = policy::shippedActionTable();
   if (!table) return makeError("policy: " + table.message());
   gate_ = std::make_unique<policy::PolicyGate>(std::move(*table));
@@ -36,15 +39,61 @@ Status PolicySubsystem::start(Poco::Util::Application& /*app*/) {
                 {"by", s.setBy},
                 {"reason", s.reason}});
   }
+  const auto interval =
+      parseConfigInteger(app.config().getString("policy.integrity_check_interval_s"));
+  if (!interval) return makeError("policy.integrity_check_interval_s: not an integer");
+  auto watched = onEngine(engine_.engine(), [this] {
+    SiteStore& store = store_.store();
+    return std::pair{store.log().verifierKey(), store.identity().siteId};
+  });
+  if (!watched) return makeError("policy: the engine is not running");
+  Engine& engine = engine_.engine();
+  Poco::Logger& logger = logger_;
+  integrity_ = std::make_unique<policy::IntegrityWatch>(
+      policy::IntegrityWatchOptions{resolveStatePaths(store_.stateDir()), watched->first,
+                                    watched->second, std::chrono::seconds(*interval)},
+      policy::IntegrityCallbacks{
+          [this, &engine](const VerifyReport& report) {
+            engine.post([this, report] { integrityFailed(report); });
+          },
+          [&logger](const VerifyReport& report) {
+            logDebug(logger, "audit log verified",
+                     {{"entries", std::to_string(report.entries)},
+                      {"checkpoints", std::to_string(report.checkpoints)},
+                      {"receipts", std::to_string(report.receipts)}});
+          },
+          [&logger](const std::string& why) {
+            logWarning(logger, "could not verify the audit log this time", {{"error", why}});
+          }});
+  integrity_->start();
   return Status::success();
 }
 
+void PolicySubsystem::integrityFailed(const VerifyReport& report) {
+  if (!killSwitch_) return;  // stopping
+  logError(logger_, "the audit log failed verification: raising the kill switch to L3",
+           {{"problem", report.problem},
+            {"first_bad_seq",
+             report.firstBadSeq ? std::to_string(*report.firstBadSeq) : std::string("-")}});
+  const std::string ts = formatTimestamp(engine_.clock().now());
+  auto raised = killSwitch_->set(ts, policy::KillSwitchLevel::kL3,
+                                 "audit chain integrity failure: " + report.problem,
+                                 policy::KillSwitchSetter{"integrity", true});
+  if (!raised) {
+    logError(logger_, "could not raise the kill switch", {{"error", raised.message()}});
+    return;
+  }
+  levelMayHaveChanged();
+}
+
 void PolicySubsystem::stop() {
+  if (integrity_) integrity_->stop();  // no report is posted after this
   (void)onEngine(engine_.engine(), [this] {
     listeners_.clear();
-    killSwitch_.reset();
+    killSwitch_.reset();  // a report posted before the watch stopped finds none
     return true;
   });
+  integrity_.reset();
   gate_.reset();
 }
 

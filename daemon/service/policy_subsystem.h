@@ -7,6 +7,10 @@
 //   command today; the panel and automatic raises later), reads it again and, when it moved,
 //   audits nothing more (the change was audited where it was made) but logs it and calls every
 //   listener with the new level.
+// - the IntegrityWatch (daemon/policy/integrity_watch.h) re-verifies the whole audit log once at
+//   start and every policy.integrity_check_interval_s; a broken chain raises the kill switch to
+//   L3 (automated, actor "integrity", the problem as the reason) and is logged as an error
+//   (seed 001 section 7: L3 is automatic on an integrity failure; lowering it is for a person).
 // Listeners (the SMS layer freezes outreach from L1 and releases held messages back at L0) are
 // added and removed on the main thread while the engine runs; they are called on the engine
 // thread, at addition with the current level and after each change.
@@ -22,6 +26,7 @@
 #include <map>
 #include <memory>
 
+#include "daemon/policy/integrity_watch.h"
 #include "daemon/policy/kill_switch.h"
 #include "daemon/policy/policy_gate.h"
 #include "daemon/service/service_subsystem.h"
@@ -52,17 +57,23 @@ class PolicySubsystem final : public ServiceSubsystem {
   // level before this returns.
   int addListener(LevelListener listener);
   void removeListener(int id);
+  // Preconditions: started(). Tests use it to ask for a check and count them.
+  policy::IntegrityWatch& integrityWatch() { return *integrity_; }
 
  protected:
   Status start(Poco::Util::Application& app) override;
   void stop() override;
 
  private:
+  // Engine thread: raises the kill switch to L3 for a broken audit chain.
+  void integrityFailed(const VerifyReport& report);
+
   Poco::Logger& logger_;
   StoreSubsystem& store_;
   EngineSubsystem& engine_;
   std::unique_ptr<policy::PolicyGate> gate_;
   std::unique_ptr<policy::KillSwitch> killSwitch_;
+  std::unique_ptr<policy::IntegrityWatch> integrity_;
   // Engine thread only.
   policy::KillSwitchLevel level_ = policy::KillSwitchLevel::kL0;
   std::map<int, LevelListener> listeners_;

@@ -82,7 +82,7 @@ ConfigValidator storageName() {
 ConfigValidator baudRate() {
   return [](const std::string& v) -> std::optional<std::string> {
     const std::string expected = "a standard baud rate from 1200 to 921600, e.g. 115200";
-    if (syncInteger(1200, 921600)(v)) return expected;
+    if (integerIn(1200, 921600)(v)) return expected;
     if (!drivers::modem::isSupportedBaud(std::stoi(v))) return expected;
     return std::nullopt;
   };
@@ -200,11 +200,11 @@ std::vector<ConfigKey> smsConfigKeys() {
        oneOf({"off", "simulated", "twilio", "modem"})},
       {"sms.retry.initial-delay-ms", millis(retry.initialDelay),
        "wait after the first failed send of a message (doubles up to the max, jittered)",
-       syncInteger(100, 86'400'000)},
+       integerIn(100, 86'400'000)},
       {"sms.retry.max-delay-ms", millis(retry.maxDelay), "longest wait between two sends",
-       syncInteger(100, 86'400'000)},
+       integerIn(100, 86'400'000)},
       {"sms.retry.max-attempts", std::to_string(retry.maxAttempts),
-       "sends of one message before it is failed for good", syncInteger(1, 100)},
+       "sends of one message before it is failed for good", integerIn(1, 100)},
       {"sms.quiet-hours.start", clockTime(outreach.quietStartMinute),
        "local time non-urgent texts stop for the night (HH:MM; equal to the end: none)",
        clockTimeValue()},
@@ -212,7 +212,7 @@ std::vector<ConfigKey> smsConfigKeys() {
        "local time held texts go out in the morning (HH:MM)", clockTimeValue()},
       {"sms.daily-cap", std::to_string(outreach.dailyCap),
        "offers and notices per person per local day (replies and safety alerts not counted)",
-       syncInteger(1, 100)},
+       integerIn(1, 100)},
       {"sms.language", "en", "language of replies when the sender's is not known: en or es",
        oneOf({"en", "es"})},
       {"sms.contact.name", "",
@@ -235,23 +235,23 @@ std::vector<ConfigKey> smsConfigKeys() {
        "ask the network for delivery reports", oneOf({"on", "off"})},
       {"sms.modem.validity-minutes", std::to_string(modem.validity ? modem.validity->count() : 0),
        "how long the service centre keeps trying; 0: the network's default",
-       syncInteger(0, 63 * 7 * 24 * 60)},
+       integerIn(0, 63 * 7 * 24 * 60)},
       {"sms.modem.sim-pin-file", "",
        "file holding the SIM PIN (mode 0600); default: the credential modem-sim-pin, else none",
        syncOptionalPath()},
       {"sms.modem.command-timeout-ms", millis(modem.commandTimeout),
-       "an AT command without an answer by then is a failure", syncInteger(100, 600'000)},
+       "an AT command without an answer by then is a failure", integerIn(100, 600'000)},
       {"sms.modem.send-timeout-ms", millis(modem.sendTimeout),
-       "how long the network may take to accept a message", syncInteger(1000, 600'000)},
+       "how long the network may take to accept a message", integerIn(1000, 600'000)},
       {"sms.modem.keepalive-ms", millis(modem.keepaliveInterval), "idle probe of the modem",
-       syncInteger(100, 3'600'000)},
+       integerIn(100, 3'600'000)},
       {"sms.modem.storage-scan-ms", millis(modem.storageScanInterval),
-       "how often stored messages are read again", syncInteger(100, 3'600'000)},
+       "how often stored messages are read again", integerIn(100, 3'600'000)},
       {"sms.modem.backoff-min-ms", millis(modem.backoffInitial),
        "first wait before reopening a modem that failed (doubles, jittered)",
-       syncInteger(10, 3'600'000)},
+       integerIn(10, 3'600'000)},
       {"sms.modem.backoff-max-ms", millis(modem.backoffMax), "longest wait before reopening",
-       syncInteger(10, 3'600'000)},
+       integerIn(10, 3'600'000)},
   };
   for (drivers::twilio::TwilioConfigKey& k : drivers::twilio::twilioConfigKeys()) {
     rows.push_back({std::move(k.key), std::move(k.defaultValue), std::move(k.description),

@@ -34,13 +34,6 @@ class EngineExecutor final : public sync::Executor {
   Engine& engine_;
 };
 
-std::optional<std::int64_t> parseInteger(const std::string& v) {
-  std::int64_t n = 0;
-  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-  if (ec != std::errc() || end != v.data() + v.size() || v.empty()) return std::nullopt;
-  return n;
-}
-
 // The configuration file's values with the cloud's overrides (config.set) on top.
 class EffectiveConfig {
  public:
@@ -66,7 +59,7 @@ class EffectiveConfig {
     return it != overrides_.end() ? it->second : file_.getString(key);
   }
   std::int64_t integer(const std::string& key) const {
-    return parseInteger(string(key)).value_or(0);  // validated at load, or by the whitelist
+    return parseConfigInteger(string(key)).value_or(0);  // validated at load, or by the whitelist
   }
 
  private:
@@ -199,7 +192,7 @@ ConfigValidator syncBrokerUri() {
       const std::string rest = v.substr(std::string_view(scheme).size());
       const auto colon = rest.rfind(':');
       if (colon == std::string::npos || colon == 0) break;
-      auto port = parseInteger(rest.substr(colon + 1));
+      auto port = parseConfigInteger(rest.substr(colon + 1));
       if (port && *port > 0 && *port < 65536) return std::nullopt;
       break;
     }
@@ -219,14 +212,6 @@ ConfigValidator syncCloudKey() {
     if (v.empty() || VerifierKey::parse(v)) return std::nullopt;
     return "empty (commands refused) or a verifier key NAME+KEYID+BASE64 (" +
            VerifierKey::parse(v).message() + ")";
-  };
-}
-
-ConfigValidator syncInteger(std::int64_t lo, std::int64_t hi) {
-  return [lo, hi](const std::string& v) -> std::optional<std::string> {
-    auto n = parseInteger(v);
-    if (n && *n >= lo && *n <= hi) return std::nullopt;
-    return "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
   };
 }
 

@@ -70,8 +70,6 @@ class SyncSubsystem final : public ServiceSubsystem {
 ConfigValidator syncBrokerUri();
 // Empty, or an absolute path.
 ConfigValidator syncOptionalPath();
-// A decimal integer in [lo, hi].
-ConfigValidator syncInteger(std::int64_t lo, std::int64_t hi);
 // Empty, or a signed-note verifier key "<name>+<8 hex>+<base64>" (store/signed_note.h).
 ConfigValidator syncCloudKey();
 

@@ -19,21 +19,10 @@
 #include "sms/mailbox/store_runner.h"
 #include "store/site_store.h"
 #include "tests/sms/serve/serve_support.h"
+#include "tests/support/test_app.h"
 
 namespace atoms::test {
 namespace {
-
-// A Poco application whose configuration is the given keys over the schema's defaults, as
-// EdgeServer layers them.
-class TestApp final : public Poco::Util::Application {
- public:
-  explicit TestApp(const std::map<std::string, std::string>& keys) {
-    Poco::AutoPtr<Poco::Util::MapConfiguration> file(new Poco::Util::MapConfiguration);
-    for (const auto& [k, v] : keys) file->setString(k, v);
-    config().add(file, "file", PRIO_DEFAULT);
-    config().add(configDefaults(serviceConfigSchema()), "defaults", PRIO_SYSTEM + 100);
-  }
-};
 
 // What the conversation layer would do, minimally: on the engine thread, read every new row and
 // mark it handled. Records what it saw.
