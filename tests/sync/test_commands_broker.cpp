@@ -270,7 +270,16 @@ BOOST_FIXTURE_TEST_CASE(serveAppliesCloudCommandsAndUsesAConfigOverrideFromTheNe
     const auto now = std::chrono::system_clock::now();
     cloud.publish(signCommand(killSwitchCommand(site.site, "s-1", "L2", now), cloudKey));
     BOOST_TEST(parsed(cloud.nextResult()).message == "kill switch raised from L0 to L2");
+    // The policy gate: L2 freezes writes, so the configuration change is refused, then passes
+    // once a person lowered the level to L1 (an outreach freeze does not stop it).
     cloud.publish(signCommand(configCommand(site.site, "s-2", "sync.window", "7", now), cloudKey));
+    const auto frozen = parsed(cloud.nextResult());
+    BOOST_TEST(frozen.outcome == "refused");
+    BOOST_TEST(contains(frozen.message, "refused by the policy gate: config.set: record_only"),
+               frozen.message);
+    cloud.publish(signCommand(killSwitchCommand(site.site, "s-3", "L1", now), cloudKey));
+    BOOST_TEST(parsed(cloud.nextResult()).message == "kill switch lowered from L2 to L1");
+    cloud.publish(signCommand(configCommand(site.site, "s-4", "sync.window", "7", now), cloudKey));
     BOOST_TEST(parsed(cloud.nextResult()).outcome == "applied");
     BOOST_REQUIRE_MESSAGE(serve.waitForStderr("msg=\"applied a cloud command\"", 10s), serve.err());
     serve.signal(SIGTERM);
@@ -280,7 +289,7 @@ BOOST_FIXTURE_TEST_CASE(serveAppliesCloudCommandsAndUsesAConfigOverrideFromTheNe
     auto store = SiteStore::open(site.dir);
     BOOST_REQUIRE_MESSAGE(store, store.message());
     policy::KillSwitch ks((*store)->log(), (*store)->db());
-    BOOST_TEST(policy::killSwitchLevelName(ks.current()->level) == "L2");
+    BOOST_TEST(policy::killSwitchLevelName(ks.current()->level) == "L1");
     auto o = sync::command::findConfigOverride((*store)->db(), "sync.window");
     BOOST_REQUIRE(o && *o);
     BOOST_TEST((*o)->value == "7");
