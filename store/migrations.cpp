@@ -123,6 +123,17 @@ constexpr Migration kStoreMigrations[] = {
      "CREATE TABLE kill_switch(id INTEGER PRIMARY KEY CHECK(id=1),"
      " level INTEGER NOT NULL CHECK(level BETWEEN 0 AND 3), set_at TEXT NOT NULL,"
      " set_by TEXT NOT NULL, reason TEXT NOT NULL, automated INTEGER NOT NULL);"},
+    // Safety reports (sms/conversation/safety_desk.h, docs/safety-alerts.md): one row per
+    // incident, open until a person it was sent to acknowledges it; `recipients` is the
+    // comma-separated E.164 numbers alerted. Instants are Unix milliseconds (UTC).
+    {8, "safety",
+     "CREATE TABLE safety_incident(id INTEGER PRIMARY KEY, opened_at INTEGER NOT NULL,"
+     " inbox_id INTEGER NOT NULL, reporter TEXT NOT NULL, person_id TEXT NOT NULL,"
+     " category TEXT NOT NULL, state TEXT NOT NULL CHECK(state IN ('open','acknowledged')),"
+     " rounds INTEGER NOT NULL, next_alert_at INTEGER, recipients TEXT NOT NULL,"
+     " acknowledged_by TEXT NOT NULL, acknowledged_at INTEGER);"
+     "CREATE INDEX safety_incident_due ON safety_incident(state, next_alert_at);"
+     "CREATE INDEX safety_incident_reporter ON safety_incident(reporter, state);"},
 };
 
 constexpr std::string_view kCreateTable =

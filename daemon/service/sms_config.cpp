@@ -215,6 +215,17 @@ std::vector<ConfigKey> smsConfigKeys() {
        integerIn(1, 100)},
       {"sms.language", "en", "language of replies when the sender's is not known: en or es",
        oneOf({"en", "es"})},
+      {"sms.safety.emergency-number", "911",
+       "the number a safety report's answer says to call first (2-15 digits)",
+       [](const std::string& v) -> std::optional<std::string> {
+         sms::conversation::SafetySettings safety;
+         safety.emergencyNumber = v;
+         if (sms::conversation::validateSafetySettings(safety)) return std::nullopt;
+         return "2-15 digits, like 911 or 112";
+       }},
+      {"sms.safety.reminder-minutes", "5",
+       "how often the people alerted about a safety report are reminded until one replies ACK",
+       integerIn(1, 60)},
       {"sms.contact.name", "",
        "who HELP names for people without a manager of record and for unknown numbers", oneLine()},
       {"sms.contact.phone", "", "that person's phone number, E.164 (may be empty)", optionalE164()},
@@ -286,8 +297,10 @@ Result<SmsSettings> loadSmsSettings(const Poco::Util::AbstractConfiguration& c,
   talk.defaultLanguage = c.getString("sms.language") == "es"
                              ? sms::conversation::Language::kSpanish
                              : sms::conversation::Language::kEnglish;
+  talk.safety.emergencyNumber = c.getString("sms.safety.emergency-number");
+  talk.safety.realertEvery = std::chrono::minutes(c.getInt("sms.safety.reminder-minutes"));
   if (Status s = sms::conversation::validateConversationSettings(talk); !s) {
-    return makeError("sms.quiet-hours/sms.daily-cap: " + s.message());
+    return makeError("sms.quiet-hours/sms.daily-cap/sms.safety.*: " + s.message());
   }
   settings.contact.name = c.getString("sms.contact.name");
   settings.contact.phone = c.getString("sms.contact.phone");

@@ -38,8 +38,10 @@ Result<std::unique_ptr<ConversationProcessor>> ConversationProcessor::create(
   processor->outreach_ = std::make_unique<sms::conversation::Outreach>(
       mailbox.store, mailbox.outbox, processor->roster_, *processor->siteTime_,
       mailbox.conversation, [&clock] { return clock.now(); });
+  processor->safety_ = std::make_unique<sms::conversation::SafetyDesk>(
+      mailbox.store, *processor->outreach_, mailbox.conversation.safety);
   processor->conversation_ = std::make_unique<sms::conversation::Conversation>(
-      mailbox.store, mailbox.inbox, *processor->outreach_);
+      mailbox.store, mailbox.inbox, *processor->outreach_, nullptr, processor->safety_.get());
   return processor;
 }
 
@@ -50,6 +52,7 @@ ConversationProcessor::ConversationProcessor(Engine& engine, Poco::Logger& logge
 
 ConversationProcessor::~ConversationProcessor() {
   if (releaseTimer_) engine_.cancel(*releaseTimer_);
+  if (realertTimer_) engine_.cancel(*realertTimer_);
 }
 
 void ConversationProcessor::processPending() {
@@ -65,8 +68,39 @@ void ConversationProcessor::processPending() {
     if (static_cast<std::size_t>(*handled) < batch) break;
   }
   // Holds end by time alone: the timer releases them (at once for those due while the box was
-  // down); a pass only makes sure the timer is set.
+  // down); a pass only makes sure the timer is set. The same for safety reminders.
   scheduleRelease();
+  scheduleRealert();
+}
+
+void ConversationProcessor::realertDue() {
+  Result<int> rounds = safety_->realertDue(engine_.clock().now());
+  if (!rounds) {
+    logError(logger_, "safety reminders failed; they will be tried again",
+             {{"error", rounds.message()}});
+  } else if (*rounds > 0) {
+    logWarning(logger_, "safety alert still not acknowledged: reminded the people alerted",
+               {{"incidents", std::to_string(*rounds)}});
+  }
+  scheduleRealert();
+}
+
+void ConversationProcessor::scheduleRealert() {
+  Result<std::optional<TimePoint>> next = safety_->nextRealert();
+  if (!next) {
+    logError(logger_, "cannot read the next safety reminder time", {{"error", next.message()}});
+    return;
+  }
+  if (*next == realertAt_) return;
+  if (realertTimer_) engine_.cancel(*realertTimer_);
+  realertTimer_.reset();
+  realertAt_ = *next;
+  if (!realertAt_) return;
+  realertTimer_ = engine_.schedule(*realertAt_, [this] {
+    realertTimer_.reset();
+    realertAt_.reset();
+    realertDue();
+  });
 }
 
 void ConversationProcessor::setOutreachFrozen(bool frozen) {

@@ -7,6 +7,8 @@
 //   handles every unhandled inbound message, in batches, and makes sure the engine timer is set
 //   for the next held message's release (the morning after quiet hours, the next day after a
 //   cap); the timer releases what is due, at once for what fell due while the box was down.
+// - Safety reports go to the SafetyDesk; its reminders run on a second engine timer, set after
+//   every pass to the earliest open incident's next reminder.
 // - setOutreachFrozen() follows the kill switch (SmsSubsystem calls it at start and after each
 //   change): from L1 Outreach holds everything but replies in a person's own thread, safety
 //   alerts and escalations; back at L0 every held message is decided again at once.
@@ -29,6 +31,7 @@
 #include "daemon/sms/site_roster.h"
 #include "sms/conversation/conversation.h"
 #include "sms/conversation/outreach.h"
+#include "sms/conversation/safety_desk.h"
 #include "store/result.h"
 
 namespace atoms::sms_site {
@@ -54,15 +57,20 @@ class ConversationProcessor final : public InboundProcessor {
                         std::unique_ptr<sms::conversation::SiteTime> siteTime);
   void releaseDue();
   void scheduleRelease();
+  void realertDue();
+  void scheduleRealert();
 
   Engine& engine_;
   Poco::Logger& logger_;
   SiteRoster roster_;
   std::unique_ptr<sms::conversation::SiteTime> siteTime_;
   std::unique_ptr<sms::conversation::Outreach> outreach_;
+  std::unique_ptr<sms::conversation::SafetyDesk> safety_;
   std::unique_ptr<sms::conversation::Conversation> conversation_;
   std::optional<Engine::TimerId> releaseTimer_;
   std::optional<TimePoint> releaseAt_;
+  std::optional<Engine::TimerId> realertTimer_;  // safety reminders
+  std::optional<TimePoint> realertAt_;
 };
 
 }  // namespace atoms::sms_site

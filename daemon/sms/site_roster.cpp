@@ -50,4 +50,13 @@ sms::conversation::HumanContact SiteRoster::humanContact(std::string_view person
   return siteContact_;
 }
 
+std::vector<sms::conversation::HumanContact> SiteRoster::safetyContacts() const {
+  std::lock_guard lock(mutex_);
+  std::vector<sms::conversation::HumanContact> out;
+  for (const auto& [id, person] : byId_) {
+    if (person.safetyContact && !person.phone.empty()) out.push_back({person.name, person.phone});
+  }
+  return out;
+}
+
 }  // namespace atoms::sms_site

@@ -28,6 +28,7 @@ class SiteRoster final : public sms::conversation::Roster {
   std::optional<sms::conversation::Contact> findByPhone(std::string_view e164) const override;
   std::string siteName() const override;
   sms::conversation::HumanContact humanContact(std::string_view personId) const override;
+  std::vector<sms::conversation::HumanContact> safetyContacts() const override;
 
  private:
   sms::conversation::HumanContact siteContact_;

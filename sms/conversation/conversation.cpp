@@ -52,8 +52,8 @@ struct Conversation::Handling {
 };
 
 Conversation::Conversation(mailbox::StoreRunner& store, mailbox::Inbox& inbox, Outreach& outreach,
-                           ReplyHandler* handler)
-    : store_(store), inbox_(inbox), outreach_(outreach), handler_(handler) {}
+                           ReplyHandler* handler, SafetyDesk* safety)
+    : store_(store), inbox_(inbox), outreach_(outreach), handler_(handler), safety_(safety) {}
 
 Result<int> Conversation::handlePending() {
   std::lock_guard lock(mutex_);
@@ -217,6 +217,29 @@ Status Conversation::respond(Handling& h) {
   if (kind == KeywordKind::kOptIn && !yes && h.contact) {
     h.outcome = "already_subscribed";
     return send(MessageClass::kThreadReply, alreadySubscribedText(h.context));
+  }
+
+  // A safety report or its acknowledgement, from anyone: before everything but STOP and START.
+  if (safety_ != nullptr) {
+    std::optional<SafetyAnswer> answer;
+    if (const auto ack = parseSafetyAck(h.row.body)) {
+      auto a = safety_->acknowledgeIn(h.store, h.batch, h.row, h.contact, *ack, h.context, h.now);
+      if (!a) return a.error();
+      answer = std::move(*a);
+    } else if (const auto report = safetyDetector_.check(h.row.body)) {
+      auto a = safety_->reportIn(h.store, h.batch, h.row, h.contact, *report, h.context, h.now);
+      if (!a) return a.error();
+      answer = std::move(*a);
+    }
+    if (answer) {
+      h.intent = "safety";
+      h.outcome = answer->outcome;
+      const bool closes = answer->outcome == "safety_reported" ||
+                          answer->outcome == "safety_still_open" ||
+                          answer->outcome == "safety_acknowledged";
+      return send(closes ? MessageClass::kSafetyAlert : MessageClass::kThreadReply,
+                  answer->replyText);
+    }
   }
 
   if (!h.contact) {

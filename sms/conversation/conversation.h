@@ -10,6 +10,9 @@
 // - START/UNSTOP, and YES from someone opted out: back in, audited ("sms.opt_in"), confirmed.
 // - HELP/INFO/AYUDA: who this is (the site's automated assistant), how to reach a person, how to
 //   stop. WHY: the sources of the receipt of the last text sent to this number (why_text.h).
+// - A safety report (safety_report.h: injury, fire, gas, violence, dangerous equipment, SAFETY),
+//   from anyone, even a number not on the roster, and "ACK <id>" from a person alerted: to the
+//   SafetyDesk, which alerts the people who must act; the sender gets the emergency number first.
 // - Offer codes and APPROVE/DENY: to the ReplyHandler; without one a short kind reply.
 // - Anything else from a person on the roster: to the ReplyHandler as conversation (injection-
 //   flagged text goes as data, flag recorded in the audit entry); without one, one short reply.
@@ -32,11 +35,13 @@
 
 #include "sms/conversation/outreach.h"
 #include "sms/conversation/reply_handler.h"
+#include "sms/conversation/safety_desk.h"
 #include "sms/mailbox/inbox.h"
 #include "sms/mailbox/store_runner.h"
 #include "sms/text/content_lint.h"
 #include "sms/text/injection_flag.h"
 #include "sms/text/keywords.h"
+#include "sms/text/safety_report.h"
 #include "store/result.h"
 
 namespace atoms::sms::conversation {
@@ -44,8 +49,9 @@ namespace atoms::sms::conversation {
 class Conversation {
  public:
   // `store`, `inbox`, `outreach` (and `handler`, when given) must outlive the Conversation.
+  // `safety` (may be null: then nothing is treated as a safety report) must outlive it too.
   Conversation(mailbox::StoreRunner& store, mailbox::Inbox& inbox, Outreach& outreach,
-               ReplyHandler* handler = nullptr);
+               ReplyHandler* handler = nullptr, SafetyDesk* safety = nullptr);
   Conversation(const Conversation&) = delete;
   Conversation& operator=(const Conversation&) = delete;
 
@@ -64,6 +70,8 @@ class Conversation {
   mailbox::Inbox& inbox_;
   Outreach& outreach_;
   ReplyHandler* handler_;
+  SafetyDesk* safety_;
+  SafetyDetector safetyDetector_;
   KeywordParser keywords_;
   InjectionDetector injection_;
   ContentLint lint_;

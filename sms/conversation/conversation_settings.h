@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <string>
 
 #include "sms/conversation/language.h"
 #include "sms/outreach/outreach_policy.h"
@@ -12,16 +13,26 @@
 
 namespace atoms::sms::conversation {
 
+// Safety reports (safety_desk.h): the number people are told to call, and how often the people
+// alerted are reminded until one of them acknowledges.
+struct SafetySettings {
+  std::string emergencyNumber = "911";
+  std::chrono::minutes realertEvery{5};
+};
+
 struct ConversationSettings {
   OutreachSettings outreach;  // default quiet hours 21:00-08:00, cap 6, thread window 4 h
   Language defaultLanguage = Language::kEnglish;
   // Seed 001 section 7: on release, what a freeze held longer than this is withdrawn, not sent.
   std::chrono::hours frozenHoldLimit{48};
+  SafetySettings safety;
   // Inbound messages handled per Conversation::handlePending() call.
   std::size_t batchLimit = 50;
 };
 
-// Ok, or one line naming the first setting out of range.
+// Ok, or one line naming the setting: the number is 2-15 digits, the interval 1-60 minutes.
+Status validateSafetySettings(const SafetySettings& settings);
+// Ok, or one line naming the first setting out of range (the safety settings included).
 Status validateConversationSettings(const ConversationSettings& settings);
 
 }  // namespace atoms::sms::conversation

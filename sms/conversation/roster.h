@@ -47,6 +47,9 @@ class Roster {
   // contact); for an empty id (a number not on the roster) the site contact. An empty name means
   // none is configured; the texts then say "your manager".
   virtual HumanContact humanContact(std::string_view personId) const = 0;
+  // The site's safety contacts (people the site file marks safetyContact), who get every safety
+  // alert with the reporter's manager of record. Empty by default.
+  virtual std::vector<HumanContact> safetyContacts() const { return {}; }
 };
 
 }  // namespace atoms::sms::conversation

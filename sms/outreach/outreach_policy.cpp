@@ -192,7 +192,10 @@ OutreachDecision decideOutreach(const OutreachInput& in) {
   if (kind == MessageClass::kThreadReply && !activeThread) kind = MessageClass::kNotice;
 
   // 2. Consent.
-  if (!who.smsConsent && kind != MessageClass::kThreadReply) {
+  // Safety alerts go to the people responsible for the site and to the person who reported the
+  // danger (issue 4: replies in a person's own thread and safety alerts are the exceptions);
+  // only an opt-out stops them.
+  if (!who.smsConsent && kind != MessageClass::kThreadReply && kind != MessageClass::kSafetyAlert) {
     return decision(V::kRefuse, R::kNoConsent, kind,
                     msg.kind == MessageClass::kThreadReply
                         ? "not sent: a reply outside the person's active thread needs SMS consent"

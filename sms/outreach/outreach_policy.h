@@ -7,7 +7,8 @@
 // The rules, in the order they apply:
 // 1. An opted-out person gets nothing but the one confirmation of their opt-out (CTIA, carrier
 //    practice): kOptOutConfirmation passes everything, once.
-// 2. Without SMS consent, only replies in the person's own active thread (they wrote first).
+// 2. Without SMS consent, only replies in the person's own active thread (they wrote first) and
+//    safety alerts (to the people responsible for the site, and the answer to the reporter).
 // 3. Outreach frozen (kill switch L1 or higher, or the outreach breaker open): only replies in the
 //    person's thread (at most kFrozenThreadRepliesPerDay per day, seed 001 section 7), safety
 //    alerts and escalations pass; everything else is held (not dropped) until outreach is released.

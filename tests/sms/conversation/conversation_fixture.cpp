@@ -41,13 +41,15 @@ void ConversationFixture::open() {
   outbox = std::make_unique<mailbox::Outbox>(*runner, now, [] { return 0.5; });
   inbox = std::make_unique<mailbox::Inbox>(*runner, *outbox, std::string(gateway.name()), now);
   outreach = std::make_unique<Outreach>(*runner, *outbox, roster, siteTime, settings, now);
-  conversation = std::make_unique<Conversation>(*runner, *inbox, *outreach, handler);
+  safety = std::make_unique<SafetyDesk>(*runner, *outreach, settings.safety);
+  conversation = std::make_unique<Conversation>(*runner, *inbox, *outreach, handler, safety.get());
   BOOST_TEST_REQUIRE(gateway.start(*inbox).ok());
 }
 
 void ConversationFixture::close() {
   gateway.stop();
   conversation.reset();
+  safety.reset();
   outreach.reset();
   inbox.reset();
   outbox.reset();

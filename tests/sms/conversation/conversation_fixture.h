@@ -1,7 +1,8 @@
 // A fresh state directory with the whole conversation layer on top: a LockedStoreRunner, Outbox,
 // Inbox (fed by the started simulated gateway), Outreach and Conversation, on a clock that moves
 // only when the test says and a site at UTC-08:00 (no DST) so local days differ from UTC days. The
-// roster knows two people; the site contact is Dana Lee. close() and open() drop and reopen
+// roster knows three people; the site contact (everyone's manager here) is Dana Lee, the safety
+// contact Sam Ortiz. close() and open() drop and reopen
 // everything on the same directory, as a restart would.
 #pragma once
 
@@ -17,6 +18,7 @@
 #include "sms/conversation/conversation.h"
 #include "sms/conversation/outreach.h"
 #include "sms/conversation/roster.h"
+#include "sms/conversation/safety_desk.h"
 #include "sms/conversation/site_time.h"
 #include "sms/mailbox/dispatcher.h"
 #include "sms/mailbox/inbox.h"
@@ -39,7 +41,9 @@ class TestRoster final : public Roster {
   std::optional<Contact> findByPhone(std::string_view e164) const override;
   std::string siteName() const override { return "Bistro Maree"; }
   HumanContact humanContact(std::string_view personId) const override;
+  std::vector<HumanContact> safetyContacts() const override { return safety; }
   std::map<std::string, Contact, std::less<>> people;
+  std::vector<HumanContact> safety{{"Sam Ortiz", "+15550100300"}};  // the site's safety contact
 };
 
 // A clock that moves only when told; thread-safe.
@@ -96,6 +100,7 @@ class ConversationFixture {
   std::unique_ptr<mailbox::Outbox> outbox;
   std::unique_ptr<mailbox::Inbox> inbox;
   std::unique_ptr<Outreach> outreach;
+  std::unique_ptr<SafetyDesk> safety;
   std::unique_ptr<Conversation> conversation;
 };
 

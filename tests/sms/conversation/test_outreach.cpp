@@ -198,10 +198,10 @@ BOOST_FIXTURE_TEST_CASE(freezeHoldsNoticesButPassesThreadRepliesAndSafetyAlerts,
   BOOST_TEST((notice->outcome == OutreachOutcome::kHeld));
   BOOST_TEST(notice->reason == "outreach.frozen");
   BOOST_TEST(!notice->holdUntil.has_value());
-  auto safety = outreach->send(request("f-safety", kAna, MessageClass::kSafetyAlert,
-                                       "Slip hazard by the dish pit: please use the side door."));
-  BOOST_TEST_REQUIRE(safety.ok());
-  BOOST_TEST((safety->outcome == OutreachOutcome::kQueued));
+  auto alert = outreach->send(request("f-safety", kAna, MessageClass::kSafetyAlert,
+                                      "Slip hazard by the dish pit: please use the side door."));
+  BOOST_TEST_REQUIRE(alert.ok());
+  BOOST_TEST((alert->outcome == OutreachOutcome::kQueued));
   text(kAna, "HELP");  // a reply in her own thread passes
   const auto rows = outboxTo(kAna);
   BOOST_TEST_REQUIRE(rows.size() == 2u);

@@ -41,27 +41,27 @@ struct TwilioSite {
     tokenFile = site.tmp.write("twilio-auth-token", fake.options().authToken + "\n");
     BOOST_REQUIRE(::chmod(tokenFile.c_str(), 0600) == 0);
   }
-  std::string config() const {
-    return site.config(
-        "sms.driver = twilio\n"
-        "sms.twilio.account-sid = " +
-        fake.options().accountSid +
-        "\n"
-        "sms.twilio.auth-token-file = " +
-        tokenFile +
-        "\n"
-        "sms.twilio.api-base-url = " +
-        fake.baseUrl() +
-        "\n"
-        "sms.twilio.from = " +
-        kBoxNumber +
-        "\n"
-        "sms.twilio.public-url = " +
-        kPublicUrl +
-        "\n"
-        "sms.twilio.listen-port = 0\n"
-        "sms.retry.initial-delay-ms = 100\n"
-        "sms.retry.max-delay-ms = 1000\n");
+  std::string config(const std::string& extra = "") const {
+    return site.config(extra +
+                       "sms.driver = twilio\n"
+                       "sms.twilio.account-sid = " +
+                       fake.options().accountSid +
+                       "\n"
+                       "sms.twilio.auth-token-file = " +
+                       tokenFile +
+                       "\n"
+                       "sms.twilio.api-base-url = " +
+                       fake.baseUrl() +
+                       "\n"
+                       "sms.twilio.from = " +
+                       kBoxNumber +
+                       "\n"
+                       "sms.twilio.public-url = " +
+                       kPublicUrl +
+                       "\n"
+                       "sms.twilio.listen-port = 0\n"
+                       "sms.retry.initial-delay-ms = 100\n"
+                       "sms.retry.max-delay-ms = 1000\n");
   }
   // Waits for serve's "SMS started" line and routes the fake's webhooks to the port it names
   // (what the TLS-terminating proxy in front of a box does).
@@ -181,6 +181,40 @@ BOOST_AUTO_TEST_CASE(serveAnswersTextsThroughTheConversationLayer) {
   BOOST_TEST(stored.outbox.size() == 2u);
   BOOST_TEST(stored.count("sms.opt_out") == 1u);
   BOOST_TEST(stored.count("sms.conversation") == 3u);
+}
+
+// A safety report through the real provider path: the site contact (the only human a store without
+// a site knows) is alerted, and the reporter is answered with the emergency number first.
+BOOST_AUTO_TEST_CASE(serveAlertsTheSiteContactOfASafetyReportAndAnswersWithTheEmergencyNumber) {
+  TwilioSite t;
+  const std::string manager = "+15550100777";
+  ChildProcess serve({edgeBinary(), "serve", "--config",
+                      t.config("sms.contact.name = Dana\nsms.contact.phone = " + manager + "\n")});
+  t.connect(serve);
+  BOOST_TEST(replyStatus(t.fake.sendInbound(kStaff, kBoxNumber, "FIRE in the back!!")) == 200);
+  BOOST_REQUIRE_MESSAGE(t.waitForCreated(2), serve.err());
+  serve.signal(SIGTERM);
+  BOOST_REQUIRE_MESSAGE(serve.wait(kDeadline).value_or(-1) == 0, serve.err());
+
+  std::vector<FakeMessage> created;
+  {
+    std::lock_guard lock(t.mutex);
+    created = t.created;
+  }
+  BOOST_REQUIRE_EQUAL(created.size(), 2u);
+  const auto to = [&](const std::string& number) {
+    for (const FakeMessage& m : created) {
+      if (m.to == number) return m.body;
+    }
+    return std::string("(none)");
+  };
+  BOOST_TEST(to(manager).rfind("Safety alert at ", 0) == 0u, to(manager));
+  BOOST_TEST(contains(to(manager), std::string(kStaff) + " reported fire or smoke"), to(manager));
+  BOOST_TEST(to(kStaff).rfind("If anyone is in danger, call 911 now. I've alerted Dana", 0) == 0u,
+             to(kStaff));
+  const StoredSms stored = readStore(t.site.stateDir);
+  BOOST_TEST(stored.count("safety.packet") == 1u);
+  BOOST_TEST(stored.count("safety.alert") == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(twilioForgedWebhooksGet403AreAuditedAndStoreNothingWhileOutboundFlows) {

@@ -179,9 +179,9 @@ BOOST_AUTO_TEST_CASE(optedOutPeopleGetOnlyTheOneConfirmation) {
   expect(decideOutreach(in), V::kRefuse, R::kNotOptedOut);
 }
 
-BOOST_AUTO_TEST_CASE(withoutConsentOnlyRepliesGoOut) {
-  for (MessageClass kind : {MessageClass::kSafetyAlert, MessageClass::kEscalation,
-                            MessageClass::kOffer, MessageClass::kNotice}) {
+BOOST_AUTO_TEST_CASE(withoutConsentOnlyRepliesAndSafetyAlertsGoOut) {
+  for (MessageClass kind :
+       {MessageClass::kEscalation, MessageClass::kOffer, MessageClass::kNotice}) {
     auto in = input(kind);
     in.recipient.smsConsent = false;
     expect(decideOutreach(in), V::kRefuse, R::kNoConsent);
@@ -191,6 +191,11 @@ BOOST_AUTO_TEST_CASE(withoutConsentOnlyRepliesGoOut) {
   expect(decideOutreach(in), V::kSendNow, R::kThreadReply);
   in.recipient.sinceLastInbound = hours(30);
   expect(decideOutreach(in), V::kRefuse, R::kNoConsent);
+  // A safety alert reaches the people responsible (and the reporter) without consent on file.
+  auto alert = input(MessageClass::kSafetyAlert);
+  alert.recipient.smsConsent = false;
+  alert.recipient.sinceLastInbound.reset();
+  expect(decideOutreach(alert), V::kSendNow, R::kSafetyAlert);
 }
 
 BOOST_AUTO_TEST_CASE(aFreezeHoldsOutreachButNotRepliesAlertsOrEscalations) {

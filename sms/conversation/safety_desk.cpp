@@ -1,0 +1,377 @@
+#include "sms/conversation/safety_desk.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "sms/conversation/safety_texts.h"
+#include "sms/mailbox/mailbox_clock.h"
+#include "sms/mailbox/message_checks.h"
+#include "sms/text/tokens.h"
+#include "store/audit_entry.h"
+
+namespace atoms::sms::conversation {
+
+using mailbox::fromUnixMillis;
+using mailbox::toUnixMillis;
+
+struct SafetyDesk::Incident {
+  std::int64_t id = 0;
+  TimePoint openedAt{};
+  std::int64_t inboxId = 0;
+  std::string reporter;  // E.164 (or whatever address the message came from)
+  std::string personId;
+  SafetyCategory category = SafetyCategory::kKeyword;
+  bool open = true;
+  int rounds = 0;
+  std::optional<TimePoint> nextAlertAt;
+  std::vector<std::string> recipients;
+  std::string acknowledgedBy;
+};
+
+namespace {
+
+constexpr std::string_view kColumns =
+    "id, opened_at, inbox_id, reporter, person_id, category, state, rounds, next_alert_at,"
+    " recipients, acknowledged_by";
+// A second report from the same number within this time joins its open incident.
+constexpr auto kJoinWindow = std::chrono::minutes(30);
+
+std::optional<SafetyCategory> categoryFromName(std::string_view name) {
+  for (SafetyCategory c :
+       {SafetyCategory::kInjury, SafetyCategory::kFire, SafetyCategory::kGas,
+        SafetyCategory::kViolence, SafetyCategory::kEquipment, SafetyCategory::kKeyword}) {
+    if (safetyCategoryName(c) == name) return c;
+  }
+  return std::nullopt;
+}
+
+std::string joinPhones(const std::vector<std::string>& phones) {
+  std::string out;
+  for (const std::string& p : phones) out += (out.empty() ? "" : ",") + p;
+  return out;
+}
+
+std::vector<std::string> splitPhones(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+json::Array maskedAll(const std::vector<std::string>& phones) {
+  json::Array out;
+  for (const std::string& p : phones) out.push_back(mailbox::maskNumber(p));
+  return out;
+}
+
+Result<std::vector<SafetyDesk::Incident>> select(Database& db, const std::string& where,
+                                                 const std::function<void(Statement&)>& bind) {
+  auto stmt = db.prepare("SELECT " + std::string(kColumns) + " FROM safety_incident " + where);
+  if (!stmt) return stmt.error();
+  bind(*stmt);
+  std::vector<SafetyDesk::Incident> out;
+  while (true) {
+    auto row = stmt->step();
+    if (!row) return row.error();
+    if (!*row) break;
+    SafetyDesk::Incident i;
+    i.id = stmt->columnInt64(0);
+    i.openedAt = fromUnixMillis(stmt->columnInt64(1));
+    i.inboxId = stmt->columnInt64(2);
+    i.reporter = stmt->columnText(3);
+    i.personId = stmt->columnText(4);
+    auto category = categoryFromName(stmt->columnText(5));
+    if (!category) return makeError("safety_incident " + std::to_string(i.id) + ": bad category");
+    i.category = *category;
+    i.open = stmt->columnText(6) == "open";
+    i.rounds = static_cast<int>(stmt->columnInt64(7));
+    if (!stmt->columnIsNull(8)) i.nextAlertAt = fromUnixMillis(stmt->columnInt64(8));
+    i.recipients = splitPhones(stmt->columnText(9));
+    i.acknowledgedBy = stmt->columnText(10);
+    out.push_back(std::move(i));
+  }
+  return out;
+}
+
+Status save(Database& db, const SafetyDesk::Incident& i, std::optional<TimePoint> acknowledgedAt) {
+  auto stmt = db.prepare(
+      "UPDATE safety_incident SET state = ?, rounds = ?, next_alert_at = ?,"
+      " acknowledged_by = ?, acknowledged_at = ? WHERE id = ?");
+  if (!stmt) return stmt.error();
+  stmt->bind(1, std::string_view(i.open ? "open" : "acknowledged"));
+  stmt->bind(2, std::int64_t{i.rounds});
+  if (i.nextAlertAt) {
+    stmt->bind(3, toUnixMillis(*i.nextAlertAt));
+  } else {
+    stmt->bindNull(3);
+  }
+  stmt->bind(4, std::string_view(i.acknowledgedBy));
+  if (acknowledgedAt) {
+    stmt->bind(5, toUnixMillis(*acknowledgedAt));
+  } else {
+    stmt->bindNull(5);
+  }
+  stmt->bind(6, i.id);
+  auto done = stmt->step();
+  if (!done) return done.error();
+  return Status::success();
+}
+
+Status audit(AuditLog::Batch& batch, TimePoint now, std::string_view kind, json::Object body) {
+  auto added = batch.add(formatTimestamp(now), kind, "engine", json::Value(std::move(body)));
+  if (!added) return added.error();
+  return Status::success();
+}
+
+// "Maria at +15550101234", or the number alone for someone not on the roster.
+std::string reporterLabel(const Roster& roster, const std::string& phone) {
+  auto contact = roster.findByPhone(phone);
+  if (contact && !contact->name.empty()) return contact->name + " at " + phone;
+  return phone;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> parseSafetyAck(std::string_view text) {
+  const std::vector<Token> tokens = tokenize(text);
+  if (tokens.size() != 2) return std::nullopt;
+  if (tokens[0].folded != "ack" && tokens[0].folded != "recibido") return std::nullopt;
+  if (!tokens[1].numeric || tokens[1].folded.size() > 12) return std::nullopt;
+  return std::stoll(tokens[1].folded);
+}
+
+SafetyDesk::SafetyDesk(mailbox::StoreRunner& store, Outreach& outreach, SafetySettings settings)
+    : store_(store), outreach_(outreach), settings_(std::move(settings)) {}
+
+Result<SafetyAnswer> SafetyDesk::reportIn(SiteStore& store, AuditLog::Batch& batch,
+                                          const mailbox::InboxRow& message,
+                                          const std::optional<Contact>& reporter,
+                                          const SafetyReport& report, const ReplyContext& context,
+                                          TimePoint now) {
+  Database& db = store.db();
+  auto open = select(db, "WHERE reporter = ? AND state = 'open' ORDER BY id DESC LIMIT 1",
+                     [&](Statement& s) { s.bind(1, std::string_view(message.from)); });
+  if (!open) return open.error();
+  if (!open->empty() && now - open->front().openedAt < kJoinWindow) {
+    const Incident& joined = open->front();
+    if (Status s = audit(batch, now, "safety.report_more",
+                         {{"incident", joined.id},
+                          {"inbox", message.id},
+                          {"category", safetyCategoryName(report.category)}});
+        !s) {
+      return s.error();
+    }
+    return SafetyAnswer{"safety_still_open", joined.id,
+                        safetyStillOpenText(context, settings_.emergencyNumber)};
+  }
+
+  // Who must hear of it: the reporter's manager of record (or the site contact), and every
+  // safety contact; each number once, never the reporter's own.
+  const Roster& roster = outreach_.roster();
+  std::vector<HumanContact> people;
+  people.push_back(roster.humanContact(reporter ? reporter->personId : std::string()));
+  for (HumanContact& c : roster.safetyContacts()) people.push_back(std::move(c));
+  std::vector<std::string> phones, names;
+  for (const HumanContact& c : people) {
+    if (c.phone.empty() || c.phone == message.from) continue;
+    if (std::find(phones.begin(), phones.end(), c.phone) != phones.end()) continue;
+    phones.push_back(c.phone);
+    names.push_back(c.name.empty() ? c.phone : c.name);
+  }
+
+  auto insert = db.prepare(
+      "INSERT INTO safety_incident(opened_at, inbox_id, reporter, person_id, category, state,"
+      " rounds, next_alert_at, recipients, acknowledged_by) VALUES (?, ?, ?, ?, ?, 'open', 0,"
+      " NULL, ?, '')");
+  if (!insert) return insert.error();
+  insert->bind(1, toUnixMillis(now))
+      .bind(2, message.id)
+      .bind(3, std::string_view(message.from))
+      .bind(4, std::string_view(reporter ? reporter->personId : std::string()))
+      .bind(5, safetyCategoryName(report.category))
+      .bind(6, std::string_view(joinPhones(phones)));
+  if (auto done = insert->step(); !done) return done.error();
+  Incident incident;
+  incident.id = db.lastInsertRowid();
+  incident.openedAt = now;
+  incident.inboxId = message.id;
+  incident.reporter = message.from;
+  incident.personId = reporter ? reporter->personId : std::string();
+  incident.category = report.category;
+  incident.recipients = phones;
+
+  // The packet: a person decides what to do; the box only makes sure one hears of it.
+  if (Status s = audit(batch, now, "safety.packet",
+                       {{"incident", incident.id},
+                        {"class", "HUMAN_ONLY"},
+                        {"inbox", message.id},
+                        {"reporter", mailbox::maskNumber(message.from)},
+                        {"person", incident.personId},
+                        {"category", safetyCategoryName(report.category)},
+                        {"matchedWords", static_cast<std::int64_t>(report.matched.size())},
+                        {"alerted", maskedAll(phones)}});
+      !s) {
+    return s.error();
+  }
+  if (!phones.empty()) {
+    if (Status s = alertRound(store, batch, incident, now); !s) return s.error();
+  } else {
+    if (Status s = audit(batch, now, "safety.unrouted",
+                         {{"incident", incident.id},
+                          {"reason", "no manager of record or safety contact has a phone"}});
+        !s) {
+      return s.error();
+    }
+  }
+  return SafetyAnswer{"safety_reported", incident.id,
+                      safetyReceivedText(context, names, settings_.emergencyNumber)};
+}
+
+Status SafetyDesk::alertRound(SiteStore& store, AuditLog::Batch& batch, Incident& incident,
+                              TimePoint now) {
+  ++incident.rounds;
+  const std::chrono::local_seconds local =
+      outreach_.siteTime().toLocal(std::chrono::floor<std::chrono::seconds>(incident.openedAt));
+  const auto minutes = std::chrono::floor<std::chrono::minutes>(
+      local - std::chrono::floor<std::chrono::days>(local));
+  char hhmm[8];
+  std::snprintf(hhmm, sizeof hhmm, "%02d:%02d", static_cast<int>(minutes.count() / 60),
+                static_cast<int>(minutes.count() % 60));
+  const SafetyAlertFacts facts{incident.id,
+                               outreach_.roster().siteName(),
+                               reporterLabel(outreach_.roster(), incident.reporter),
+                               incident.category,
+                               settings_.emergencyNumber,
+                               hhmm};
+  const std::string text = safetyAlertText(facts, incident.rounds);
+  json::Array sent;
+  for (std::size_t k = 0; k < incident.recipients.size(); ++k) {
+    OutreachRequest request;
+    request.id = "safety-" + std::to_string(incident.id) + "-r" + std::to_string(incident.rounds) +
+                 "-" + std::to_string(k + 1);
+    request.to = incident.recipients[k];
+    request.kind = MessageClass::kSafetyAlert;
+    request.urgent = true;
+    request.body = text;
+    request.ref = "safety:" + std::to_string(incident.id);
+    request.sources = {{"message", "inbox-" + std::to_string(incident.inboxId),
+                        "a text to the site's number reporting a safety problem"}};
+    auto result = outreach_.sendIn(store, batch, request);
+    if (!result) return result.error();
+    sent.push_back(json::Object{{"id", request.id},
+                                {"to", mailbox::maskNumber(request.to)},
+                                {"outcome", outreachOutcomeName(result->outcome)}});
+  }
+  incident.nextAlertAt = now + settings_.realertEvery;
+  if (Status s = save(store.db(), incident, std::nullopt); !s) return s;
+  return audit(batch, now, incident.rounds == 1 ? "safety.alert" : "safety.realert",
+               {{"incident", incident.id}, {"round", incident.rounds}, {"sent", std::move(sent)}});
+}
+
+Result<SafetyAnswer> SafetyDesk::acknowledgeIn(SiteStore& store, AuditLog::Batch& batch,
+                                               const mailbox::InboxRow& message,
+                                               const std::optional<Contact>& sender,
+                                               std::int64_t id, const ReplyContext& context,
+                                               TimePoint now) {
+  auto found = select(store.db(), "WHERE id = ?", [&](Statement& s) { s.bind(1, id); });
+  if (!found) return found.error();
+  if (found->empty() || !found->front().open) {
+    return SafetyAnswer{"safety_ack_unknown", id, safetyAckUnknownText(id)};
+  }
+  Incident incident = std::move(found->front());
+  const auto& r = incident.recipients;
+  if (std::find(r.begin(), r.end(), message.from) == r.end()) {
+    if (Status s = audit(batch, now, "safety.ack_refused",
+                         {{"incident", id},
+                          {"from", mailbox::maskNumber(message.from)},
+                          {"reason", "not one of the people alerted"}});
+        !s) {
+      return s.error();
+    }
+    return SafetyAnswer{"safety_ack_not_yours", id, safetyAckNotYoursText(id)};
+  }
+  const std::string by = sender && !sender->name.empty() ? sender->name : message.from;
+  incident.open = false;
+  incident.nextAlertAt.reset();
+  incident.acknowledgedBy = message.from;
+  if (Status s = save(store.db(), incident, now); !s) return s.error();
+  const auto afterMs =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now - incident.openedAt).count();
+  if (Status s = audit(batch, now, "safety.acknowledge",
+                       {{"incident", id},
+                        {"by", mailbox::maskNumber(message.from)},
+                        {"person", sender ? sender->personId : std::string()},
+                        {"afterMs", static_cast<std::int64_t>(afterMs)},
+                        {"rounds", incident.rounds}});
+      !s) {
+    return s.error();
+  }
+  // Tell the reporter and the others who is on it.
+  std::vector<std::pair<std::string, std::string>> notices;
+  ReplyContext reporterContext = context;
+  if (auto reporter = outreach_.roster().findByPhone(incident.reporter);
+      reporter && !reporter->languages.empty()) {
+    if (auto language = parseLanguage(reporter->languages.front())) {
+      reporterContext.language = *language;
+    }
+  }
+  notices.emplace_back(incident.reporter, safetyHandledForReporterText(reporterContext, by));
+  for (const std::string& phone : r) {
+    if (phone != message.from) notices.emplace_back(phone, safetyHandledByOtherText(id, by));
+  }
+  for (std::size_t k = 0; k < notices.size(); ++k) {
+    OutreachRequest request;
+    request.id = "safety-" + std::to_string(id) + "-ack-" + std::to_string(k + 1);
+    request.to = notices[k].first;
+    request.kind = MessageClass::kSafetyAlert;
+    request.urgent = true;
+    request.body = notices[k].second;
+    request.ref = "safety:" + std::to_string(id);
+    request.sources = {{"message", "inbox-" + std::to_string(message.id),
+                        "the acknowledgement of a safety alert"}};
+    if (auto sent = outreach_.sendIn(store, batch, request); !sent) return sent.error();
+  }
+  return SafetyAnswer{"safety_acknowledged", id, safetyAcknowledgedText(id)};
+}
+
+Result<int> SafetyDesk::realertDue(TimePoint now) {
+  int rounds = 0;
+  Status status = store_.run([&](SiteStore& store) -> Status {
+    auto due = select(store.db(),
+                      "WHERE state = 'open' AND next_alert_at IS NOT NULL AND next_alert_at <= ?"
+                      " ORDER BY next_alert_at LIMIT 64",
+                      [&](Statement& s) { s.bind(1, toUnixMillis(now)); });
+    if (!due) return due.error();
+    for (Incident& incident : *due) {
+      auto batch = store.log().begin();
+      if (!batch) return batch.error();
+      if (Status s = alertRound(store, *batch, incident, now); !s) return s;
+      if (auto committed = batch->commit(); !committed) return committed.error();
+      ++rounds;
+    }
+    return Status::success();
+  });
+  if (!status) return status.error();
+  return rounds;
+}
+
+Result<std::optional<TimePoint>> SafetyDesk::nextRealert() {
+  std::optional<TimePoint> next;
+  Status status = store_.run([&](SiteStore& store) -> Status {
+    auto stmt =
+        store.db().prepare("SELECT MIN(next_alert_at) FROM safety_incident WHERE state = 'open'");
+    if (!stmt) return stmt.error();
+    auto row = stmt->step();
+    if (!row) return row.error();
+    if (*row && !stmt->columnIsNull(0)) next = fromUnixMillis(stmt->columnInt64(0));
+    return Status::success();
+  });
+  if (!status) return status.error();
+  return next;
+}
+
+}  // namespace atoms::sms::conversation
