@@ -1,6 +1,7 @@
 // Fuzz target: the SMS text layer on any bytes a provider or a modem could hand in, and any text a
 // template could produce: planSegments / countSegments (drivers/sms/encoding/segmentation.h), the
-// GSM-7 and UTF-16 codecs, and KeywordParser, ContentLint, InjectionDetector (sms/text/).
+// GSM-7 and UTF-16 codecs, and KeywordParser, ContentLint, InjectionDetector, SafetyDetector
+// (sms/text/).
 //
 // Properties: a plan's segments concatenate back to the input, each within its limit, filled
 // greedily, each valid UTF-8 (so no surrogate pair or escape is split), with the units it claims;
@@ -20,6 +21,7 @@
 #include "drivers/sms/encoding/utf.h"
 #include "sms/text/content_lint.h"
 #include "sms/text/injection_flag.h"
+#include "sms/text/safety_report.h"
 #include "sms/text/keywords.h"
 #include "sms/text/tokens.h"
 #include "tests/fuzz/fuzz_support.h"
@@ -163,6 +165,15 @@ void checkWords(std::string_view text) {
     require(f.begin + f.length <= text.size() && f.length > 0, "an injection span is inside");
   }
   require(flag.flagged() == !flag.reasons().empty(), "a flag has reasons");
+
+  static const sms::SafetyDetector safety;
+  if (const auto report = safety.check(text)) {
+    require(!report->matched.empty(), "a safety report names what it matched");
+    for (const std::string& m : report->matched) {
+      require(!m.empty() && text.find(m) != std::string_view::npos,
+              "a safety match is words of the text");
+    }
+  }
 }
 
 }  // namespace
