@@ -304,8 +304,11 @@ void SmsSubsystem::tearDown() {
   if (runner_ && active_) {
     // Events already posted (processing, audits) run before this one; after it, none touches us.
     // An error means the engine stopped: then it runs nothing more either.
+    // The processor goes here too: its timers belong to the engine, and Engine::cancel is for
+    // the engine thread only.
     (void)runner_->run([this](SiteStore&) {
       active_ = false;
+      processor_.reset();
       return Status::success();
     });
   }

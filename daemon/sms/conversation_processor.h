@@ -16,9 +16,9 @@
 //   polite reply a day), in UTC; the log says so once.
 //
 // Threading: created on the main thread (the roster is read through the store runner, which
-// runs on the engine thread); processPending() and the timer run on the engine thread. The
-// Engine must outlive the processor; SmsSubsystem destroys it after the engine's last event for
-// it (its stop barrier), and the destructor cancels the release timer.
+// runs on the engine thread); processPending() and the timers run on the engine thread. The
+// Engine must outlive the processor; SmsSubsystem destroys it on the engine thread, in its stop
+// barrier (or after the engine stopped), because the destructor cancels the timers.
 #pragma once
 
 #include <Poco/Logger.h>
