@@ -217,22 +217,31 @@ Result<SafetyAnswer> SafetyDesk::reportIn(SiteStore& store, AuditLog::Batch& bat
       !s) {
     return s.error();
   }
+  // The reporter hears only the names of the people an alert is actually on its way to.
+  std::vector<std::string> reached;
   if (!phones.empty()) {
-    if (Status s = alertRound(store, batch, incident, now); !s) return s.error();
-  } else {
-    if (Status s = audit(batch, now, "safety.unrouted",
-                         {{"incident", incident.id},
-                          {"reason", "no manager of record or safety contact has a phone"}});
+    auto queued = alertRound(store, batch, incident, now);
+    if (!queued) return queued.error();
+    for (std::size_t k = 0; k < phones.size(); ++k) {
+      if ((*queued)[k]) reached.push_back(names[k]);
+    }
+  }
+  if (reached.empty()) {
+    if (Status s =
+            audit(batch, now, "safety.unrouted",
+                  {{"incident", incident.id},
+                   {"reason", phones.empty() ? "no manager of record or safety contact has a phone"
+                                             : "every alert was refused (opted out)"}});
         !s) {
       return s.error();
     }
   }
   return SafetyAnswer{"safety_reported", incident.id,
-                      safetyReceivedText(context, names, settings_.emergencyNumber)};
+                      safetyReceivedText(context, reached, settings_.emergencyNumber)};
 }
 
-Status SafetyDesk::alertRound(SiteStore& store, AuditLog::Batch& batch, Incident& incident,
-                              TimePoint now) {
+Result<std::vector<bool>> SafetyDesk::alertRound(SiteStore& store, AuditLog::Batch& batch,
+                                                 Incident& incident, TimePoint now) {
   ++incident.rounds;
   const std::chrono::local_seconds local =
       outreach_.siteTime().toLocal(std::chrono::floor<std::chrono::seconds>(incident.openedAt));
@@ -249,6 +258,7 @@ Status SafetyDesk::alertRound(SiteStore& store, AuditLog::Batch& batch, Incident
                                hhmm};
   const std::string text = safetyAlertText(facts, incident.rounds);
   json::Array sent;
+  std::vector<bool> queued;
   for (std::size_t k = 0; k < incident.recipients.size(); ++k) {
     OutreachRequest request;
     request.id = "safety-" + std::to_string(incident.id) + "-r" + std::to_string(incident.rounds) +
@@ -262,14 +272,20 @@ Status SafetyDesk::alertRound(SiteStore& store, AuditLog::Batch& batch, Incident
                         "a text to the site's number reporting a safety problem"}};
     auto result = outreach_.sendIn(store, batch, request);
     if (!result) return result.error();
+    queued.push_back(result->outcome == OutreachOutcome::kQueued);
     sent.push_back(json::Object{{"id", request.id},
                                 {"to", mailbox::maskNumber(request.to)},
                                 {"outcome", outreachOutcomeName(result->outcome)}});
   }
   incident.nextAlertAt = now + settings_.realertEvery;
-  if (Status s = save(store.db(), incident, std::nullopt); !s) return s;
-  return audit(batch, now, incident.rounds == 1 ? "safety.alert" : "safety.realert",
-               {{"incident", incident.id}, {"round", incident.rounds}, {"sent", std::move(sent)}});
+  if (Status s = save(store.db(), incident, std::nullopt); !s) return s.error();
+  if (Status s =
+          audit(batch, now, incident.rounds == 1 ? "safety.alert" : "safety.realert",
+                {{"incident", incident.id}, {"round", incident.rounds}, {"sent", std::move(sent)}});
+      !s) {
+    return s.error();
+  }
+  return queued;
 }
 
 Result<SafetyAnswer> SafetyDesk::acknowledgeIn(SiteStore& store, AuditLog::Batch& batch,
@@ -349,7 +365,7 @@ Result<int> SafetyDesk::realertDue(TimePoint now) {
     for (Incident& incident : *due) {
       auto batch = store.log().begin();
       if (!batch) return batch.error();
-      if (Status s = alertRound(store, *batch, incident, now); !s) return s;
+      if (auto s = alertRound(store, *batch, incident, now); !s) return s.error();
       if (auto committed = batch->commit(); !committed) return committed.error();
       ++rounds;
     }

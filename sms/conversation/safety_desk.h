@@ -75,7 +75,10 @@ class SafetyDesk {
   struct Incident;  // a row of safety_incident (safety_desk.cpp)
 
  private:
-  Status alertRound(SiteStore& store, AuditLog::Batch& batch, Incident& incident, TimePoint now);
+  // Sends one round to every recipient; per recipient, whether the alert was queued (an opted-out
+  // number is refused by Outreach).
+  Result<std::vector<bool>> alertRound(SiteStore& store, AuditLog::Batch& batch, Incident& incident,
+                                       TimePoint now);
 
   mailbox::StoreRunner& store_;
   Outreach& outreach_;

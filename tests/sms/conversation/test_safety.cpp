@@ -23,7 +23,7 @@ using testing::kLuis;
 using testing::kStranger;
 
 constexpr char kDana[] = "+15550100200";  // everyone's manager of record in the fixture
-constexpr char kSam[] = "+15550100300";   // the site's safety contact
+constexpr char kSam[] = "+15550100300";   // the site's safety contact (not on the roster)
 
 bool contains(const std::string& text, std::string_view part) {
   return text.find(part) != std::string::npos;
@@ -117,6 +117,22 @@ BOOST_FIXTURE_TEST_CASE(aSecondReportJoinsTheOpenIncidentAndStrangersAreHeardToo
   BOOST_TEST(entries("safety.packet").size() == 1u);
   BOOST_TEST(entries("safety.report_more").size() == 1u);
   BOOST_TEST(outboxTo(kDana).size() == 1u);  // no second round of alerts
+}
+
+BOOST_FIXTURE_TEST_CASE(theReporterHearsOnlyWhoAnAlertIsOnItsWayTo, ConversationFixture) {
+  text(kSam, "STOP");  // the safety contact opted out: only an opt-out stops a safety alert
+  text(kAna, "smells like gas in the back");
+  const std::string answer = lastBody(*this, kAna);
+  BOOST_TEST(contains(answer, "I've alerted Dana Lee and will keep trying"), answer);
+  BOOST_TEST(!contains(answer, "Sam"), answer);
+  BOOST_TEST(outboxTo(kSam).size() == 1u);  // the opt-out confirmation, nothing more
+  BOOST_TEST(entries("safety.unrouted").empty());
+
+  text(kDana, "STOP");
+  text(kLuis, "SAFETY the back door alarm is broken");
+  const std::string nobody = lastBody(*this, kLuis);
+  BOOST_TEST(contains(nobody, "No pude avisar a nadie por mensaje"), nobody);
+  BOOST_TEST(entries("safety.unrouted").size() == 1u);
 }
 
 BOOST_FIXTURE_TEST_CASE(theAlertIsSentOnceAcrossARestartInTheMiddle, ConversationFixture) {
