@@ -15,6 +15,7 @@
 #include "drivers/sms/simulated/simulated_gateway.h"
 #include "sms/conversation/conversation.h"
 #include "sms/conversation/outreach.h"
+#include "sms/conversation/safety_desk.h"
 #include "sms/mailbox/dispatcher.h"
 #include "sms/mailbox/inbox.h"
 #include "sms/mailbox/outbox.h"
@@ -27,6 +28,7 @@ namespace atoms {
 namespace {
 
 constexpr const char* kSitePhone = "+15550100999";
+constexpr const char* kManager = "+15550100101";   // Renée, manager and safety contact
 constexpr const char* kCook = "+15550100102";      // Marco, on the roster, manager Renée
 constexpr const char* kServer = "+15550100103";    // Ben, on the roster
 constexpr const char* kStranger = "+15550100777";  // not on the roster
@@ -66,7 +68,8 @@ class SmsDemo {
         roster_(sms::conversation::HumanContact{}),
         siteTime_(std::move(zone)),
         outreach_(runner_, outbox_, roster_, siteTime_, {}, now()),
-        conversation_(runner_, inbox_, outreach_) {
+        safety_(runner_, outreach_, {}),
+        conversation_(runner_, inbox_, outreach_, nullptr, &safety_) {
     roster_.reset(model);
     for (const site::Person& p : model.people) names_[p.phone] = p.name;
     names_[kStranger] = "a number the site does not know";
@@ -138,6 +141,7 @@ class SmsDemo {
   sms_site::SiteRoster roster_;
   sms_site::ZoneSiteTime siteTime_;
   sms::conversation::Outreach outreach_;
+  sms::conversation::SafetyDesk safety_;
   sms::conversation::Conversation conversation_;
   std::map<std::string, std::string> names_;
   int transmitted_ = 0;
@@ -196,6 +200,12 @@ int runSmsDemo(const std::string& stateDir, std::ostream& out, std::ostream& err
                           "Next week's schedule is posted. Reply HELP for help.");
   ok = ok && held && held->outcome == sms::conversation::OutreachOutcome::kHeld &&
        expect(err, "held notice", demo.sendDue(), 0);
+  // A safety report goes out at once, quiet hours or not, until someone says they are on it.
+  demo.setTime(at(11, 28, 6, 40));
+  ok = ok &&
+       expect(err, "safety report", demo.text(kCook, "fire in the kitchen, hood is smoking"), 2);
+  demo.setTime(at(11, 28, 6, 42));
+  ok = ok && expect(err, "safety ACK", demo.text(kManager, "ACK 1"), 2);
   demo.setTime(at(11, 28, 16, 0));  // 08:00 at the site: quiet hours are over
   out << "  (the simulated clock moves to 08:00)\n";
   auto released = demo.releaseDue();

@@ -351,7 +351,7 @@ Result<SafetyAnswer> SafetyDesk::acknowledgeIn(SiteStore& store, AuditLog::Batch
                         "the acknowledgement of a safety alert"}};
     if (auto sent = outreach_.sendIn(store, batch, request); !sent) return sent.error();
   }
-  return SafetyAnswer{"safety_acknowledged", id, safetyAcknowledgedText(id)};
+  return SafetyAnswer{"safety_acknowledged", id, safetyAcknowledgedText(id, r.size() > 1)};
 }
 
 Result<int> SafetyDesk::realertDue(TimePoint now) {

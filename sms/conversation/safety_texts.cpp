@@ -42,10 +42,13 @@ std::string safetyReceivedText(const ReplyContext& c, const std::vector<std::str
               : "If anyone is in danger, call " + emergencyNumber +
                     " now. I could not reach anyone by text: please call " + human + ".";
   }
+  const bool one = alerted.size() == 1;
   return es ? "Si alguien está en peligro, llama al " + emergencyNumber + " ahora. Avisé a " +
-                  joined(alerted, true) + " y seguiré avisando hasta que respondan."
+                  joined(alerted, true) + " y seguiré avisando hasta que " +
+                  (one ? "responda." : "alguien responda.")
             : "If anyone is in danger, call " + emergencyNumber + " now. I've alerted " +
-                  joined(alerted, false) + " and will keep trying until one of them answers.";
+                  joined(alerted, false) + " and will keep trying until " +
+                  (one ? "they answer." : "one of them answers.");
 }
 
 std::string safetyStillOpenText(const ReplyContext& c, const std::string& emergencyNumber) {
@@ -67,9 +70,10 @@ std::string safetyAlertText(const SafetyAlertFacts& f, int round) {
          f.emergencyNumber + ".";
 }
 
-std::string safetyAcknowledgedText(std::int64_t incident) {
+std::string safetyAcknowledgedText(std::int64_t incident, bool othersTold) {
   return "Thanks. Safety alert " + std::to_string(incident) +
-         " is marked as being handled by you. The others have been told.";
+         " is marked as being handled by you." +
+         (othersTold ? " The others alerted have been told." : "");
 }
 
 std::string safetyHandledForReporterText(const ReplyContext& c, const std::string& by) {

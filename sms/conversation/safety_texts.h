@@ -31,7 +31,7 @@ std::string safetyStillOpenText(const ReplyContext& c, const std::string& emerge
 // To each person alerted: the first alert (round 1) and the reminders.
 std::string safetyAlertText(const SafetyAlertFacts& f, int round);
 // To the person who acknowledged, to the reporter, and to the other people alerted.
-std::string safetyAcknowledgedText(std::int64_t incident);
+std::string safetyAcknowledgedText(std::int64_t incident, bool othersTold);
 std::string safetyHandledForReporterText(const ReplyContext& c, const std::string& by);
 std::string safetyHandledByOtherText(std::int64_t incident, const std::string& by);
 // An ACK that cannot close the incident: unknown or already acknowledged, or a number it was not
