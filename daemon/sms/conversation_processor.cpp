@@ -48,12 +48,14 @@ Result<std::unique_ptr<ConversationProcessor>> ConversationProcessor::create(
 ConversationProcessor::ConversationProcessor(Engine& engine, Poco::Logger& logger,
                                              const sms::conversation::HumanContact& contact,
                                              std::unique_ptr<sms::conversation::SiteTime> siteTime)
-    : engine_(engine), logger_(logger), roster_(contact), siteTime_(std::move(siteTime)) {}
+    : engine_(engine),
+      logger_(logger),
+      roster_(contact),
+      siteTime_(std::move(siteTime)),
+      releaseTimer_(engine, [this] { releaseDue(); }),
+      realertTimer_(engine, [this] { realertDue(); }) {}
 
-ConversationProcessor::~ConversationProcessor() {
-  if (releaseTimer_) engine_.cancel(*releaseTimer_);
-  if (realertTimer_) engine_.cancel(*realertTimer_);
-}
+ConversationProcessor::~ConversationProcessor() = default;
 
 void ConversationProcessor::processPending() {
   const std::size_t batch = outreach_->settings().batchLimit;
@@ -91,16 +93,7 @@ void ConversationProcessor::scheduleRealert() {
     logError(logger_, "cannot read the next safety reminder time", {{"error", next.message()}});
     return;
   }
-  if (*next == realertAt_) return;
-  if (realertTimer_) engine_.cancel(*realertTimer_);
-  realertTimer_.reset();
-  realertAt_ = *next;
-  if (!realertAt_) return;
-  realertTimer_ = engine_.schedule(*realertAt_, [this] {
-    realertTimer_.reset();
-    realertAt_.reset();
-    realertDue();
-  });
+  realertTimer_.setAt(*next);
 }
 
 void ConversationProcessor::setOutreachFrozen(bool frozen) {
@@ -134,16 +127,7 @@ void ConversationProcessor::scheduleRelease() {
     logWarning(logger_, "cannot read the next SMS release time", {{"error", next.message()}});
     return;
   }
-  if (*next == releaseAt_) return;
-  if (releaseTimer_) engine_.cancel(*releaseTimer_);
-  releaseTimer_.reset();
-  releaseAt_ = *next;
-  if (!releaseAt_) return;
-  releaseTimer_ = engine_.schedule(*releaseAt_, [this] {
-    releaseTimer_.reset();
-    releaseAt_.reset();
-    releaseDue();
-  });
+  releaseTimer_.setAt(*next);
 }
 
 }  // namespace atoms::sms_site

@@ -26,6 +26,7 @@
 #include <memory>
 #include <optional>
 
+#include "daemon/engine/deadline_timer.h"
 #include "daemon/engine/engine.h"
 #include "daemon/service/sms_subsystem.h"
 #include "daemon/sms/site_roster.h"
@@ -67,10 +68,9 @@ class ConversationProcessor final : public InboundProcessor {
   std::unique_ptr<sms::conversation::Outreach> outreach_;
   std::unique_ptr<sms::conversation::SafetyDesk> safety_;
   std::unique_ptr<sms::conversation::Conversation> conversation_;
-  std::optional<Engine::TimerId> releaseTimer_;
-  std::optional<TimePoint> releaseAt_;
-  std::optional<Engine::TimerId> realertTimer_;  // safety reminders
-  std::optional<TimePoint> realertAt_;
+  // Last, so they are cancelled first (on the engine thread: SmsSubsystem destroys us there).
+  DeadlineTimer releaseTimer_;  // held messages
+  DeadlineTimer realertTimer_;  // safety reminders
 };
 
 }  // namespace atoms::sms_site

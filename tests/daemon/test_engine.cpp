@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "daemon/engine/clock.h"
+#include "daemon/engine/deadline_timer.h"
 #include "daemon/engine/engine.h"
 #include "tests/daemon/helpers.h"
 
@@ -187,6 +188,50 @@ BOOST_AUTO_TEST_CASE(cancelledTimerNeverFires) {
   BOOST_TEST(!secondCancel);
   BOOST_TEST(!unknownCancel);
   BOOST_TEST(fired == (std::vector<std::string>{"keep"}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(aDeadlineTimerFollowsTheDeadlineItIsGivenAndFiresOnce) {
+  CapturedLogger log("test.engine.deadline");
+  SimulatedClock clock(at(0));
+  Engine engine(clock, log.logger);
+  engine.start();
+  std::vector<int> fired;  // the clock's second at each firing
+  std::unique_ptr<DeadlineTimer> timer;
+  auto onEngine = [&](auto fn) {
+    BOOST_REQUIRE(engine.post(fn));
+    BOOST_REQUIRE(engine.drain(kDeadline));
+  };
+  onEngine([&] {
+    timer = std::make_unique<DeadlineTimer>(
+        engine, [&] { fired.push_back(static_cast<int>((clock.now() - at(0)) / 1s)); });
+    timer->setAt(at(10));
+    timer->setAt(at(10));  // unchanged: still one timer
+    timer->setAt(at(20));  // moved later
+  });
+  clock.advance(15s);
+  BOOST_REQUIRE(engine.drain(kDeadline));
+  BOOST_TEST(fired.empty());
+  clock.advance(5s);
+  BOOST_REQUIRE(engine.drain(kDeadline));
+  BOOST_TEST(fired == (std::vector<int>{20}), boost::test_tools::per_element());
+  bool unset = false;
+  onEngine([&] {
+    unset = !timer->at().has_value();  // fired: unset until set again
+    timer->setAt(at(30));
+    timer->setAt(std::nullopt);  // cancelled
+    timer->setAt(at(40));
+  });
+  BOOST_TEST(unset);
+  clock.advance(30s);  // to 50: the timer at 40 fires, once, seeing the clock's time
+  BOOST_REQUIRE(engine.drain(kDeadline));
+  BOOST_TEST(fired == (std::vector<int>{20, 50}), boost::test_tools::per_element());
+  onEngine([&] {
+    timer->setAt(at(60));
+    timer.reset();  // destroying it cancels the pending timer
+  });
+  clock.advance(1min);
+  BOOST_REQUIRE(engine.drain(kDeadline));
+  BOOST_TEST(fired.size() == 2u);
 }
 
 BOOST_AUTO_TEST_CASE(anEventThatThrowsIsLoggedAndTheEngineGoesOn) {

@@ -79,6 +79,13 @@ struct TwilioSite {
     std::unique_lock lock(mutex);
     return changed.wait_for(lock, kDeadline, [&] { return created.size() >= n; });
   }
+  // Stops serve (SIGTERM, a clean exit required) and returns the messages the provider created.
+  std::vector<FakeMessage> stopAndCollect(ChildProcess& serve) {
+    serve.signal(SIGTERM);
+    BOOST_REQUIRE_MESSAGE(serve.wait(kDeadline).value_or(-1) == 0, serve.err());
+    std::lock_guard lock(mutex);
+    return created;
+  }
 
   SmsSite site;
   FakeTwilio fake;
@@ -158,14 +165,7 @@ BOOST_AUTO_TEST_CASE(serveAnswersTextsThroughTheConversationLayer) {
   // Messages are handled in order, so when the STOP confirmation is out, the second HELP has been
   // handled too (and got nothing: one reply a day to a number the site does not know).
   BOOST_REQUIRE_MESSAGE(t.waitForCreated(2), serve.err());
-  serve.signal(SIGTERM);
-  BOOST_REQUIRE_MESSAGE(serve.wait(kDeadline).value_or(-1) == 0, serve.err());
-
-  std::vector<FakeMessage> created;
-  {
-    std::lock_guard lock(t.mutex);
-    created = t.created;
-  }
+  const std::vector<FakeMessage> created = t.stopAndCollect(serve);
   BOOST_REQUIRE_EQUAL(created.size(), 2u);
   BOOST_TEST(created[0].to == kStaff);
   BOOST_TEST(contains(created[0].body, "automated staffing assistant"));
@@ -193,14 +193,7 @@ BOOST_AUTO_TEST_CASE(serveAlertsTheSiteContactOfASafetyReportAndAnswersWithTheEm
   t.connect(serve);
   BOOST_TEST(replyStatus(t.fake.sendInbound(kStaff, kBoxNumber, "FIRE in the back!!")) == 200);
   BOOST_REQUIRE_MESSAGE(t.waitForCreated(2), serve.err());
-  serve.signal(SIGTERM);
-  BOOST_REQUIRE_MESSAGE(serve.wait(kDeadline).value_or(-1) == 0, serve.err());
-
-  std::vector<FakeMessage> created;
-  {
-    std::lock_guard lock(t.mutex);
-    created = t.created;
-  }
+  const std::vector<FakeMessage> created = t.stopAndCollect(serve);
   BOOST_REQUIRE_EQUAL(created.size(), 2u);
   const auto to = [&](const std::string& number) {
     for (const FakeMessage& m : created) {
