@@ -234,11 +234,7 @@ Status Conversation::respond(Handling& h) {
     if (answer) {
       h.intent = "safety";
       h.outcome = answer->outcome;
-      const bool closes = answer->outcome == "safety_reported" ||
-                          answer->outcome == "safety_still_open" ||
-                          answer->outcome == "safety_acknowledged";
-      return send(closes ? MessageClass::kSafetyAlert : MessageClass::kThreadReply,
-                  answer->replyText);
+      return send(answer->replyClass, answer->replyText);
     }
   }
 

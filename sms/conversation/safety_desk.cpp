@@ -296,7 +296,8 @@ Result<SafetyAnswer> SafetyDesk::acknowledgeIn(SiteStore& store, AuditLog::Batch
   auto found = select(store.db(), "WHERE id = ?", [&](Statement& s) { s.bind(1, id); });
   if (!found) return found.error();
   if (found->empty() || !found->front().open) {
-    return SafetyAnswer{"safety_ack_unknown", id, safetyAckUnknownText(id)};
+    return SafetyAnswer{"safety_ack_unknown", id, safetyAckUnknownText(id),
+                        MessageClass::kThreadReply};
   }
   Incident incident = std::move(found->front());
   const auto& r = incident.recipients;
@@ -308,7 +309,8 @@ Result<SafetyAnswer> SafetyDesk::acknowledgeIn(SiteStore& store, AuditLog::Batch
         !s) {
       return s.error();
     }
-    return SafetyAnswer{"safety_ack_not_yours", id, safetyAckNotYoursText(id)};
+    return SafetyAnswer{"safety_ack_not_yours", id, safetyAckNotYoursText(id),
+                        MessageClass::kThreadReply};
   }
   const std::string by = sender && !sender->name.empty() ? sender->name : message.from;
   incident.open = false;

@@ -47,7 +47,10 @@ struct SafetyAnswer {
   std::string outcome;  // "safety_reported", "safety_still_open", "safety_acknowledged",
                         // "safety_ack_unknown", "safety_ack_not_yours"
   std::int64_t incident = 0;
-  std::string replyText;  // to the sender, as a safety-class reply in their thread
+  std::string replyText;  // to the sender, in their thread
+  // A safety message (past the freeze and quiet hours) for the reporter and the one who
+  // acknowledged; an ordinary thread reply for an ACK that changed nothing.
+  MessageClass replyClass = MessageClass::kSafetyAlert;
 };
 
 class SafetyDesk {

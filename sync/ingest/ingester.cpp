@@ -16,6 +16,13 @@ std::string rangeOf(const Segment& s) {
   return "segment " + std::to_string(s.from) + ".." + std::to_string(s.to);
 }
 
+// Evidence of a payload refused without a fork: its hash, the range when it parsed, and why.
+NewEvidence evidence(EvidenceKind kind, std::string_view payload, std::string detail,
+                     std::optional<std::uint64_t> from = std::nullopt,
+                     std::optional<std::uint64_t> to = std::nullopt) {
+  return NewEvidence{kind, {}, from, to, payload, false, {}, std::move(detail)};
+}
+
 Outcome storeError(Outcome out, const std::string& what) {
   out.verdict = Verdict::kStoreError;
   out.ack.reset();
@@ -66,38 +73,18 @@ Outcome Ingester::handle(std::string_view topic, std::string_view payload, bool 
   if (!record) return storeError(std::move(out), record.message());
 
   if (!*record) {
-    out = reject(Verdict::kUnknownSite,
-                 NewEvidence{EvidenceKind::kUnknownSite,
-                             {},
-                             std::nullopt,
-                             std::nullopt,
-                             payload,
-                             false,
-                             {},
-                             "segment from a site that is not registered"},
-                 now, std::move(out));
+    out = reject(
+        Verdict::kUnknownSite,
+        evidence(EvidenceKind::kUnknownSite, payload, "segment from a site that is not registered"),
+        now, std::move(out));
   } else if (payload.size() > kMaxIngestPayloadBytes) {
     out = reject(Verdict::kInvalid,
-                 NewEvidence{EvidenceKind::kInvalid,
-                             {},
-                             std::nullopt,
-                             std::nullopt,
-                             payload,
-                             false,
-                             {},
-                             "payload larger than 80 MiB"},
-                 now, std::move(out));
+                 evidence(EvidenceKind::kInvalid, payload, "payload larger than 80 MiB"), now,
+                 std::move(out));
   } else if (auto seg = parseSegment(payload); !seg) {
     out = reject(Verdict::kInvalid,
-                 NewEvidence{EvidenceKind::kInvalid,
-                             {},
-                             std::nullopt,
-                             std::nullopt,
-                             payload,
-                             false,
-                             {},
-                             "not a segment: " + seg.message()},
-                 now, std::move(out));
+                 evidence(EvidenceKind::kInvalid, payload, "not a segment: " + seg.message()), now,
+                 std::move(out));
   } else {
     out.from = seg->from;
     out.to = seg->to;
@@ -105,11 +92,9 @@ Outcome Ingester::handle(std::string_view topic, std::string_view payload, bool 
     if (seg->site != out.site) {
       std::string why =
           rangeOf(*seg) + " names site \"" + seg->site + "\" on the topic of \"" + out.site + "\"";
-      out = reject(
-          Verdict::kInvalid,
-          NewEvidence{
-              EvidenceKind::kInvalid, {}, seg->from, seg->to, payload, false, {}, std::move(why)},
-          now, std::move(out));
+      out = reject(Verdict::kInvalid,
+                   evidence(EvidenceKind::kInvalid, payload, std::move(why), seg->from, seg->to),
+                   now, std::move(out));
     } else if (seg->from > rec.state.size) {
       out.verdict = Verdict::kGap;
       out.detail = rangeOf(*seg) + ": gap, entries " + std::to_string(rec.state.size) + ".." +
@@ -177,14 +162,8 @@ Outcome Ingester::checkOlder(const SiteRecord& rec, const Segment& seg, std::str
   const VerifierKey key = rec.key.verifier();
   auto invalid = [&](std::string why, Outcome o) {
     return reject(Verdict::kInvalid,
-                  NewEvidence{EvidenceKind::kInvalid,
-                              {},
-                              seg.from,
-                              seg.to,
-                              payload,
-                              false,
-                              {},
-                              rangeOf(seg) + ": " + std::move(why)},
+                  evidence(EvidenceKind::kInvalid, payload, rangeOf(seg) + ": " + std::move(why),
+                           seg.from, seg.to),
                   now, std::move(o));
   };
   auto fork = [&](std::string why, Outcome o) {

@@ -34,18 +34,9 @@ using bench::secondsSince;
 
 int run(int argc, char** argv) {
   std::uint64_t entries = 200000;
-  std::size_t segmentBytes = 1024 * 1024;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string a = argv[i];
-    const auto v = std::strtoull(argv[i + 1], nullptr, 10);
-    if (a == "--entries") {
-      entries = v;
-    } else if (a == "--segment-bytes") {
-      segmentBytes = v;
-    } else {
-      die("unknown option " + a + " (--entries N --segment-bytes B)");
-    }
-  }
+  std::uint64_t segmentBytes = 1024 * 1024;
+  bench::parseOptions(argc, argv, {{"--entries", &entries}, {"--segment-bytes", &segmentBytes}});
+
   if (!initSodium()) die("cannot initialise libsodium");
 
   test::SiteDir site;

@@ -5,8 +5,10 @@
 #include <errno.h>  // program_invocation_short_name (glibc)
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 #include <utility>
 
@@ -34,6 +36,33 @@ T must(Result<T> r, const char* what) {
 
 inline void must(const Status& s, const char* what) {
   if (!s) die(std::string(what) + ": " + s.message());
+}
+
+// "--name N" pairs into the numbers they name; an unknown name, or a value that is not a whole
+// number, dies naming the options the benchmark takes.
+struct NumericOption {
+  const char* name;  // "--entries"
+  std::uint64_t* value;
+};
+inline void parseOptions(int argc, char** argv, std::initializer_list<NumericOption> options) {
+  std::string usage;
+  for (const NumericOption& o : options)
+    usage += (usage.empty() ? "" : " ") + std::string(o.name) + " N";
+  if (argc % 2 == 0) die("every option takes a value (" + usage + ")");
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string name = argv[i];
+    char* end = nullptr;
+    const auto v = std::strtoull(argv[i + 1], &end, 10);
+    if (end == argv[i + 1] || *end != '\0') die("not a number: " + name + " " + argv[i + 1]);
+    bool known = false;
+    for (const NumericOption& o : options) {
+      if (name == o.name) {
+        *o.value = v;
+        known = true;
+      }
+    }
+    if (!known) die("unknown option " + name + " (" + usage + ")");
+  }
 }
 
 }  // namespace atoms::bench

@@ -34,21 +34,11 @@ using bench::secondsSince;
 
 int run(int argc, char** argv) {
   std::uint64_t entries = 1000000;
-  std::size_t segmentBytes = 1024 * 1024;
-  std::size_t window = 8;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string a = argv[i];
-    const auto v = std::strtoull(argv[i + 1], nullptr, 10);
-    if (a == "--entries") {
-      entries = v;
-    } else if (a == "--segment-bytes") {
-      segmentBytes = v;
-    } else if (a == "--window") {
-      window = v;
-    } else {
-      die("unknown option " + a + " (--entries N --segment-bytes B --window W)");
-    }
-  }
+  std::uint64_t segmentBytes = 1024 * 1024;
+  std::uint64_t window = 8;
+  bench::parseOptions(
+      argc, argv,
+      {{"--entries", &entries}, {"--segment-bytes", &segmentBytes}, {"--window", &window}});
 
   testing::MosquittoBroker broker;
   if (Status s = broker.start(); !s) die(s.message());
