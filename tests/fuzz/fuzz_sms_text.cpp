@@ -1,7 +1,7 @@
 // Fuzz target: the SMS text layer on any bytes a provider or a modem could hand in, and any text a
 // template could produce: planSegments / countSegments (drivers/sms/encoding/segmentation.h), the
-// GSM-7 and UTF-16 codecs, and KeywordParser, ContentLint, InjectionDetector, SafetyDetector
-// (sms/text/).
+// GSM-7 and UTF-16 codecs, and KeywordParser, ContentLint, InjectionDetector, SafetyDetector,
+// CallOutIntentParser (sms/text/).
 //
 // Properties: a plan's segments concatenate back to the input, each within its limit, filled
 // greedily, each valid UTF-8 (so no surrogate pair or escape is split), with the units it claims;
@@ -9,7 +9,8 @@
 // codec; a refused text is empty, invalid UTF-8, has a NUL, or needs more than 255 parts;
 // countSegments agrees with the plan; UTF-8 <-> UTF-16 round-trips; every span the lint, the
 // injection flag and the tokenizer report lies inside the input; keywords carry the references
-// their kind promises.
+// their kind promises; a call-out intent quotes words of the text, names only people of the roster
+// (only for a no-show), states minutes only for lateness, and asks a question exactly when unsure.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -19,10 +20,11 @@
 #include "drivers/sms/encoding/gsm7.h"
 #include "drivers/sms/encoding/segmentation.h"
 #include "drivers/sms/encoding/utf.h"
+#include "sms/text/callout_intent.h"
 #include "sms/text/content_lint.h"
 #include "sms/text/injection_flag.h"
-#include "sms/text/safety_report.h"
 #include "sms/text/keywords.h"
+#include "sms/text/safety_report.h"
 #include "sms/text/tokens.h"
 #include "tests/fuzz/fuzz_support.h"
 
@@ -174,6 +176,32 @@ void checkWords(std::string_view text) {
               "a safety match is words of the text");
     }
   }
+
+  static const sms::CallOutIntentParser intents;
+  static const std::vector<sms::NameCandidate> roster = {
+      {"p1", "Jamal Reed"}, {"p2", "Jamal Brooks"}, {"p3", "María López"}, {"p4", "Dee"}};
+  const sms::CallOutIntent intent = intents.parse(text, roster);
+  for (const std::string& m : intent.matched) {
+    require(!m.empty() && text.find(m) != std::string_view::npos,
+            "an intent match is words of the text");
+  }
+  for (const std::string& id : intent.personIds) {
+    require(id == "p1" || id == "p2" || id == "p3" || id == "p4",
+            "a named person is on the roster");
+  }
+  require(intent.personIds.empty() || intent.kind == sms::CallOutIntentKind::kCoworkerNoShow ||
+              intent.question == "which",
+          "only a no-show names people");
+  require(!intent.minutesLate ||
+              (*intent.minutesLate > 0 &&
+               (intent.kind == sms::CallOutIntentKind::kRunningLate || intent.question == "which")),
+          "minutes are stated only for lateness");
+  require((intent.confidence == sms::IntentConfidence::kLow) == !intent.question.empty(),
+          "a question exactly when unsure");
+  require(intent.kind != sms::CallOutIntentKind::kNone ||
+              (intent.matched.empty() && intent.question.empty()),
+          "none carries nothing");
+  (void)sms::callOutIntentKindName(intent.kind);
 }
 
 }  // namespace
