@@ -134,6 +134,14 @@ constexpr Migration kStoreMigrations[] = {
      " acknowledged_by TEXT NOT NULL, acknowledged_at INTEGER);"
      "CREATE INDEX safety_incident_due ON safety_incident(state, next_alert_at);"
      "CREATE INDEX safety_incident_reporter ON safety_incident(reporter, state);"},
+    // Punches from time-clock terminals (daemon/terminal/punch_ledger.h, docs/terminals.md): one
+    // row per (terminal, the terminal's own event id), so a retried request stores nothing twice.
+    // Accepted punches are also appended to site_punch. Instants are Unix milliseconds (UTC).
+    {10, "terminal_punches",
+     "CREATE TABLE terminal_punch(terminal_id TEXT NOT NULL, event_id TEXT NOT NULL,"
+     " person_id TEXT NOT NULL, kind TEXT NOT NULL, at INTEGER NOT NULL,"
+     " received_at INTEGER NOT NULL, PRIMARY KEY(terminal_id, event_id));"
+     "CREATE INDEX terminal_punch_by_person ON terminal_punch(person_id, at);"},
 };
 
 constexpr std::string_view kCreateTable =

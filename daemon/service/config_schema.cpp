@@ -14,6 +14,7 @@
 #include "daemon/log/setup.h"
 #include "daemon/service/sms_config.h"
 #include "daemon/service/sync_subsystem.h"
+#include "daemon/service/terminal_subsystem.h"
 
 namespace atoms {
 
@@ -66,6 +67,20 @@ std::vector<ConfigKey> serviceConfigSchema() {
        "verifier key of the cloud's command signing key (empty: every command is refused)",
        syncCloudKey()},
   };
+  // Time-clock terminals (daemon/service/terminal_subsystem.h, docs/terminals.md).
+  rows.push_back({"terminal.listen", "",
+                  "host:port the terminals POST punches to (LAN or loopback); empty: off",
+                  [](const std::string& v) -> std::optional<std::string> {
+                    if (v.empty() || parseTerminalListen(v)) return std::nullopt;
+                    return "host:port (e.g. 0.0.0.0:8470, [::1]:8470) or empty";
+                  }});
+  rows.push_back({"terminal.tokens_file", "",
+                  "file of `terminal-id sha256-of-token` lines (mode 0600); needed with "
+                  "terminal.listen",
+                  [](const std::string& v) -> std::optional<std::string> {
+                    if (v.empty() || v[0] == '/') return std::nullopt;
+                    return "an absolute path or empty";
+                  }});
   // SMS: sms.driver, sms.retry.*, sms.twilio.*, sms.modem.* (daemon/service/sms_config.h).
   for (ConfigKey& row : smsConfigKeys()) rows.push_back(std::move(row));
   return rows;

@@ -9,6 +9,7 @@
 #include "daemon/service/sms_subsystem.h"
 #include "daemon/service/store_subsystem.h"
 #include "daemon/service/sync_subsystem.h"
+#include "daemon/service/terminal_subsystem.h"
 #include "daemon/sms/conversation_processor.h"
 #include "daemon/version.h"
 
@@ -42,6 +43,7 @@ void EdgeServer::addServices() {
         }
         return std::move(*processor);
       });
+  terminal_ = &addService<TerminalSubsystem>(Poco::Logger::get("terminal"), *store_, *engine_);
   addService<SyncSubsystem>(Poco::Logger::get("sync"), *store_, *engine_, *policy_);
 }
 

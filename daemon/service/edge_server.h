@@ -27,6 +27,7 @@ class EngineSubsystem;
 class PolicySubsystem;
 class SmsSubsystem;
 class StoreSubsystem;
+class TerminalSubsystem;
 
 class EdgeServer final : public Poco::Util::ServerApplication {
  public:
@@ -59,6 +60,7 @@ class EdgeServer final : public Poco::Util::ServerApplication {
   EngineSubsystem* engine_ = nullptr;
   PolicySubsystem* policy_ = nullptr;
   SmsSubsystem* sms_ = nullptr;  // later services send through sms_->outbox()
+  TerminalSubsystem* terminal_ = nullptr;  // setPunchListener for who watches clock-ins
   bool startFailed_ = false;
 };
 

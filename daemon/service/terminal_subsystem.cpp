@@ -1,0 +1,176 @@
+#include "daemon/service/terminal_subsystem.h"
+
+#include <charconv>
+#include <exception>
+
+#include "daemon/engine/engine.h"
+#include "daemon/log/log.h"
+#include "daemon/service/engine_subsystem.h"
+#include "daemon/service/store_subsystem.h"
+#include "daemon/terminal/punch_ledger.h"
+#include "drivers/terminal/terminal_server.h"
+#include "drivers/terminal/terminal_tokens.h"
+#include "sms/mailbox/store_runner.h"
+#include "store/audit_entry.h"
+#include "store/canonical_json.h"
+
+namespace atoms {
+
+std::optional<TerminalListen> parseTerminalListen(const std::string& value) {
+  const std::size_t colon = value.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == value.size()) return std::nullopt;
+  std::string host = value.substr(0, colon);
+  if (host.front() == '[') {
+    if (host.size() < 3 || host.back() != ']') return std::nullopt;
+    host = host.substr(1, host.size() - 2);
+  } else if (host.find(':') != std::string::npos) {
+    return std::nullopt;  // an IPv6 address needs brackets
+  }
+  for (char c : host) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '-' || c == ':';
+    if (!ok) return std::nullopt;
+  }
+  const std::string port = value.substr(colon + 1);
+  unsigned n = 0;
+  const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), n);
+  if (ec != std::errc() || end != port.data() + port.size() || n > 65535) return std::nullopt;
+  return TerminalListen{host, static_cast<std::uint16_t>(n)};
+}
+
+// Audits refused requests, at most kRefusalAuditsPerMinute a minute. Engine thread only.
+class TerminalSubsystem::RefusalAudit {
+ public:
+  void record(SiteStore& store, Poco::Logger& logger,
+              const drivers::terminal::RefusedPunchRequest& event, TimePoint now) {
+    if (now - windowStart_ >= std::chrono::minutes(1) || now < windowStart_) {
+      windowStart_ = now;
+      inWindow_ = 0;
+    }
+    if (inWindow_ >= kRefusalAuditsPerMinute) {
+      ++suppressed_;
+      return;
+    }
+    ++inWindow_;
+    json::Object body{{"status", static_cast<std::int64_t>(event.httpStatus)},
+                      {"reason", event.reason},
+                      {"path", event.path},
+                      {"peer", event.peer}};
+    if (!event.terminal.empty()) body["terminal"] = event.terminal;
+    if (suppressed_ > 0) body["suppressed"] = suppressed_;
+    const std::string actor = event.terminal.empty() ? "terminal" : "terminal:" + event.terminal;
+    auto seq = store.log().append(formatTimestamp(now), "terminal.refused", actor,
+                                  json::Value(std::move(body)));
+    if (!seq) {
+      logError(logger, "cannot audit a refused terminal request", {{"error", seq.message()}});
+      return;
+    }
+    suppressed_ = 0;
+    logWarning(logger, "terminal request refused",
+               {{"status", event.httpStatus},
+                {"reason", event.reason},
+                {"terminal", event.terminal},
+                {"peer", event.peer}});
+  }
+
+ private:
+  TimePoint windowStart_{};
+  int inWindow_ = 0;
+  std::int64_t suppressed_ = 0;
+};
+
+TerminalSubsystem::TerminalSubsystem(Poco::Logger& logger, StoreSubsystem& store,
+                                     EngineSubsystem& engine)
+    : logger_(logger), store_(store), engine_(engine) {}
+
+TerminalSubsystem::~TerminalSubsystem() { tearDown(); }
+
+std::uint16_t TerminalSubsystem::port() const { return server_ ? server_->port() : 0; }
+
+Status TerminalSubsystem::start(Poco::Util::Application& app) {
+  const std::string listenText = app.config().getString("terminal.listen", "");
+  if (listenText.empty()) {
+    logInfo(logger_, "time-clock terminals are off (terminal.listen is empty)");
+    return Status::success();
+  }
+  const std::optional<TerminalListen> listen = parseTerminalListen(listenText);
+  if (!listen) {
+    return makeError("terminal.listen '" + listenText + "': expected host:port");
+  }
+  const std::string tokensFile = app.config().getString("terminal.tokens_file", "");
+  if (tokensFile.empty()) {
+    return makeError("terminal.tokens_file must be set when terminal.listen is");
+  }
+  auto tokens = drivers::terminal::TerminalTokens::load(tokensFile, "terminal.tokens_file");
+  if (!tokens) return tokens.error();
+  const std::size_t terminals = tokens->size();
+
+  Engine& engine = engine_.engine();
+  const Clock& clock = engine_.clock();
+  runner_ = std::make_unique<sms::mailbox::PostingStoreRunner>(
+      store_.store(), [&engine](std::function<void()> ev) { return engine.post(std::move(ev)); },
+      [&engine] { return engine.onEngineThread(); });
+  terminal::PunchLedger::Listener onAccepted;
+  if (listener_) {
+    onAccepted = [this](const std::vector<site::Punch>& punches) {
+      try {
+        listener_(punches);
+      } catch (const std::exception& e) {
+        logError(logger_, "the punch listener failed", {{"error", e.what()}});
+      } catch (...) {
+        logError(logger_, "the punch listener failed");
+      }
+    };
+  }
+  ledger_ = std::make_unique<terminal::PunchLedger>(
+      *runner_, [&clock] { return clock.now(); }, std::move(onAccepted));
+  refusalAudit_ = std::make_unique<RefusalAudit>();
+
+  drivers::terminal::TerminalServerOptions options;
+  options.address = listen->host;
+  options.port = listen->port;
+  options.onRefused = [this, &engine, &clock](const drivers::terminal::RefusedPunchRequest& e) {
+    // Server thread: hand the audit to the engine, which owns the store; never wait here.
+    (void)engine.post([this, e, &clock] {
+      if (!active_) return;
+      refusalAudit_->record(store_.store(), logger_, e, clock.now());
+    });
+  };
+  server_ = std::make_unique<drivers::terminal::TerminalServer>(std::move(*tokens), *ledger_,
+                                                                std::move(options));
+  active_ = true;  // before anything can post to the engine
+  if (Status s = server_->start(); !s) {
+    tearDown();
+    return makeError("terminal.listen " + listenText + ": " + s.message());
+  }
+  logInfo(logger_, "time-clock terminals started",
+          {{"listen", listen->host + ":" + std::to_string(server_->port())},
+           {"terminals", static_cast<std::int64_t>(terminals)}});
+  if (terminals == 0) {
+    logWarning(logger_, "terminal.tokens_file lists no terminal: every request is refused",
+               {{"file", tokensFile}});
+  }
+  return Status::success();
+}
+
+void TerminalSubsystem::stop() { tearDown(); }
+
+void TerminalSubsystem::tearDown() {
+  // After the server stopped (it joins its threads) the ledger is never called again.
+  if (server_) server_->stop();
+  if (runner_ && active_) {
+    // Refusal audits already posted run before this; after it, none touches us. An error means
+    // the engine stopped: then it runs nothing more either.
+    (void)runner_->run([this](SiteStore&) {
+      active_ = false;
+      return Status::success();
+    });
+  }
+  active_ = false;
+  server_.reset();
+  ledger_.reset();
+  refusalAudit_.reset();
+  runner_.reset();
+}
+
+}  // namespace atoms

@@ -1,0 +1,91 @@
+// TerminalSubsystem: time-clock terminals in `atoms-edge serve` (docs/terminals.md). Off unless
+// terminal.listen is set. Then it reads terminal.tokens_file (required, mode 0600), builds the
+// PunchLedger over the engine thread (a PostingStoreRunner: the engine owns the store) and starts
+// the TerminalServer on terminal.listen (host:port). stop() stops the server (joining its
+// threads), so no punch is accepted after it returns.
+//
+// Refuses to start, with one line naming the key, when terminal.tokens_file is missing, unreadable,
+// readable by others or malformed, or when the address cannot be bound.
+//
+// Refused requests (bad token, wrong terminal, bad body, ...) are audited as "terminal.refused"
+// from the engine thread, at most kRefusalAuditsPerMinute a minute (the entry after a gap carries
+// how many were left out), so a flood from the LAN cannot flood the log.
+//
+// Threading: construction, setPunchListener, start and stop on the main thread. The punch
+// listener runs on the engine thread. Must be started after the store and the engine and stopped
+// before them (EdgeServer's order does that).
+#pragma once
+
+#include <Poco/Logger.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "daemon/service/service_subsystem.h"
+#include "daemon/site/site_model.h"
+
+namespace atoms {
+
+class StoreSubsystem;
+class EngineSubsystem;
+namespace drivers::terminal {
+class TerminalServer;
+}  // namespace drivers::terminal
+namespace sms::mailbox {
+class PostingStoreRunner;
+}  // namespace sms::mailbox
+namespace terminal {
+class PunchLedger;
+}  // namespace terminal
+
+// terminal.listen split into host and port: "127.0.0.1:8470", "0.0.0.0:8470", "[::1]:8470",
+// "box.local:8470"; port 0 lets the system pick (tests). nullopt when it is not of that form.
+struct TerminalListen {
+  std::string host;
+  std::uint16_t port = 0;
+};
+std::optional<TerminalListen> parseTerminalListen(const std::string& value);
+
+class TerminalSubsystem final : public ServiceSubsystem {
+ public:
+  static constexpr int kRefusalAuditsPerMinute = 20;
+  using PunchListener = std::function<void(const std::vector<site::Punch>&)>;
+
+  TerminalSubsystem(Poco::Logger& logger, StoreSubsystem& store, EngineSubsystem& engine);
+  ~TerminalSubsystem() override;
+  const char* name() const override { return "terminal"; }
+
+  // Before start(). Called on the engine thread after each commit of accepted punches, with them
+  // in request order (the store already holds them). Must not block on other threads; an
+  // exception it throws is logged and does not undo the punches.
+  void setPunchListener(PunchListener listener) { listener_ = std::move(listener); }
+
+  // The port the server is bound to (useful with port 0); 0 when stopped or off.
+  std::uint16_t port() const;
+
+ protected:
+  Status start(Poco::Util::Application& app) override;
+  void stop() override;
+
+ private:
+  class RefusalAudit;
+
+  void tearDown();  // main thread
+
+  Poco::Logger& logger_;
+  StoreSubsystem& store_;
+  EngineSubsystem& engine_;
+  PunchListener listener_;
+
+  std::unique_ptr<sms::mailbox::PostingStoreRunner> runner_;
+  std::unique_ptr<terminal::PunchLedger> ledger_;
+  std::unique_ptr<drivers::terminal::TerminalServer> server_;
+  std::unique_ptr<RefusalAudit> refusalAudit_;  // used on the engine thread only
+  bool active_ = false;  // engine thread (and main thread before the server starts)
+};
+
+}  // namespace atoms
