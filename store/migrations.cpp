@@ -134,6 +134,34 @@ constexpr Migration kStoreMigrations[] = {
      " acknowledged_by TEXT NOT NULL, acknowledged_at INTEGER);"
      "CREATE INDEX safety_incident_due ON safety_incident(state, next_alert_at);"
      "CREATE INDEX safety_incident_reporter ON safety_incident(reporter, state);"},
+    // Call-outs (daemon/callout/, docs/callouts.md): one row per shift someone cannot work, its
+    // offers (one per person and call-out: nobody is offered the same call-out twice) and the
+    // approvals a manager gives or refuses by text or on the panel. Instants are Unix
+    // milliseconds (UTC). At most one open call-out per shift.
+    {9, "callout",
+     "CREATE TABLE callout(id INTEGER PRIMARY KEY, shift_id TEXT NOT NULL,"
+     " station_id TEXT NOT NULL, absent_id TEXT NOT NULL, reporter_id TEXT NOT NULL,"
+     " reporter_phone TEXT NOT NULL, origin TEXT NOT NULL, inbox_id INTEGER,"
+     " opened_at INTEGER NOT NULL, shift_start INTEGER NOT NULL, shift_end INTEGER NOT NULL,"
+     " state TEXT NOT NULL CHECK(state IN ('open','covered','withdrawn','expired')),"
+     " waves INTEGER NOT NULL, next_wave_at INTEGER, escalate_at INTEGER,"
+     " escalated_at INTEGER, covered_by TEXT NOT NULL, closed_at INTEGER);"
+     "CREATE UNIQUE INDEX callout_open_shift ON callout(shift_id) WHERE state = 'open';"
+     "CREATE INDEX callout_by_state ON callout(state);"
+     "CREATE TABLE callout_offer(id INTEGER PRIMARY KEY, callout_id INTEGER NOT NULL,"
+     " person_id TEXT NOT NULL, phone TEXT NOT NULL, code TEXT NOT NULL, wave INTEGER NOT NULL,"
+     " rank INTEGER NOT NULL, state TEXT NOT NULL CHECK(state IN"
+     " ('open','accepted','declined','awaiting_approval','closed','not_sent')),"
+     " offered_at INTEGER NOT NULL, answered_at INTEGER, premium_minutes INTEGER NOT NULL,"
+     " premium_cents INTEGER NOT NULL, UNIQUE(callout_id, person_id));"
+     "CREATE INDEX callout_offer_by_person ON callout_offer(person_id, state);"
+     "CREATE TABLE approval(id INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
+     " callout_id INTEGER NOT NULL, offer_id INTEGER, subject_id TEXT NOT NULL,"
+     " approver_id TEXT NOT NULL, approver_phone TEXT NOT NULL, summary TEXT NOT NULL,"
+     " requested_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, state TEXT NOT NULL CHECK("
+     " state IN ('pending','approved','denied','expired','withdrawn')),"
+     " decided_by TEXT NOT NULL, decided_at INTEGER, remark TEXT NOT NULL);"
+     "CREATE INDEX approval_by_state ON approval(state, expires_at);"},
     // Punches from time-clock terminals (daemon/terminal/punch_ledger.h, docs/terminals.md): one
     // row per (terminal, the terminal's own event id), so a retried request stores nothing twice.
     // Accepted punches are also appended to site_punch. Instants are Unix milliseconds (UTC).

@@ -33,6 +33,29 @@ std::vector<ConfigKey> serviceConfigSchema() {
        "how often the whole audit log is verified while running (also once at start; 0: only "
        "at start); a broken chain raises the kill switch to L3",
        integerIn(0, 604800)},
+      {"policy.graduation.staffing_scheduling", "propose",
+       "how far the box may act alone on scheduling (call-out offers, giving a shift to the "
+       "person who took it): shadow (decides and records only), propose (a manager approves "
+       "each step), autonomous (within the labor rules); the owner's choice (seed 001 section 6)",
+       oneOf({"shadow", "propose", "autonomous"})},
+      // Labor rules and call-outs (daemon/callout/, docs/callouts.md).
+      {"labor.rules_dir", "/etc/atoms-edge/labor",
+       "directory of the labor rule tables (etc/labor in a source checkout)", absolutePath()},
+      {"callout.wave_size", "3", "offers sent at once for a shift someone cannot work",
+       integerIn(1, 50)},
+      {"callout.wave_interval_minutes", "5", "minutes between waves of offers while nobody took it",
+       integerIn(1, 120)},
+      {"callout.escalate_after_minutes", "20",
+       "minutes without cover before the general manager is told", integerIn(1, 240)},
+      {"callout.approval_expiry_minutes", "30",
+       "minutes an approval (overtime...) waits for the manager before it lapses",
+       integerIn(5, 1440)},
+      {"callout.lookahead_hours", "12",
+       "how far ahead a person's next shift counts when they (or a lead) say they cannot come",
+       integerIn(1, 48)},
+      {"callout.general_manager", "",
+       "person id (site file) told when a shift has no cover in time; empty: sms.contact",
+       [](const std::string&) { return std::optional<std::string>(); }},
       // Cloud sync over MQTT (daemon/service/sync_subsystem.h, docs/sync.md).
       {"sync.broker", "",
        "MQTT broker URI (tcp://, ssl://, mqtt://, mqtts:// HOST:PORT); empty: sync off",

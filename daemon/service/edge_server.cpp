@@ -34,8 +34,9 @@ void EdgeServer::addServices() {
   sms_->setInboundProcessorFactory(
       [this](const SmsMailbox& mailbox) -> std::unique_ptr<InboundProcessor> {
         Poco::Logger& logger = Poco::Logger::get("sms");
+        const sms_site::CalloutOptions callout = calloutOptions();
         auto processor =
-            sms_site::ConversationProcessor::create(mailbox, engine_->engine(), logger);
+            sms_site::ConversationProcessor::create(mailbox, engine_->engine(), logger, &callout);
         if (!processor) {
           logError(logger, "the SMS conversation layer cannot start; inbound texts stay stored",
                    {{"error", processor.message()}});
@@ -45,6 +46,27 @@ void EdgeServer::addServices() {
       });
   terminal_ = &addService<TerminalSubsystem>(Poco::Logger::get("terminal"), *store_, *engine_);
   addService<SyncSubsystem>(Poco::Logger::get("sync"), *store_, *engine_, *policy_);
+}
+
+sms_site::CalloutOptions EdgeServer::calloutOptions() {
+  const auto minutes = [this](const char* key) {
+    return std::chrono::minutes(parseConfigInteger(config().getString(key)).value_or(1));
+  };
+  sms_site::CalloutOptions options;
+  options.laborDir = config().getString("labor.rules_dir");
+  options.settings.waveSize =
+      static_cast<int>(parseConfigInteger(config().getString("callout.wave_size")).value_or(3));
+  options.settings.waveInterval = minutes("callout.wave_interval_minutes");
+  options.settings.escalateAfter = minutes("callout.escalate_after_minutes");
+  options.settings.approvalExpiry = minutes("callout.approval_expiry_minutes");
+  options.settings.lookahead = std::chrono::hours(
+      parseConfigInteger(config().getString("callout.lookahead_hours")).value_or(12));
+  options.settings.generalManager = config().getString("callout.general_manager");
+  PolicySubsystem* policy = policy_;
+  options.gate = [policy](const policy::ProposedAction& action) {
+    return policy->gate().decide(action, policy->state());
+  };
+  return options;
 }
 
 void EdgeServer::initialize(Poco::Util::Application& self) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "daemon/service/service_subsystem.h"
+#include "daemon/sms/conversation_processor.h"
 
 namespace atoms {
 
@@ -44,6 +45,9 @@ class EdgeServer final : public Poco::Util::ServerApplication {
 
  private:
   void addServices();
+  // The call-out flow's options from the configuration (labor.rules_dir, callout.*), with the
+  // policy gate over the live policy state.
+  sms_site::CalloutOptions calloutOptions();
   template <class S, class... A>
   S& addService(A&&... args) {
     S* service = new S(std::forward<A>(args)...);
@@ -59,7 +63,7 @@ class EdgeServer final : public Poco::Util::ServerApplication {
   StoreSubsystem* store_ = nullptr;
   EngineSubsystem* engine_ = nullptr;
   PolicySubsystem* policy_ = nullptr;
-  SmsSubsystem* sms_ = nullptr;  // later services send through sms_->outbox()
+  SmsSubsystem* sms_ = nullptr;            // later services send through sms_->outbox()
   TerminalSubsystem* terminal_ = nullptr;  // setPunchListener for who watches clock-ins
   bool startFailed_ = false;
 };

@@ -39,6 +39,10 @@ Status PolicySubsystem::start(Poco::Util::Application& app) {
                 {"by", s.setBy},
                 {"reason", s.reason}});
   }
+  const std::string scheduling = app.config().getString("policy.graduation.staffing_scheduling");
+  scheduling_ = scheduling == "autonomous" ? policy::Graduation::kAutonomous
+                : scheduling == "shadow"   ? policy::Graduation::kShadow
+                                           : policy::Graduation::kPropose;
   const auto interval =
       parseConfigInteger(app.config().getString("policy.integrity_check_interval_s"));
   if (!interval) return makeError("policy.integrity_check_interval_s: not an integer");
@@ -101,6 +105,7 @@ policy::PolicyState PolicySubsystem::state() {
   policy::PolicyState s;
   s.level = level_;
   s.defaultGraduation = policy::Graduation::kPropose;
+  s.graduation["staffing_scheduling"] = scheduling_;
   return s;
 }
 

@@ -76,6 +76,8 @@ class PolicySubsystem final : public ServiceSubsystem {
   std::unique_ptr<policy::IntegrityWatch> integrity_;
   // Engine thread only.
   policy::KillSwitchLevel level_ = policy::KillSwitchLevel::kL0;
+  // policy.graduation.staffing_scheduling: the owner's choice, read at start.
+  policy::Graduation scheduling_ = policy::Graduation::kPropose;
   std::map<int, LevelListener> listeners_;
   int nextListener_ = 1;
 };

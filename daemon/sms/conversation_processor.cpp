@@ -1,7 +1,10 @@
 #include "daemon/sms/conversation_processor.h"
 
+#include <sodium.h>
+
 #include <utility>
 
+#include "daemon/labor/rule_table.h"
 #include "daemon/log/log.h"
 #include "daemon/site/site_repository.h"
 #include "daemon/site/time_zone.h"
@@ -11,7 +14,8 @@
 namespace atoms::sms_site {
 
 Result<std::unique_ptr<ConversationProcessor>> ConversationProcessor::create(
-    const SmsMailbox& mailbox, Engine& engine, Poco::Logger& logger) {
+    const SmsMailbox& mailbox, Engine& engine, Poco::Logger& logger,
+    const CalloutOptions* callout) {
   std::optional<site::SiteModel> model;
   Status read = mailbox.store.run([&model](SiteStore& store) -> Status {
     Result<site::SiteModel> loaded = site::loadSite(store.db());
@@ -40,8 +44,25 @@ Result<std::unique_ptr<ConversationProcessor>> ConversationProcessor::create(
       mailbox.conversation, [&clock] { return clock.now(); });
   processor->safety_ = std::make_unique<sms::conversation::SafetyDesk>(
       mailbox.store, *processor->outreach_, mailbox.conversation.safety);
+  if (model && callout != nullptr) {
+    auto rules = labor::loadRuleBook(callout->laborDir, model->site.jurisdictions);
+    auto site = rules ? callout::SiteSnapshot::build(*model, std::move(*rules))
+                      : Result<std::unique_ptr<callout::SiteSnapshot>>(rules.error());
+    if (!site) {
+      logError(logger, "call-outs are off: the labor rules cannot be loaded",
+               {{"dir", callout->laborDir}, {"error", site.message()}});
+    } else {
+      processor->site_ = std::move(*site);
+      processor->desk_ = std::make_unique<callout::CalloutDesk>(
+          *processor->site_, *processor->outreach_, mailbox.store, callout->settings, callout->gate,
+          [] { return randombytes_random(); });
+      processor->handler_ =
+          std::make_unique<callout::CalloutHandler>(*processor->desk_, *processor->site_);
+    }
+  }
   processor->conversation_ = std::make_unique<sms::conversation::Conversation>(
-      mailbox.store, mailbox.inbox, *processor->outreach_, nullptr, processor->safety_.get());
+      mailbox.store, mailbox.inbox, *processor->outreach_, processor->handler_.get(),
+      processor->safety_.get());
   return processor;
 }
 
@@ -53,7 +74,8 @@ ConversationProcessor::ConversationProcessor(Engine& engine, Poco::Logger& logge
       roster_(contact),
       siteTime_(std::move(siteTime)),
       releaseTimer_(engine, [this] { releaseDue(); }),
-      realertTimer_(engine, [this] { realertDue(); }) {}
+      realertTimer_(engine, [this] { realertDue(); }),
+      calloutTimer_(engine, [this] { calloutDue(); }) {}
 
 ConversationProcessor::~ConversationProcessor() = default;
 
@@ -73,6 +95,32 @@ void ConversationProcessor::processPending() {
   // down); a pass only makes sure the timer is set. The same for safety reminders.
   scheduleRelease();
   scheduleRealert();
+  scheduleCallout();
+}
+
+void ConversationProcessor::calloutDue() {
+  if (!desk_) return;
+  Result<int> steps = desk_->due(engine_.clock().now());
+  if (!steps) {
+    site_->invalidate();
+    logError(logger_, "call-out timer step failed; it will be tried again in a minute",
+             {{"error", steps.message()}});
+    calloutTimer_.setAt(engine_.clock().now() + std::chrono::minutes(1));
+    return;
+  } else if (*steps > 0) {
+    logInfo(logger_, "call-out steps taken", {{"steps", std::to_string(*steps)}});
+  }
+  scheduleCallout();
+}
+
+void ConversationProcessor::scheduleCallout() {
+  if (!desk_) return;
+  Result<std::optional<TimePoint>> next = desk_->nextDue();
+  if (!next) {
+    logError(logger_, "cannot read the next call-out step", {{"error", next.message()}});
+    return;
+  }
+  calloutTimer_.setAt(*next);
 }
 
 void ConversationProcessor::realertDue() {

@@ -26,6 +26,9 @@
 #include <memory>
 #include <optional>
 
+#include "daemon/callout/callout_desk.h"
+#include "daemon/callout/callout_handler.h"
+#include "daemon/callout/site_snapshot.h"
 #include "daemon/engine/deadline_timer.h"
 #include "daemon/engine/engine.h"
 #include "daemon/service/sms_subsystem.h"
@@ -37,13 +40,24 @@
 
 namespace atoms::sms_site {
 
+// The call-out flow behind the conversation (daemon/callout/): where the labor rule tables are,
+// its settings and the policy gate it asks.
+struct CalloutOptions {
+  std::string laborDir;
+  callout::CalloutSettings settings;
+  callout::GateFunction gate;
+};
+
 class ConversationProcessor final : public InboundProcessor {
  public:
-  // Reads the site from the store (through mailbox.store) and builds the layer over `mailbox`.
+  // Reads the site from the store (through mailbox.store) and builds the layer over `mailbox`;
+  // with `callout` (and a site in the store), the call-out flow answers offers, approvals and
+  // call-out texts, and its timer runs waves, escalations and expiries. Rule tables that cannot be
+  // loaded leave call-outs off (logged as an error); the rest of the layer still runs.
   // Errors: the store cannot be read, or the site's time zone is unknown.
-  static Result<std::unique_ptr<ConversationProcessor>> create(const SmsMailbox& mailbox,
-                                                               Engine& engine,
-                                                               Poco::Logger& logger);
+  static Result<std::unique_ptr<ConversationProcessor>> create(
+      const SmsMailbox& mailbox, Engine& engine, Poco::Logger& logger,
+      const CalloutOptions* callout = nullptr);
   ~ConversationProcessor() override;
 
   void processPending() override;
@@ -51,6 +65,8 @@ class ConversationProcessor final : public InboundProcessor {
   void setOutreachFrozen(bool frozen) override;
 
   sms::conversation::Outreach& outreach() { return *outreach_; }
+  // The call-out desk; nullptr when call-outs are off.
+  callout::CalloutDesk* calloutDesk() { return desk_.get(); }
 
  private:
   ConversationProcessor(Engine& engine, Poco::Logger& logger,
@@ -60,6 +76,8 @@ class ConversationProcessor final : public InboundProcessor {
   void scheduleRelease();
   void realertDue();
   void scheduleRealert();
+  void calloutDue();
+  void scheduleCallout();
 
   Engine& engine_;
   Poco::Logger& logger_;
@@ -67,10 +85,14 @@ class ConversationProcessor final : public InboundProcessor {
   std::unique_ptr<sms::conversation::SiteTime> siteTime_;
   std::unique_ptr<sms::conversation::Outreach> outreach_;
   std::unique_ptr<sms::conversation::SafetyDesk> safety_;
+  std::unique_ptr<callout::SiteSnapshot> site_;
+  std::unique_ptr<callout::CalloutDesk> desk_;
+  std::unique_ptr<callout::CalloutHandler> handler_;
   std::unique_ptr<sms::conversation::Conversation> conversation_;
   // Last, so they are cancelled first (on the engine thread: SmsSubsystem destroys us there).
   DeadlineTimer releaseTimer_;  // held messages
   DeadlineTimer realertTimer_;  // safety reminders
+  DeadlineTimer calloutTimer_;  // call-out waves, escalations, expiries
 };
 
 }  // namespace atoms::sms_site

@@ -1,0 +1,149 @@
+// CalloutDesk: the call-out flow of seed 000 EC-MGR-009 (issue 6; docs/callouts.md). At 16:55 a
+// lead texts "Jamal didn't show, I'm alone on the line":
+//   1. report(): the absent person's current or next shift is found; a call-out is opened (one
+//      per shift), a check-in note is handed to the people side (a HANDOFF, never discipline), the
+//      candidates are found and ranked (candidates.h) and the first wave of offers goes out, each
+//      with its own reply code; the lead is told how many people were asked.
+//   2. take(): the first person to reply with their code AND still pass every check at that
+//      instant gets the shift (written to the store, receipt with the rule evaluations); the
+//      others with an open offer are told it is covered; the lead gets a confirmation. Someone
+//      whose taking it would cost a premium (overtime...) waits for their manager of record's
+//      APPROVE/DENY (decide()); nothing is written before that.
+//   3. due() (the engine's timer, at nextDue()): the next wave every `waveInterval` while nobody
+//      has taken it; the general manager is told after `escalateAfter` (the lead too); approvals
+//      expire; a call-out whose shift has ended closes.
+// Every step goes through the policy gate (its decision is in the receipt) and every text through
+// Outreach (consent, opt-out, quiet hours, caps, the kill switch's freeze), with deterministic ids,
+// so a crash and a restart never send anything twice and the flow resumes from the store.
+//
+// Threading: every method runs on the store's writer (the engine thread in the daemon): the `In`
+// methods inside the caller's open batch, due()/nextDue() through the StoreRunner. Not otherwise
+// synchronised. Errors: store and engine errors, one line; the caller's batch is then dropped.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "daemon/callout/callout_store.h"
+#include "daemon/callout/callout_texts.h"
+#include "daemon/callout/site_snapshot.h"
+#include "daemon/policy/policy_gate.h"
+#include "sms/conversation/outreach.h"
+#include "sms/mailbox/store_runner.h"
+#include "sms/text/offer_code.h"
+#include "store/audit_log.h"
+#include "store/site_store.h"
+
+namespace atoms::callout {
+
+struct CalloutSettings {
+  int waveSize = 3;                         // offers per wave
+  std::chrono::minutes waveInterval{5};     // between waves while nobody has taken it
+  std::chrono::minutes escalateAfter{20};   // then the general manager is told
+  std::chrono::minutes approvalExpiry{30};  // an approval not given by then lapses
+  std::chrono::hours lookahead{12};         // how far ahead a "next shift" is looked for
+  std::string generalManager;               // person id; empty: the site contact
+};
+
+// Ok, or one line naming the setting out of range.
+Status validateCalloutSettings(const CalloutSettings& settings);
+
+// The gate as the desk asks it: the caller reads the live policy state (kill switch, graduation,
+// breakers) and decides.
+using GateFunction = std::function<policy::GateDecision(const policy::ProposedAction& action)>;
+
+// One handling in progress: the open batch and the decision instant.
+struct DeskTurn {
+  SiteStore& store;
+  AuditLog::Batch& batch;
+  TimePoint now;
+  std::optional<std::int64_t> inboxId;  // the text being handled, if any
+};
+
+// What the desk says back to whoever wrote, and the call-out it concerns.
+struct DeskAnswer {
+  std::string outcome;  // "callout_opened", "offer_taken", ... (the conversation's audit entry)
+  std::string text;     // the reply, in the sender's thread; empty: no reply
+  std::int64_t callout = 0;
+};
+
+class CalloutDesk {
+ public:
+  // Every reference must outlive the desk. Precondition: validateCalloutSettings().
+  CalloutDesk(SiteSnapshot& site, sms::conversation::Outreach& outreach,
+              sms::mailbox::StoreRunner& store, CalloutSettings settings, GateFunction gate,
+              sms::RandomSource random);
+
+  // A report that `absentId` cannot work: by a lead about someone else, or by the person
+  // themselves (origin kSelf), or a lead confirming a no-show the time clock noticed.
+  Result<DeskAnswer> reportIn(DeskTurn& turn, const sms::conversation::Contact& reporter,
+                              std::string_view absentId, CalloutOrigin origin);
+  // Offer replies, by code (the codes are those of liveOffersTo()).
+  Result<DeskAnswer> takeIn(DeskTurn& turn, const sms::conversation::Contact& person,
+                            std::string_view code);
+  Result<DeskAnswer> declineIn(DeskTurn& turn, const sms::conversation::Contact& person,
+                               std::string_view code);
+  // APPROVE n / DENY n. Only the approver named on the request decides it; the person it is
+  // about never does (even if they are a manager), and anyone else changes nothing.
+  Result<DeskAnswer> decideIn(DeskTurn& turn, const sms::conversation::Contact& sender,
+                              std::string_view reference, bool approve, std::string_view remark);
+  // "I'm here" from the absent person of an open (or just covered) call-out.
+  Result<DeskAnswer> arrivedIn(DeskTurn& turn, const sms::conversation::Contact& person);
+  // "Running late" from a person with a shift now or soon.
+  Result<DeskAnswer> lateIn(DeskTurn& turn, const sms::conversation::Contact& person,
+                            std::optional<int> minutes);
+
+  // The codes of the offers live for `personId` (open, or waiting for approval).
+  Result<std::vector<std::string>> liveCodes(SiteStore& store, std::string_view personId);
+
+  // Waves, escalations, expiries and closings whose time has come, one transaction per call-out;
+  // returns how many steps were taken.
+  Result<int> due(TimePoint now);
+  Result<std::optional<TimePoint>> nextDue();
+
+  // The person's current shift, or their next one starting within the lookahead (nullptr: none).
+  const site::Shift* shiftOf(std::string_view personId, site::Instant now) const;
+
+  const CalloutSettings& settings() const { return settings_; }
+  TimePoint now() const { return outreach_.now(); }
+  // How to write to a person: their language, the site's name, the human they can reach.
+  ReplyContext contextFor(std::string_view personId) const;
+
+ private:
+  struct Step;
+  Result<int> sendWave(Step& step, CalloutRow& callout, bool first);
+  Result<bool> assign(Step& step, CalloutRow& callout, OfferRow& offer,
+                      const labor::PersonVerdict& verdict, const policy::GateDecision& gate,
+                      std::optional<std::int64_t> approvalId);
+  Result<DeskAnswer> requestApproval(Step& step, CalloutRow& callout, OfferRow& offer,
+                                     const labor::PersonVerdict& verdict, std::string kind);
+  Status escalate(Step& step, CalloutRow& callout, std::string_view why);
+  Status closeOffers(Step& step, CalloutRow& callout, std::int64_t exceptOffer, bool tell);
+  Status tellLead(Step& step, const CalloutRow& callout, std::string_view what,
+                  const std::string& text);
+  Result<std::optional<labor::PersonVerdict>> recheck(Step& step, const CalloutRow& callout,
+                                                      const std::string& personId);
+  Status audit(Step& step, std::string_view kind, json::Object body);
+  Result<sms::conversation::OutreachResult> send(Step& step, const std::string& id,
+                                                 const std::string& to, sms::MessageClass kind,
+                                                 bool urgent, const std::string& body,
+                                                 const CalloutRow& callout,
+                                                 std::optional<TimePoint> notAfter);
+  ReplyContext contextForPhone(const std::string& phone) const;
+  sms::conversation::HumanContact generalManager() const;
+  ShiftWords words(const CalloutRow& callout, TimePoint now) const;
+  std::string nameOf(std::string_view personId) const;
+  policy::GateDecision ask(std::string_view kind, bool automated, std::string_view subject);
+
+  SiteSnapshot& site_;
+  sms::conversation::Outreach& outreach_;
+  sms::mailbox::StoreRunner& store_;
+  CalloutSettings settings_;
+  GateFunction gate_;
+  sms::RandomSource random_;
+};
+
+}  // namespace atoms::callout

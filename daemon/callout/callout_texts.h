@@ -1,0 +1,79 @@
+// Every text the call-out flow sends, in English and Spanish (docs/callouts.md quotes them). Plain,
+// kind and short; never about why someone is out (no health, no private life), never disciplinary,
+// never ranking people; each one that asks something says how to answer, and the ones to staff name
+// a person to reach. Every text passes the content lint (pinned by the tests).
+//
+// Pure functions, thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sms/conversation/language.h"
+#include "sms/conversation/replies.h"
+
+namespace atoms::callout {
+
+using sms::conversation::ReplyContext;
+
+// A shift in words: "line cook", "today" / "Sat 3/7", "17:00-23:00".
+struct ShiftWords {
+  std::string station;
+  std::string day;
+  std::string hours;  // "17:00-23:00"
+};
+
+// To a candidate: the shift and the code that takes it.
+std::string offerText(const ReplyContext& c, const ShiftWords& s, const std::string& code);
+// To whoever reported the absence (a lead), or the person who called out themselves.
+std::string searchingText(const ReplyContext& c, const ShiftWords& s, const std::string& absent,
+                          int offers, bool self);
+// Nobody can take it now (all denied or unreachable): the general manager was told.
+std::string nobodyEligibleText(const ReplyContext& c, const ShiftWords& s,
+                               const std::string& manager);
+std::string coveredText(const ReplyContext& c, const ShiftWords& s, const std::string& who);
+std::string youAreOnText(const ReplyContext& c, const ShiftWords& s);
+std::string alreadyCoveredText(const ReplyContext& c);
+std::string coveredNoLongerNeededText(const ReplyContext& c, const ShiftWords& s);
+std::string declinedText(const ReplyContext& c);
+// The taker no longer passes a labor rule at the moment they reply.
+std::string cannotTakeText(const ReplyContext& c);
+// To people with an open offer when the absent person turned up after all.
+std::string noLongerNeededText(const ReplyContext& c, const ShiftWords& s);
+// A second reply with the code while the manager decides.
+std::string stillWaitingText(const ReplyContext& c);
+// The taker would be owed a premium: the manager of record decides.
+std::string waitingApprovalText(const ReplyContext& c, const std::string& manager);
+std::string approvalRequestText(const ReplyContext& c, std::int64_t approval,
+                                const std::string& who, const ShiftWords& s,
+                                std::int64_t premiumMinutes, std::int64_t premiumCents);
+std::string approvedText(const ReplyContext& c, const ShiftWords& s);
+std::string notApprovedText(const ReplyContext& c);
+std::string approvalRecordedText(const ReplyContext& c, std::int64_t approval, bool approved);
+std::string approvalClosedText(const ReplyContext& c, std::int64_t approval);
+std::string approvalNotYoursText(const ReplyContext& c, std::int64_t approval);
+std::string approvalSelfText(const ReplyContext& c, std::int64_t approval);
+std::string approvalWhichText(const ReplyContext& c);
+// To the general manager after the search window; to the lead at the same moment.
+std::string escalationText(const ReplyContext& c, const ShiftWords& s, const std::string& absent,
+                           int offers, std::uint64_t receiptSeq);
+std::string stillSearchingText(const ReplyContext& c, const ShiftWords& s,
+                               const std::string& manager);
+// Running late, arrived, unclear.
+std::string lateThanksText(const ReplyContext& c, const std::string& lead);
+std::string lateNoticeText(const ReplyContext& c, const std::string& who, const ShiftWords& s,
+                           std::optional<int> minutes);
+std::string arrivedThanksText(const ReplyContext& c, const std::string& lead);
+std::string arrivedNoticeText(const ReplyContext& c, const std::string& who, const ShiftWords& s,
+                              const std::string& coveredBy);
+std::string clarifyWhoText(const ReplyContext& c);
+std::string clarifyWhatText(const ReplyContext& c);
+std::string noShiftFoundText(const ReplyContext& c, const std::string& who);
+std::string alreadySearchingText(const ReplyContext& c, const ShiftWords& s);
+std::string calloutHelpText(const ReplyContext& c);
+// The time clock: a shift started without a clock-in. To the person to ask (a lead).
+std::string possibleNoShowText(const ReplyContext& c, const std::string& who, const ShiftWords& s);
+
+}  // namespace atoms::callout

@@ -1,0 +1,112 @@
+// A site with the whole call-out flow on top, for the scenario tests: a state directory holding a
+// small restaurant (one line station needing a food handler card, a lead, a general manager,
+// cooks: one 15 years old, one without consent, one without the card, one already at 36 hours
+// this week) in San Francisco (Fair Workweek rules), the SMS layer over a simulated gateway, the
+// real labor rules (etc/labor), the policy gate with the shipped action table, and a clock that
+// moves only when the test says. close() and open() drop and rebuild everything on the same
+// directory, as a crash and restart would.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "daemon/callout/callout_desk.h"
+#include "daemon/callout/callout_handler.h"
+#include "daemon/callout/site_snapshot.h"
+#include "daemon/policy/policy_gate.h"
+#include "daemon/site/site_model.h"
+#include "daemon/sms/site_roster.h"
+#include "daemon/sms/zone_site_time.h"
+#include "drivers/sms/simulated/simulated_gateway.h"
+#include "sms/conversation/conversation.h"
+#include "sms/conversation/outreach.h"
+#include "sms/conversation/safety_desk.h"
+#include "sms/mailbox/inbox.h"
+#include "sms/mailbox/outbox.h"
+#include "sms/mailbox/store_runner.h"
+#include "store/audit_entry.h"
+#include "store/site_store.h"
+#include "tests/support/temp_dir.h"
+
+namespace atoms::callout::testing {
+
+inline constexpr char kRosa[] = "+15551000001";   // shift lead, texts the no-show
+inline constexpr char kJamal[] = "+15551000002";  // the absent cook
+inline constexpr char kAna[] = "+15551000003";    // cook, 16 h this week
+inline constexpr char kBen[] = "+15551000004";    // cook, no shifts this week
+inline constexpr char kCleo[] = "+15551000005";   // cook, 24 h this week
+inline constexpr char kMia[] = "+15551000006";    // cook, 36 h this week: overtime
+inline constexpr char kTom[] = "+15551000007";    // cook, 15 years old
+inline constexpr char kLea[] = "+15551000008";    // cook, no consent to texts
+inline constexpr char kZed[] = "+15551000010";    // line role, no food handler card
+inline constexpr char kKwame[] = "+15551000009";  // general manager, everyone's manager
+
+class CalloutFixture {
+ public:
+  CalloutFixture();
+  ~CalloutFixture();
+
+  void open();
+  void close();
+
+  // The UTC instant of local time hour:minute on Wednesday 2026-03-04 + `day`
+  // (America/Los_Angeles).
+  static TimePoint localTime(int day, int hour, int minute = 0);
+  void setLocal(int day, int hour, int minute = 0) {
+    millis_ = toMillis(localTime(day, hour, minute));
+  }
+  void advance(std::chrono::minutes by) { millis_ += by.count() * 60000; }
+  TimePoint now() const { return sms::mailbox::fromUnixMillis(millis_.load()); }
+
+  // One inbound text, handled at once (must succeed).
+  void text(const std::string& from, const std::string& body);
+  // Several texts stored first, then handled in one pass (replies "in the same second").
+  void textsTogether(const std::vector<std::pair<std::string, std::string>>& texts);
+  // The desk's timer work at now(); returns the steps taken.
+  int due();
+
+  // Outbox bodies to `to`, oldest first.
+  std::vector<std::string> textsTo(const std::string& to);
+  std::string lastTo(const std::string& to);
+  // The 4-digit reply code in the last offer to `to` ("" if none).
+  std::string codeFor(const std::string& to);
+  // Messages held by Outreach (not in the outbox) to `to`.
+  int heldTo(const std::string& to);
+  // Who works the Jamal's shift now, as stored.
+  std::string storedAssignee(const std::string& shiftId);
+  std::vector<Entry> entries(std::string_view kind);
+  json::Value receiptWithId(const std::string& id);
+
+  atoms::testing::TempDir tmp;
+  std::string stateDir;
+  site::SiteModel model;
+  policy::PolicyState policy;  // what the gate sees; tests change the level
+  callout::CalloutSettings settings;
+  sms::conversation::ConversationSettings conversationSettings;
+  drivers::SimulatedSmsGateway gateway;
+
+  std::unique_ptr<SiteStore> store;
+  std::unique_ptr<sms::mailbox::LockedStoreRunner> runner;
+  std::unique_ptr<sms::mailbox::Outbox> outbox;
+  std::unique_ptr<sms::mailbox::Inbox> inbox;
+  std::unique_ptr<sms_site::SiteRoster> roster;
+  std::unique_ptr<sms_site::ZoneSiteTime> siteTime;
+  std::unique_ptr<sms::conversation::Outreach> outreach;
+  std::unique_ptr<SiteSnapshot> site;
+  std::unique_ptr<policy::PolicyGate> gate;
+  std::unique_ptr<CalloutDesk> desk;
+  std::unique_ptr<CalloutHandler> handler;
+  std::unique_ptr<sms::conversation::Conversation> conversation;
+
+ private:
+  static std::int64_t toMillis(TimePoint t) { return sms::mailbox::toUnixMillis(t); }
+  std::atomic<std::int64_t> millis_{0};
+  std::uint32_t random_ = 12345;
+};
+
+}  // namespace atoms::callout::testing
