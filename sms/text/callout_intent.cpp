@@ -527,7 +527,8 @@ std::optional<int> statedMinutes(const Reader& r) {
   const std::vector<Token>& tokens = r.tokens();
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const std::string_view w = tokens[i].folded;
-    const std::string_view next = i + 1 < tokens.size() ? tokens[i + 1].folded : "";
+    const std::string_view next =
+        i + 1 < tokens.size() ? std::string_view(tokens[i + 1].folded) : std::string_view();
     if (const auto glued = gluedMinutes(tokens[i])) return *glued;
     if ((w == "half" || w == "media") &&
         (contains(kHourWords, next) ||
