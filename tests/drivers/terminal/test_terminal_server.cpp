@@ -224,9 +224,20 @@ BOOST_AUTO_TEST_CASE(aBadBodyIs400WithTheOneLineError) {
 
 BOOST_AUTO_TEST_CASE(aBodyOverTheLimitIs413) {
   Fixture f;
-  Raw r =
-      f.raw("POST", "/v1/punches", std::string(kMaxRequestBytes + 1, ' '), "Bearer " + kFrontToken);
-  BOOST_TEST(r.status == 413);
+  // Only the headers are sent: the server refuses on the declared length without reading the
+  // body, and a client still writing a body the server will not read could see the connection
+  // reset before the answer (a race the test must not depend on).
+  Poco::Net::HTTPClientSession session("127.0.0.1", f.server.port());
+  session.setTimeout(Poco::Timespan(10, 0));
+  Poco::Net::HTTPRequest request("POST", "/v1/punches", Poco::Net::HTTPMessage::HTTP_1_1);
+  request.set("Authorization", "Bearer " + kFrontToken);
+  request.setContentType("application/json");
+  request.setContentLength(static_cast<std::streamsize>(kMaxRequestBytes + 1));
+  session.sendRequest(request).flush();
+  Poco::Net::HTTPResponse response;
+  std::string body;
+  Poco::StreamCopier::copyToString(session.receiveResponse(response), body);
+  BOOST_TEST(static_cast<int>(response.getStatus()) == 413);
   BOOST_TEST(f.sink.calls == 0);
   const auto events = f.refusals.events();
   BOOST_REQUIRE(events.size() == 1u);
