@@ -5,7 +5,7 @@
 
 #include <exception>
 
-#include "drivers/sms/twilio/http_service.h"
+#include "drivers/http/http_service.h"
 #include "store/canonical_json.h"
 
 namespace atoms::drivers::terminal {
@@ -55,7 +55,7 @@ TerminalServer::~TerminalServer() { stop(); }
 
 Status TerminalServer::start() {
   if (server_ && server_->running()) return makeError("the terminal server is already running");
-  server_ = std::make_unique<twilio::HttpService>(
+  server_ = std::make_unique<HttpService>(
       "atoms-edge terminals", [this](Poco::Net::HTTPServerRequest& req,
                                      Poco::Net::HTTPServerResponse& resp) { serve(req, resp); });
   return server_->start(options_.address, options_.port, options_.threads);
@@ -102,7 +102,7 @@ void TerminalServer::serve(Poco::Net::HTTPServerRequest& request,
                   errorBody("unauthorized"), false);
   }
   event.terminal = *terminal;
-  std::optional<std::string> body = twilio::readRequestBody(request, options_.maxBodyBytes);
+  std::optional<std::string> body = readRequestBody(request, options_.maxBodyBytes);
   if (!body) {
     return refuse(413, "body over the limit of " + std::to_string(options_.maxBodyBytes) + " bytes",
                   errorBody("body too large"), false);

@@ -31,7 +31,7 @@ class HTTPServerRequest;
 class HTTPServerResponse;
 }  // namespace Poco::Net
 
-namespace atoms::drivers::twilio {
+namespace atoms::drivers {
 class HttpService;
 }
 
@@ -85,7 +85,7 @@ class TerminalServer {
   TerminalTokens tokens_;
   PunchSink& sink_;
   TerminalServerOptions options_;
-  std::unique_ptr<twilio::HttpService> server_;
+  std::unique_ptr<HttpService> server_;
 };
 
 }  // namespace atoms::drivers::terminal

@@ -20,7 +20,7 @@
 #include "drivers/sms/encoding/segmentation.h"
 #include "drivers/sms/encoding/utf.h"
 #include "drivers/sms/phone_number.h"
-#include "drivers/sms/twilio/http_service.h"
+#include "drivers/http/http_service.h"
 #include "drivers/sms/twilio/twilio_config.h"
 #include "drivers/sms/twilio/twilio_rest.h"
 #include "drivers/sms/twilio/twilio_signature.h"

@@ -39,9 +39,11 @@ class HTTPServerRequest;
 class HTTPServerResponse;
 }  // namespace Poco::Net
 
-namespace atoms::drivers::twilio {
-
+namespace atoms::drivers {
 class HttpService;
+}
+
+namespace atoms::drivers::twilio {
 
 struct FakeTwilioOptions {
   std::string accountSid = "AC00000000000000000000000000000000";

@@ -8,7 +8,7 @@
 
 #include "drivers/sms/encoding/utf.h"
 #include "drivers/sms/twilio/form_body.h"
-#include "drivers/sms/twilio/http_service.h"
+#include "drivers/http/http_service.h"
 #include "drivers/sms/twilio/twilio_rest.h"
 #include "drivers/sms/twilio/twilio_webhook.h"
 

@@ -37,9 +37,11 @@ class HTTPServerRequest;
 class HTTPServerResponse;
 }  // namespace Poco::Net
 
-namespace atoms::drivers::twilio {
-
+namespace atoms::drivers {
 class HttpService;
+}
+
+namespace atoms::drivers::twilio {
 class TwilioRestClient;
 
 // A webhook request the driver did not turn into a stored message or report.

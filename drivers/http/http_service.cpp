@@ -1,4 +1,4 @@
-#include "drivers/sms/twilio/http_service.h"
+#include "drivers/http/http_service.h"
 
 #include <Poco/Exception.h>
 #include <Poco/Net/HTTPRequestHandler.h>
@@ -12,7 +12,7 @@
 #include <istream>
 #include <optional>
 
-namespace atoms::drivers::twilio {
+namespace atoms::drivers {
 namespace {
 
 class Handler final : public Poco::Net::HTTPRequestHandler {
@@ -118,4 +118,4 @@ std::optional<std::string> readRequestBody(Poco::Net::HTTPServerRequest& request
   return body;
 }
 
-}  // namespace atoms::drivers::twilio
+}  // namespace atoms::drivers

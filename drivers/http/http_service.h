@@ -1,5 +1,5 @@
-// HttpService: a small Poco HTTP server with its own thread pool, used by the Twilio driver for its
-// webhooks and by the fake provider for its REST API.
+// HttpService: a small Poco HTTP server with its own thread pool, for the drivers that are called
+// over HTTP: the Twilio driver's webhooks, the fake provider's REST API, the time-clock terminals.
 //
 // Contract:
 // - The handler runs on the service's threads, up to `threads` requests at once; it must be
@@ -29,7 +29,7 @@ class HTTPServer;
 }
 }  // namespace Poco
 
-namespace atoms::drivers::twilio {
+namespace atoms::drivers {
 
 using HttpHandler = std::function<void(Poco::Net::HTTPServerRequest& request,
                                        Poco::Net::HTTPServerResponse& response)>;
@@ -58,4 +58,4 @@ class HttpService {
 std::optional<std::string> readRequestBody(Poco::Net::HTTPServerRequest& request,
                                            std::size_t maxBytes);
 
-}  // namespace atoms::drivers::twilio
+}  // namespace atoms::drivers
