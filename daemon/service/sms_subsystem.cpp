@@ -16,6 +16,7 @@
 #include "sms/mailbox/message_checks.h"
 #include "sms/mailbox/outbox.h"
 #include "sms/mailbox/store_runner.h"
+#include "store/audit_budget.h"
 #include "store/audit_entry.h"
 #include "store/state_dir.h"
 
@@ -111,15 +112,7 @@ class SmsSubsystem::RefusalAudit {
  public:
   void record(SiteStore& store, Poco::Logger& logger, const drivers::twilio::RefusedWebhook& event,
               TimePoint now) {
-    if (now - windowStart_ >= std::chrono::minutes(1) || now < windowStart_) {
-      windowStart_ = now;
-      inWindow_ = 0;
-    }
-    if (inWindow_ >= kRefusalAuditsPerMinute) {
-      ++suppressed_;
-      return;
-    }
-    ++inWindow_;
+    if (!budget_.admit(now)) return;
     json::Object body{{"status", static_cast<std::int64_t>(event.httpStatus)},
                       {"reason", event.reason},
                       {"path", event.path},
@@ -127,14 +120,14 @@ class SmsSubsystem::RefusalAudit {
                       {"authenticated", event.authenticated}};
     if (!event.providerId.empty()) body["provider_id"] = event.providerId;
     if (!event.from.empty()) body["from"] = sms::mailbox::maskNumber(event.from);
-    if (suppressed_ > 0) body["suppressed"] = suppressed_;
+    if (budget_.leftOut() > 0) body["suppressed"] = static_cast<std::int64_t>(budget_.leftOut());
     auto seq = store.log().append(formatTimestamp(now), "sms.webhook.refused", "sms:twilio",
                                   json::Value(std::move(body)));
     if (!seq) {
       logError(logger, "cannot audit a refused webhook", {{"error", seq.message()}});
       return;
     }
-    suppressed_ = 0;
+    budget_.written();
     const auto priority =
         event.httpStatus >= 400 ? Poco::Message::PRIO_WARNING : Poco::Message::PRIO_INFORMATION;
     logEvent(logger, priority, "webhook refused",
@@ -145,9 +138,7 @@ class SmsSubsystem::RefusalAudit {
   }
 
  private:
-  TimePoint windowStart_{};
-  int inWindow_ = 0;
-  std::int64_t suppressed_ = 0;
+  AuditBudget budget_{kRefusalAuditsPerMinute};
 };
 
 SmsSubsystem::SmsSubsystem(Poco::Logger& logger, StoreSubsystem& store, EngineSubsystem& engine)

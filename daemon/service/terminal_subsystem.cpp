@@ -11,6 +11,7 @@
 #include "drivers/terminal/terminal_server.h"
 #include "drivers/terminal/terminal_tokens.h"
 #include "sms/mailbox/store_runner.h"
+#include "store/audit_budget.h"
 #include "store/audit_entry.h"
 #include "store/canonical_json.h"
 
@@ -43,21 +44,13 @@ class TerminalSubsystem::RefusalAudit {
  public:
   void record(SiteStore& store, Poco::Logger& logger,
               const drivers::terminal::RefusedPunchRequest& event, TimePoint now) {
-    if (now - windowStart_ >= std::chrono::minutes(1) || now < windowStart_) {
-      windowStart_ = now;
-      inWindow_ = 0;
-    }
-    if (inWindow_ >= kRefusalAuditsPerMinute) {
-      ++suppressed_;
-      return;
-    }
-    ++inWindow_;
+    if (!budget_.admit(now)) return;
     json::Object body{{"status", static_cast<std::int64_t>(event.httpStatus)},
                       {"reason", event.reason},
                       {"path", event.path},
                       {"peer", event.peer}};
     if (!event.terminal.empty()) body["terminal"] = event.terminal;
-    if (suppressed_ > 0) body["suppressed"] = suppressed_;
+    if (budget_.leftOut() > 0) body["suppressed"] = static_cast<std::int64_t>(budget_.leftOut());
     const std::string actor = event.terminal.empty() ? "terminal" : "terminal:" + event.terminal;
     auto seq = store.log().append(formatTimestamp(now), "terminal.refused", actor,
                                   json::Value(std::move(body)));
@@ -65,7 +58,7 @@ class TerminalSubsystem::RefusalAudit {
       logError(logger, "cannot audit a refused terminal request", {{"error", seq.message()}});
       return;
     }
-    suppressed_ = 0;
+    budget_.written();
     logWarning(logger, "terminal request refused",
                {{"status", event.httpStatus},
                 {"reason", event.reason},
@@ -74,9 +67,7 @@ class TerminalSubsystem::RefusalAudit {
   }
 
  private:
-  TimePoint windowStart_{};
-  int inWindow_ = 0;
-  std::int64_t suppressed_ = 0;
+  AuditBudget budget_{kRefusalAuditsPerMinute};
 };
 
 TerminalSubsystem::TerminalSubsystem(Poco::Logger& logger, StoreSubsystem& store,

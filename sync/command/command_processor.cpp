@@ -11,7 +11,6 @@ namespace atoms::sync::command {
 namespace {
 
 constexpr std::string_view kActor = "cloud";
-constexpr std::chrono::minutes kAuditWindow{1};
 
 void describeCommand(json::Object& body, const Command& cmd) {
   body.emplace("id", cmd.id);
@@ -52,7 +51,8 @@ CommandProcessor::CommandProcessor(Deps deps, ProcessorOptions options)
       target_(deps.target),
       cloudKey_(std::move(deps.cloudKey)),
       now_(std::move(deps.now)),
-      options_(options) {}
+      options_(options),
+      auditBudget_(options.maxRefusalAuditsPerMinute) {}
 
 Decision CommandProcessor::handle(std::string_view payload) {
   Received in;
@@ -72,31 +72,20 @@ Decision CommandProcessor::handle(std::string_view payload) {
   return apply(in, cmd);
 }
 
-bool CommandProcessor::mayAuditCheapRefusal(TimePoint now) {
-  if (!auditWindowStart_ || now - *auditWindowStart_ >= kAuditWindow || now < *auditWindowStart_) {
-    auditWindowStart_ = now;
-    auditedInWindow_ = 0;
-  }
-  if (auditedInWindow_ >= options_.maxRefusalAuditsPerMinute) {
-    ++notAuditedSinceLast_;
-    ++stats_.refusalsNotAudited;
-    return false;
-  }
-  ++auditedInWindow_;
-  return true;
-}
-
 std::optional<std::uint64_t> CommandProcessor::auditCheapRefusal(const Received& in,
                                                                  const Command* cmd,
                                                                  RefusalCode code,
                                                                  const std::string& reason) {
-  if (!mayAuditCheapRefusal(in.now)) return std::nullopt;
+  if (!auditBudget_.admit(in.now)) {
+    ++stats_.refusalsNotAudited;
+    return std::nullopt;
+  }
   json::Object body = in.refusalBody(code, reason);
   if (cmd != nullptr) describeCommand(body, *cmd);
-  body.emplace("refusals_not_audited", static_cast<std::int64_t>(notAuditedSinceLast_));
+  body.emplace("refusals_not_audited", static_cast<std::int64_t>(auditBudget_.leftOut()));
   auto seq = log_.append(in.ts, "command.refused", kActor, json::Value(std::move(body)));
   if (!seq) return std::nullopt;
-  notAuditedSinceLast_ = 0;
+  auditBudget_.written();
   return *seq;
 }
 

@@ -25,6 +25,7 @@
 #include <string>
 #include <string_view>
 
+#include "store/audit_budget.h"
 #include "store/audit_log.h"
 #include "store/database.h"
 #include "store/signed_note.h"
@@ -80,8 +81,6 @@ class CommandProcessor {
   Decision decide(const Received& in, const Command& cmd, AuditLog::Batch& batch, RefusalCode code,
                   const std::string& message, std::uint64_t seq);
   Decision failed(const Received& in, const std::optional<Command>& cmd, const std::string& why);
-  // Whether a cheap refusal may be audited now (the per-minute budget).
-  bool mayAuditCheapRefusal(TimePoint now);
   // Appends a command.refused entry on its own; nullopt when rate-limited or on error (logged in
   // the decision's message only: the refusal stands either way).
   std::optional<std::uint64_t> auditCheapRefusal(const Received& in, const Command* cmd,
@@ -94,9 +93,7 @@ class CommandProcessor {
   std::function<TimePoint()> now_;
   ProcessorOptions options_;
   ProcessorStats stats_;
-  std::optional<TimePoint> auditWindowStart_;
-  std::uint64_t auditedInWindow_ = 0;
-  std::uint64_t notAuditedSinceLast_ = 0;
+  AuditBudget auditBudget_;  // cheap refusals: at most maxRefusalAuditsPerMinute a minute
 };
 
 }  // namespace atoms::sync::command
