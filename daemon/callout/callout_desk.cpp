@@ -1,7 +1,6 @@
 #include "daemon/callout/callout_desk.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <set>
 #include <utility>
 
@@ -31,17 +30,9 @@ constexpr auto kUrgentWithin = std::chrono::hours(3);
 site::Instant instant(TimePoint t) { return std::chrono::floor<std::chrono::seconds>(t); }
 TimePoint timePoint(site::Instant t) { return TimePoint(t.time_since_epoch()); }
 
-std::string twoDigits(long v) {
-  char text[24];
-  std::snprintf(text, sizeof text, "%02ld", v);
-  return text;
-}
-
-std::string hhmm(site::LocalTime t) {
-  const auto m =
-      std::chrono::floor<std::chrono::minutes>(t - std::chrono::floor<std::chrono::days>(t));
-  return twoDigits(static_cast<long>(m.count() / 60)) + ":" +
-         twoDigits(static_cast<long>(m.count() % 60));
+bool offersMayGo(const policy::GateDecision& d) {
+  // Held offers are held by Outreach (the L1 freeze), never dropped: they may be queued.
+  return d.executes() || d.outcome == policy::EffectiveOutcome::kHold;
 }
 
 }  // namespace
@@ -107,9 +98,7 @@ ReplyContext CalloutDesk::contextFor(std::string_view personId) const {
 
 ReplyContext CalloutDesk::contextForPhone(const std::string& phone) const {
   auto contact = outreach_.roster().findByPhone(phone);
-  if (contact) return contextFor(contact->personId);
-  ReplyContext c = contextFor("");
-  return c;
+  return contextFor(contact ? std::string_view(contact->personId) : std::string_view());
 }
 
 HumanContact CalloutDesk::generalManager() const {
@@ -121,24 +110,16 @@ HumanContact CalloutDesk::generalManager() const {
   return outreach_.roster().humanContact("");
 }
 
-ShiftWords CalloutDesk::words(const CalloutRow& callout, TimePoint now) const {
+ShiftWords CalloutDesk::words(std::string_view shiftId, TimePoint now) const {
   ShiftWords w;
-  const site::Shift* shift = site_.index().shift(callout.shiftId);
-  const site::Station* station = site_.index().station(callout.stationId);
-  w.station = station != nullptr ? station->name : callout.stationId;
+  const site::Shift* shift = site_.index().shift(shiftId);
   if (shift == nullptr) return w;
-  const site::LocalTime today = site_.zone().toLocal(instant(now));
-  const auto day = std::chrono::floor<std::chrono::days>(shift->start.local);
-  if (day == std::chrono::floor<std::chrono::days>(today)) {
-    w.day = "today";
-  } else {
-    static constexpr const char* kDays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
-    const std::chrono::year_month_day ymd(day);
-    w.day = std::string(kDays[std::chrono::weekday(day).c_encoding()]) + " " +
-            std::to_string(static_cast<unsigned>(ymd.month())) + "/" +
-            std::to_string(static_cast<unsigned>(ymd.day()));
-  }
-  w.hours = hhmm(shift->start.local) + "-" + hhmm(shift->end.local);
+  const site::Station* station = site_.index().station(shift->stationId);
+  w.station = station != nullptr ? station->name : shift->stationId;
+  w.day = std::chrono::floor<std::chrono::days>(shift->start.local);
+  w.today = w.day == std::chrono::floor<std::chrono::days>(site_.zone().toLocal(instant(now)));
+  w.hours = sms::hhmm(sms::minuteOfDay(shift->start.local)) + "-" +
+            sms::hhmm(sms::minuteOfDay(shift->end.local));
   return w;
 }
 
@@ -181,9 +162,9 @@ Result<OutreachResult> CalloutDesk::send(Step& step, const std::string& id, cons
   request.body = body;
   request.ref = "callout-" + std::to_string(callout.id);
   request.notAfter = notAfter;
-  const ShiftWords w = words(callout, step.now);
+  const ShiftWords w = words(callout.shiftId, step.now);
   request.sources = {
-      {"org", "shift:" + callout.shiftId, "shift: " + w.station + " " + w.day + " " + w.hours},
+      {"org", "shift:" + callout.shiftId, shiftLabel(w)},
       {"decision", request.ref, "call-out " + std::to_string(callout.id) + ": cover needed"}};
   return outreach_.sendIn(step.store, step.batch, request);
 }
@@ -214,7 +195,8 @@ Result<DeskAnswer> CalloutDesk::reportIn(DeskTurn& turn, const Contact& reporter
   if (!existing) return existing.error();
   if (*existing) {
     return DeskAnswer{"callout_already_open",
-                      alreadySearchingText(ctx, words(**existing, turn.now)), (*existing)->id};
+                      alreadySearchingText(ctx, words((*existing)->shiftId, turn.now)),
+                      (*existing)->id};
   }
 
   CalloutRow c;
@@ -264,10 +246,10 @@ Result<DeskAnswer> CalloutDesk::reportIn(DeskTurn& turn, const Contact& reporter
   }
 
   const policy::GateDecision offer = ask("callout.offer", true, "");
-  const ShiftWords w = words(c, turn.now);
+  const ShiftWords w = words(c.shiftId, turn.now);
   int offered = 0;
-  if (offer.executes() || offer.outcome == policy::EffectiveOutcome::kHold) {
-    auto sent = sendWave(step, c, true);
+  if (offersMayGo(offer)) {
+    auto sent = sendWave(step, c, offer, true);
     if (!sent) return sent.error();
     offered = *sent;
   } else if (offer.outcome == policy::EffectiveOutcome::kQueueForApproval) {
@@ -293,7 +275,20 @@ Result<DeskAnswer> CalloutDesk::reportIn(DeskTurn& turn, const Contact& reporter
   return DeskAnswer{"callout_opened", searchingText(ctx, w, nameOf(absentId), offered, self), c.id};
 }
 
-Result<int> CalloutDesk::sendWave(Step& step, CalloutRow& c, bool first) {
+Result<bool> CalloutDesk::laterWaveAllowed(Step& step, const CalloutRow& c,
+                                           const policy::GateDecision& gate) {
+  if (offersMayGo(gate)) return true;
+  if (gate.outcome != policy::EffectiveOutcome::kQueueForApproval) return false;
+  // PROPOSE: the manager's APPROVE of this call-out's offers covers its later waves too.
+  auto approvals = step.rows.approvalsFor(c.id);
+  if (!approvals) return approvals.error();
+  return std::any_of(approvals->begin(), approvals->end(), [](const ApprovalRow& a) {
+    return a.kind == "callout.offer" && a.state == ApprovalState::kApproved;
+  });
+}
+
+Result<int> CalloutDesk::sendWave(Step& step, CalloutRow& c, const policy::GateDecision& gate,
+                                  bool first) {
   const site::Shift* shift = site_.index().shift(c.shiftId);
   if (shift == nullptr) return makeError("callout " + std::to_string(c.id) + ": shift is gone");
   auto previous = step.rows.offers(c.id);
@@ -301,15 +296,8 @@ Result<int> CalloutDesk::sendWave(Step& step, CalloutRow& c, bool first) {
   std::set<std::string, std::less<>> offeredBefore;
   for (const OfferRow& o : *previous) offeredBefore.insert(o.personId);
 
-  const sms::OutreachSettings& quiet = outreach_.settings().outreach;
-  const site::LocalTime local = site_.zone().toLocal(instant(step.now));
-  const int minute = static_cast<int>(
-      std::chrono::floor<std::chrono::minutes>(local - std::chrono::floor<std::chrono::days>(local))
-          .count());
-  const bool quietNow = quiet.quietStartMinute != quiet.quietEndMinute &&
-                        (quiet.quietStartMinute < quiet.quietEndMinute
-                             ? minute >= quiet.quietStartMinute && minute < quiet.quietEndMinute
-                             : minute >= quiet.quietStartMinute || minute < quiet.quietEndMinute);
+  const bool quietNow =
+      sms::inQuietHours(outreach_.settings().outreach, site_.zone().toLocal(instant(step.now)));
   sms::conversation::ConversationTables tables(step.store.db());
   const sms::conversation::Roster& roster = outreach_.roster();
   auto reach = [&](const site::Person& p) -> Result<Reachability> {
@@ -331,12 +319,12 @@ Result<int> CalloutDesk::sendWave(Step& step, CalloutRow& c, bool first) {
 
   ++c.waves;
   const bool urgent = c.shiftStart - step.now < kUrgentWithin;
-  const ShiftWords w = words(c, step.now);
+  const ShiftWords w = words(c.shiftId, step.now);
   json::Array offeredJson;
   int offered = 0;
   CalloutReceipt receipt("callout-" + std::to_string(c.id) + "-wave-" + std::to_string(c.waves),
                          "callout.offer", step.now);
-  receipt.source("org", "shift:" + c.shiftId, "shift: " + w.station + " " + w.day + " " + w.hours)
+  receipt.source("org", "shift:" + c.shiftId, shiftLabel(w))
       .source("org", "roster:" + c.stationId, "people who can work " + w.station)
       .source("policy", "labor-rules", "the labor rules of the site's jurisdictions");
   if (c.inboxId) receipt.source("message", "inbox:" + std::to_string(*c.inboxId), "the report");
@@ -387,7 +375,7 @@ Result<int> CalloutDesk::sendWave(Step& step, CalloutRow& c, bool first) {
     excluded.push_back(
         json::Object{{"person", e.personId}, {"reason", e.reason}, {"rules", rules}});
   }
-  receipt.gate(ask("callout.offer", true, ""))
+  receipt.gate(gate)
       .field("callout", c.id)
       .field("wave", c.waves)
       .field("offered", std::move(offeredJson))
@@ -485,7 +473,7 @@ Result<DeskAnswer> CalloutDesk::takeIn(DeskTurn& turn, const Contact& person,
   }
   auto done = assign(step, c, offer, v, gate, std::nullopt);
   if (!done) return done.error();
-  return DeskAnswer{"offer_taken", youAreOnText(ctx, words(c, turn.now)), c.id};
+  return DeskAnswer{"offer_taken", youAreOnText(ctx, words(c.shiftId, turn.now)), c.id};
 }
 
 Result<DeskAnswer> CalloutDesk::declineIn(DeskTurn& turn, const Contact& person,
@@ -535,9 +523,9 @@ Result<bool> CalloutDesk::assign(Step& step, CalloutRow& c, OfferRow& offer,
   c.escalateAt.reset();
   if (Status s = step.rows.updateCallout(c); !s) return s.error();
 
-  const ShiftWords w = words(c, step.now);
+  const ShiftWords w = words(c.shiftId, step.now);
   CalloutReceipt receipt("callout-" + std::to_string(c.id) + "-assign", "shift.assign", step.now);
-  receipt.source("org", "shift:" + c.shiftId, "shift: " + w.station + " " + w.day + " " + w.hours)
+  receipt.source("org", "shift:" + c.shiftId, shiftLabel(w))
       .source("message", "offer:" + std::to_string(offer.id), "the reply that took the offer")
       .source("policy", "labor-rules", "the labor rules of the site's jurisdictions");
   if (approvalId) {
@@ -578,7 +566,7 @@ Result<bool> CalloutDesk::assign(Step& step, CalloutRow& c, OfferRow& offer,
 Status CalloutDesk::closeOffers(Step& step, CalloutRow& c, std::int64_t exceptOffer, bool tell) {
   auto offers = step.rows.offers(c.id);
   if (!offers) return offers.error();
-  const ShiftWords w = words(c, step.now);
+  const ShiftWords w = words(c.shiftId, step.now);
   for (OfferRow o : *offers) {
     if (o.id == exceptOffer) continue;
     if (o.state != OfferState::kOpen && o.state != OfferState::kAwaitingApproval) continue;
@@ -640,9 +628,9 @@ Result<DeskAnswer> CalloutDesk::requestApproval(Step& step, CalloutRow& c, Offer
   a.approverPhone = approver.phone;
   a.requestedAt = step.now;
   a.expiresAt = std::min(step.now + settings_.approvalExpiry, c.shiftEnd);
-  const ShiftWords w = words(c, step.now);
-  a.summary = forOffers ? "send offers for " + w.station + " " + w.day + " " + w.hours
-                        : nameOf(subject) + " covers " + w.station + " " + w.day + " " + w.hours;
+  const ShiftWords w = words(c.shiftId, step.now);
+  a.summary = forOffers ? "offers for the " + shiftLabel(w)
+                        : nameOf(subject) + " to cover the " + shiftLabel(w);
   auto id = step.rows.insertApproval(a);
   if (!id) return id.error();
   a.id = *id;
@@ -652,7 +640,7 @@ Result<DeskAnswer> CalloutDesk::requestApproval(Step& step, CalloutRow& c, Offer
     if (Status s = step.rows.updateOffer(offer); !s) return s.error();
   }
   CalloutReceipt receipt("approval-" + std::to_string(a.id) + "-request", kind, step.now);
-  receipt.source("org", "shift:" + c.shiftId, "shift: " + w.station + " " + w.day + " " + w.hours)
+  receipt.source("org", "shift:" + c.shiftId, shiftLabel(w))
       .source("policy", "labor-rules", "the labor rules of the site's jurisdictions")
       .labor(verdict.verdict.evaluations)
       .gate(ask(kind, true, subject))
@@ -672,11 +660,7 @@ Result<DeskAnswer> CalloutDesk::requestApproval(Step& step, CalloutRow& c, Offer
     const ReplyContext actx = contextForPhone(approver.phone);
     const std::string text =
         forOffers
-            ? "Approval " + std::to_string(a.id) + ": " + nameOf(c.absentId) + " is out of " +
-                  w.station + " " + w.day + " " + w.hours + ". Reply APPROVE " +
-                  std::to_string(a.id) +
-                  " to send offers to people the labor rules allow, or DENY " +
-                  std::to_string(a.id) + "."
+            ? offersApprovalRequestText(actx, a.id, nameOf(c.absentId), w)
             : approvalRequestText(actx, a.id, nameOf(subject), w, verdict.verdict.premiumMinutes,
                                   verdict.verdict.premiumCents);
     auto sent = send(step, "approval-" + std::to_string(a.id) + "-request", approver.phone,
@@ -686,8 +670,7 @@ Result<DeskAnswer> CalloutDesk::requestApproval(Step& step, CalloutRow& c, Offer
   const std::string managerName = approver.name.empty() ? "your manager" : approver.name;
   if (forOffers) {
     return DeskAnswer{"callout_awaiting_approval",
-                      "Got it. " + managerName + " is asked to OK the offers for " + w.station +
-                          " " + w.hours + "; I'll text you when it's covered.",
+                      offersWaitingApprovalText(contextForPhone(c.reporterPhone), w, managerName),
                       c.id};
   }
   return DeskAnswer{"offer_awaiting_approval",
@@ -712,13 +695,15 @@ Result<DeskAnswer> CalloutDesk::decideIn(DeskTurn& turn, const Contact& sender,
     return DeskAnswer{"approval_closed", approvalClosedText(ctx, id), 0};
   }
   ApprovalRow a = **found;
-  auto refuse = [&](std::string_view reason, std::string text) -> Result<DeskAnswer> {
+  auto refuse = [&](std::string_view reason, std::string text,
+                    json::Value gate = json::Value()) -> Result<DeskAnswer> {
     if (Status s = audit(step, "approval.refused",
                          {{"approval", a.id},
                           {"reason", reason},
                           {"from", sms::mailbox::maskNumber(sender.phone)},
                           {"person", sender.personId},
-                          {"inbox", turn.inboxId ? json::Value(*turn.inboxId) : json::Value()}});
+                          {"inbox", turn.inboxId ? json::Value(*turn.inboxId) : json::Value()},
+                          {"gate", std::move(gate)}});
         !s) {
       return s.error();
     }
@@ -733,8 +718,7 @@ Result<DeskAnswer> CalloutDesk::decideIn(DeskTurn& turn, const Contact& sender,
   }
   const policy::GateDecision gate = ask(a.kind, false, a.subjectId);
   if (approve && !gate.executes() && gate.outcome != policy::EffectiveOutcome::kQueueForApproval) {
-    return refuse("policy",
-                  "I can't apply approvals right now (" + gate.describe() + "). Nothing changed.");
+    return refuse("policy", approvalsPausedText(ctx), gate.toJson());
   }
   auto foundCallout = step.rows.callout(a.calloutId);
   if (!foundCallout) return foundCallout.error();
@@ -759,7 +743,7 @@ Result<DeskAnswer> CalloutDesk::decideIn(DeskTurn& turn, const Contact& sender,
   std::string text = approvalRecordedText(ctx, a.id, approve);
   if (a.kind == "callout.offer") {
     if (approve && c.state == CalloutState::kOpen) {
-      auto sent = sendWave(step, c, true);
+      auto sent = sendWave(step, c, gate, true);
       if (!sent) return sent.error();
       if (*sent == 0) {
         if (Status s = escalate(step, c, "nobody can take it now"); !s) return s.error();
@@ -781,7 +765,7 @@ Result<DeskAnswer> CalloutDesk::decideIn(DeskTurn& turn, const Contact& sender,
   if (it == offers->end()) return makeError("approval " + std::to_string(a.id) + ": offer missing");
   OfferRow offer = *it;
   const ReplyContext pctx = contextFor(offer.personId);
-  const ShiftWords w = words(c, turn.now);
+  const ShiftWords w = words(c.shiftId, turn.now);
   if (!approve || c.state != CalloutState::kOpen) {
     offer.state = OfferState::kClosed;
     if (Status s = step.rows.updateOffer(offer); !s) return s.error();
@@ -803,9 +787,7 @@ Result<DeskAnswer> CalloutDesk::decideIn(DeskTurn& turn, const Contact& sender,
                      MessageClass::kThreadReply, false, cannotTakeText(pctx), c, c.shiftEnd);
     if (!sent) return sent.error();
     return DeskAnswer{"approval_denied_on_recheck",
-                      "Approved, but " + nameOf(offer.personId) +
-                          " can no longer take it under the labor rules; I'm still looking.",
-                      c.id};
+                      approvedButNotAllowedText(ctx, nameOf(offer.personId)), c.id};
   }
   auto done = assign(step, c, offer, **verdict, gate, a.id);
   if (!done) return done.error();
@@ -829,7 +811,7 @@ Result<DeskAnswer> CalloutDesk::arrivedIn(DeskTurn& turn, const Contact& person)
     return DeskAnswer{"arrived_noted", arrivedThanksText(ctx, human), 0};
   }
   CalloutRow c = recent->front();
-  const ShiftWords w = words(c, turn.now);
+  const ShiftWords w = words(c.shiftId, turn.now);
   const ReplyContext lead = contextForPhone(c.reporterPhone);
   const std::string leadName =
       c.reporterPhone.empty() || c.reporterId == person.personId ? human : nameOf(c.reporterId);
@@ -878,11 +860,7 @@ Result<DeskAnswer> CalloutDesk::lateIn(DeskTurn& turn, const Contact& person,
   if (shift == nullptr || lead.phone.empty() || lead.phone == person.phone) {
     return DeskAnswer{"late_noted", lateThanksText(ctx, leadName), 0};
   }
-  CalloutRow pseudo;
-  pseudo.shiftId = shift->id;
-  pseudo.stationId = shift->stationId;
-  pseudo.id = 0;
-  const ShiftWords w = words(pseudo, turn.now);
+  const ShiftWords w = words(shift->id, turn.now);
   OutreachRequest request;
   request.id = "late-" + (turn.inboxId ? std::to_string(*turn.inboxId) : person.personId);
   request.to = lead.phone;
@@ -909,7 +887,7 @@ Result<DeskAnswer> CalloutDesk::lateIn(DeskTurn& turn, const Contact& person,
 
 Status CalloutDesk::escalate(Step& step, CalloutRow& c, std::string_view why) {
   const HumanContact gm = generalManager();
-  const ShiftWords w = words(c, step.now);
+  const ShiftWords w = words(c.shiftId, step.now);
   auto offers = step.rows.offers(c.id);
   if (!offers) return offers.error();
   const int sent =
@@ -918,7 +896,7 @@ Status CalloutDesk::escalate(Step& step, CalloutRow& c, std::string_view why) {
       }));
   CalloutReceipt receipt("callout-" + std::to_string(c.id) + "-escalate", "callout.escalate",
                          step.now);
-  receipt.source("org", "shift:" + c.shiftId, "shift: " + w.station + " " + w.day + " " + w.hours)
+  receipt.source("org", "shift:" + c.shiftId, shiftLabel(w))
       .source("decision", "callout-" + std::to_string(c.id), "the call-out and its offers")
       .gate(ask("callout.escalate", true, ""))
       .field("callout", c.id)
@@ -1012,8 +990,21 @@ Result<int> CalloutDesk::due(TimePoint now) {
         }
       } else {
         if (wave) {
-          auto sent = sendWave(step, c, false);
-          if (!sent) return sent.error();
+          const policy::GateDecision gate = ask("callout.offer", true, "");
+          auto allowed = laterWaveAllowed(step, c, gate);
+          if (!allowed) return allowed.error();
+          if (*allowed) {
+            auto sent = sendWave(step, c, gate, false);
+            if (!sent) return sent.error();
+          } else {
+            // Paused (kill switch L2/L3, SHADOW): no offer leaves; look again next interval.
+            c.nextWaveAt = now + settings_.waveInterval;
+            if (Status s = audit(step, "callout.wave_paused",
+                                 {{"callout", c.id}, {"gate", gate.toJson()}});
+                !s) {
+              return s.error();
+            }
+          }
         }
         if (escalate) {
           if (Status s = this->escalate(step, c, "no cover within the search window"); !s) return s;

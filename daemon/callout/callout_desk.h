@@ -114,7 +114,12 @@ class CalloutDesk {
 
  private:
   struct Step;
-  Result<int> sendWave(Step& step, CalloutRow& callout, bool first);
+  // Sends the next wave as `gate` allowed it (recorded in the wave's receipt); how many offers.
+  Result<int> sendWave(Step& step, CalloutRow& callout, const policy::GateDecision& gate,
+                       bool first);
+  // Whether a wave after the first may go out under `gate` (asked at the wave's time).
+  Result<bool> laterWaveAllowed(Step& step, const CalloutRow& callout,
+                                const policy::GateDecision& gate);
   Result<bool> assign(Step& step, CalloutRow& callout, OfferRow& offer,
                       const labor::PersonVerdict& verdict, const policy::GateDecision& gate,
                       std::optional<std::int64_t> approvalId);
@@ -134,7 +139,7 @@ class CalloutDesk {
                                                  std::optional<TimePoint> notAfter);
   ReplyContext contextForPhone(const std::string& phone) const;
   sms::conversation::HumanContact generalManager() const;
-  ShiftWords words(const CalloutRow& callout, TimePoint now) const;
+  ShiftWords words(std::string_view shiftId, TimePoint now) const;
   std::string nameOf(std::string_view personId) const;
   policy::GateDecision ask(std::string_view kind, bool automated, std::string_view subject);
 

@@ -146,6 +146,14 @@ Result<ApprovalRow> readApproval(Statement& s) {
 
 const auto kNoBind = [](Statement&) {};
 
+// The first row, or none.
+template <typename Row>
+Result<std::optional<Row>> first(Result<std::vector<Row>> rows) {
+  if (!rows) return rows.error();
+  if (rows->empty()) return std::optional<Row>();
+  return std::optional<Row>(std::move(rows->front()));
+}
+
 }  // namespace
 
 std::string_view calloutStateName(CalloutState s) { return kCalloutStates[static_cast<int>(s)]; }
@@ -200,24 +208,18 @@ Status CalloutStore::updateCallout(const CalloutRow& r) {
 }
 
 Result<std::optional<CalloutRow>> CalloutStore::callout(std::int64_t id) {
-  auto rows = collect<CalloutRow>(
+  return first(collect<CalloutRow>(
       db_, "SELECT " + std::string(kCalloutColumns) + " FROM callout WHERE id = ?",
-      [id](Statement& s) { s.bind(1, id); }, readCallout);
-  if (!rows) return rows.error();
-  if (rows->empty()) return std::optional<CalloutRow>();
-  return std::optional<CalloutRow>(std::move(rows->front()));
+      [id](Statement& s) { s.bind(1, id); }, readCallout));
 }
 
 Result<std::optional<CalloutRow>> CalloutStore::openCalloutForShift(std::string_view shiftId) {
-  auto rows = collect<CalloutRow>(
+  return first(collect<CalloutRow>(
       db_,
       "SELECT " + std::string(kCalloutColumns) +
           " FROM callout WHERE shift_id = ? AND state = "
           "'open'",
-      [shiftId](Statement& s) { s.bind(1, shiftId); }, readCallout);
-  if (!rows) return rows.error();
-  if (rows->empty()) return std::optional<CalloutRow>();
-  return std::optional<CalloutRow>(std::move(rows->front()));
+      [shiftId](Statement& s) { s.bind(1, shiftId); }, readCallout));
 }
 
 Result<std::vector<CalloutRow>> CalloutStore::openCallouts() {
@@ -345,12 +347,9 @@ Status CalloutStore::updateApproval(const ApprovalRow& r) {
 }
 
 Result<std::optional<ApprovalRow>> CalloutStore::approval(std::int64_t id) {
-  auto rows = collect<ApprovalRow>(
+  return first(collect<ApprovalRow>(
       db_, "SELECT " + std::string(kApprovalColumns) + " FROM approval WHERE id = ?",
-      [id](Statement& s) { s.bind(1, id); }, readApproval);
-  if (!rows) return rows.error();
-  if (rows->empty()) return std::optional<ApprovalRow>();
-  return std::optional<ApprovalRow>(std::move(rows->front()));
+      [id](Statement& s) { s.bind(1, id); }, readApproval));
 }
 
 Result<std::vector<ApprovalRow>> CalloutStore::pendingApprovals() {

@@ -12,9 +12,19 @@ std::string human(const ReplyContext& c) {
   return sms::conversation::describeHuman(c.human, c.language);
 }
 
-std::string shift(const ReplyContext& c, const ShiftWords& s) {
-  return s.station + (es(c) ? " " : " ") + s.day + " " + s.hours;
+std::string dayWords(bool spanish, const ShiftWords& s) {
+  if (s.today) return spanish ? "hoy" : "today";
+  static constexpr const char* kEnglish[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+  static constexpr const char* kSpanish[] = {"dom", "lun", "mar", "mié", "jue", "vie", "sáb"};
+  const std::chrono::year_month_day ymd(s.day);
+  const unsigned wd = std::chrono::weekday(s.day).c_encoding();
+  const std::string month = std::to_string(static_cast<unsigned>(ymd.month()));
+  const std::string day = std::to_string(static_cast<unsigned>(ymd.day()));
+  return spanish ? std::string(kSpanish[wd]) + " " + day + "/" + month
+                 : std::string(kEnglish[wd]) + " " + month + "/" + day;
 }
+
+std::string shift(const ReplyContext& c, const ShiftWords& s) { return shiftText(c, s); }
 
 std::string money(std::int64_t cents) {
   char text[32];
@@ -30,6 +40,14 @@ std::string hoursAndMinutes(std::int64_t minutes) {
 }
 
 }  // namespace
+
+std::string shiftText(const ReplyContext& c, const ShiftWords& s) {
+  return s.station + " " + dayWords(es(c), s) + " " + s.hours;
+}
+
+std::string shiftLabel(const ShiftWords& s) {
+  return "shift: " + s.station + " " + dayWords(false, s) + " " + s.hours;
+}
 
 std::string offerText(const ReplyContext& c, const ShiftWords& s, const std::string& code) {
   if (es(c)) {
@@ -120,6 +138,46 @@ std::string waitingApprovalText(const ReplyContext& c, const std::string& manage
   }
   return "Thanks! This shift would put you into overtime, so " + manager +
          " needs to OK it. I'll text you as soon as they answer.";
+}
+
+std::string offersApprovalRequestText(const ReplyContext& c, std::int64_t approval,
+                                      const std::string& absent, const ShiftWords& s) {
+  const std::string n = std::to_string(approval);
+  if (es(c)) {
+    return "Aprobación " + n + ": falta " + absent + " en " + shift(c, s) + ". Responde APPROVE " +
+           n + " para ofrecerlo a quienes las reglas laborales permiten, o DENY " + n + ".";
+  }
+  return "Approval " + n + ": " + absent + " is out of " + shift(c, s) + ". Reply APPROVE " + n +
+         " to send offers to people the labor rules allow, or DENY " + n + ".";
+}
+
+std::string offersWaitingApprovalText(const ReplyContext& c, const ShiftWords& s,
+                                      const std::string& manager) {
+  if (es(c)) {
+    return "Entendido. Le pedí a " + manager + " que apruebe las ofertas para " + shift(c, s) +
+           "; te aviso cuando esté cubierto.";
+  }
+  return "Got it. " + manager + " is asked to OK the offers for " + shift(c, s) +
+         "; I'll text you when it's covered.";
+}
+
+std::string approvalsPausedText(const ReplyContext& c) {
+  if (es(c)) {
+    return "Ahora no puedo aplicar aprobaciones: el asistente está en pausa. No cambié nada. " +
+           human(c) + " puede ayudar.";
+  }
+  return "I can't apply approvals right now: the assistant is paused. Nothing changed. " +
+         human(c) + " can help.";
+}
+
+std::string approvedButNotAllowedText(const ReplyContext& c, const std::string& who) {
+  if (es(c)) {
+    return "Aprobado, pero " + who +
+           " ya no puede tomarlo según las reglas laborales; sigo "
+           "buscando.";
+  }
+  return "Approved, but " + who +
+         " can no longer take it under the labor rules; I'm still looking.";
 }
 
 std::string approvalRequestText(const ReplyContext& c, std::int64_t approval,

@@ -6,6 +6,7 @@
 // Pure functions, thread-safe.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,12 +19,19 @@ namespace atoms::callout {
 
 using sms::conversation::ReplyContext;
 
-// A shift in words: "line cook", "today" / "Sat 3/7", "17:00-23:00".
+// A shift as the texts name it: "line cook today 17:00-23:00", "line cook Sat 3/7 17:00-23:00"
+// ("hoy", "sáb 7/3" in Spanish).
 struct ShiftWords {
-  std::string station;
-  std::string day;
-  std::string hours;  // "17:00-23:00"
+  std::string station;            // the station's display name
+  bool today = false;             // the shift starts on the site's current local day
+  std::chrono::local_days day{};  // the local day it starts
+  std::string hours;              // "17:00-23:00"
 };
+
+// In the reader's language: "line cook today 17:00-23:00".
+std::string shiftText(const ReplyContext& c, const ShiftWords& s);
+// For receipts and WHY (English): "shift: line cook today 17:00-23:00".
+std::string shiftLabel(const ShiftWords& s);
 
 // To a candidate: the shift and the code that takes it.
 std::string offerText(const ReplyContext& c, const ShiftWords& s, const std::string& code);
@@ -46,6 +54,15 @@ std::string noLongerNeededText(const ReplyContext& c, const ShiftWords& s);
 std::string stillWaitingText(const ReplyContext& c);
 // The taker would be owed a premium: the manager of record decides.
 std::string waitingApprovalText(const ReplyContext& c, const std::string& manager);
+// PROPOSE: the manager says go before any offer leaves. To the manager, and to the lead.
+std::string offersApprovalRequestText(const ReplyContext& c, std::int64_t approval,
+                                      const std::string& absent, const ShiftWords& s);
+std::string offersWaitingApprovalText(const ReplyContext& c, const ShiftWords& s,
+                                      const std::string& manager);
+// An approval the policy gate does not let through now (kill switch L2/L3): nothing changed.
+std::string approvalsPausedText(const ReplyContext& c);
+// Approved, but the person no longer passes the labor rules: the search goes on.
+std::string approvedButNotAllowedText(const ReplyContext& c, const std::string& who);
 std::string approvalRequestText(const ReplyContext& c, std::int64_t approval,
                                 const std::string& who, const ShiftWords& s,
                                 std::int64_t premiumMinutes, std::int64_t premiumCents);

@@ -1,7 +1,6 @@
 #include "sms/conversation/safety_desk.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "sms/conversation/safety_texts.h"
 #include "sms/mailbox/mailbox_clock.h"
@@ -245,17 +244,12 @@ Result<std::vector<bool>> SafetyDesk::alertRound(SiteStore& store, AuditLog::Bat
   ++incident.rounds;
   const std::chrono::local_seconds local =
       outreach_.siteTime().toLocal(std::chrono::floor<std::chrono::seconds>(incident.openedAt));
-  const auto minutes = std::chrono::floor<std::chrono::minutes>(
-      local - std::chrono::floor<std::chrono::days>(local));
-  char hhmm[8];
-  std::snprintf(hhmm, sizeof hhmm, "%02d:%02d", static_cast<int>(minutes.count() / 60),
-                static_cast<int>(minutes.count() % 60));
   const SafetyAlertFacts facts{incident.id,
                                outreach_.roster().siteName(),
                                reporterLabel(outreach_.roster(), incident.reporter),
                                incident.category,
                                settings_.emergencyNumber,
-                               hhmm};
+                               hhmm(minuteOfDay(local))};
   const std::string text = safetyAlertText(facts, incident.rounds);
   json::Array sent;
   std::vector<bool> queued;

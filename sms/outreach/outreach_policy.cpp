@@ -13,18 +13,6 @@ using std::chrono::minutes;
 
 constexpr int kMinutesPerDay = 24 * 60;
 
-int minuteOfDay(local_seconds t) {
-  const local_days day = std::chrono::floor<days>(t);
-  return static_cast<int>(std::chrono::floor<minutes>(t - day).count());
-}
-
-bool inQuietHours(const OutreachSettings& s, local_seconds t) {
-  const int m = minuteOfDay(t);
-  if (s.quietStartMinute == s.quietEndMinute) return false;
-  if (s.quietStartMinute < s.quietEndMinute) return m >= s.quietStartMinute && m < s.quietEndMinute;
-  return m >= s.quietStartMinute || m < s.quietEndMinute;  // spans midnight
-}
-
 // The first moment at or after t that is outside quiet hours.
 local_seconds quietHoursEnd(const OutreachSettings& s, local_seconds t) {
   if (!inQuietHours(s, t)) return t;
@@ -32,12 +20,6 @@ local_seconds quietHoursEnd(const OutreachSettings& s, local_seconds t) {
   local_seconds end = day + minutes(s.quietEndMinute);
   if (end < t) end += days(1);
   return end;
-}
-
-std::string hhmm(int minute) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "%02d:%02d", minute / 60 % 24, minute % 60);
-  return buf;
 }
 
 // "08:00" on the same local day as `now`, else "2024-05-03 08:00".
@@ -84,6 +66,24 @@ bool isUrgent(const OutgoingMessage& m) {
 }
 
 }  // namespace
+
+int minuteOfDay(local_seconds t) {
+  const local_days day = std::chrono::floor<days>(t);
+  return static_cast<int>(std::chrono::floor<minutes>(t - day).count());
+}
+
+std::string hhmm(int minute) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "%02d:%02d", minute / 60 % 24, minute % 60);
+  return buf;
+}
+
+bool inQuietHours(const OutreachSettings& s, local_seconds t) {
+  const int m = minuteOfDay(t);
+  if (s.quietStartMinute == s.quietEndMinute) return false;
+  if (s.quietStartMinute < s.quietEndMinute) return m >= s.quietStartMinute && m < s.quietEndMinute;
+  return m >= s.quietStartMinute || m < s.quietEndMinute;  // spans midnight
+}
 
 std::string_view messageClassName(MessageClass kind) {
   switch (kind) {

@@ -73,6 +73,12 @@ struct OutreachSettings {
   std::chrono::minutes activeThreadWindow{4 * 60};
 };
 
+// Minutes after local midnight of a local time (0..1439), and one written "17:05".
+int minuteOfDay(std::chrono::local_seconds t);
+std::string hhmm(int minuteOfDay);
+// Whether local time `t` falls in the quiet hours of `s` (rule 5 below).
+bool inQuietHours(const OutreachSettings& s, std::chrono::local_seconds t);
+
 // Ok, or one line naming the first setting out of range.
 Status validateOutreachSettings(const OutreachSettings& settings);
 

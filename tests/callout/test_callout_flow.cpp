@@ -230,4 +230,38 @@ BOOST_AUTO_TEST_CASE(anUnclearReportAsksOneQuestionAndActsOnNothing) {
   BOOST_TEST(offersTo(*this, kBen) == 1);
 }
 
+BOOST_AUTO_TEST_CASE(laterWavesPauseWhileTheKillSwitchFreezesWritesAndGoOnAfter) {
+  text(kRosa, "Jamal didn't show, I'm alone on the line");
+  policy.level = policy::KillSwitchLevel::kL2;
+  advance(5min);
+  due();
+  BOOST_TEST(offersTo(*this, kMia) == 0);
+  BOOST_TEST(entries("callout.wave_paused").size() == 1u);
+  policy.level = policy::KillSwitchLevel::kL0;
+  advance(5min);
+  due();
+  BOOST_TEST(offersTo(*this, kMia) == 1);
+}
+
+BOOST_AUTO_TEST_CASE(inProposeModeTheManagerApprovesTheOffersAndEachAssignment) {
+  policy.graduation["staffing_scheduling"] = policy::Graduation::kPropose;
+  text(kRosa, "Jamal didn't show, I'm alone on the line");
+  BOOST_TEST(offersTo(*this, kBen) == 0);
+  BOOST_TEST(contains(lastTo(kKwame), "Approval 1: Jamal is out of line cook today 17:00-23:00"));
+  BOOST_TEST(contains(lastTo(kRosa), "Kwame is asked to OK the offers"), lastTo(kRosa));
+  text(kKwame, "APPROVE 1");
+  BOOST_TEST(offersTo(*this, kBen) == 1);
+  // The approval covers the call-out's later waves.
+  advance(5min);
+  due();
+  BOOST_TEST(offersTo(*this, kMia) == 1);
+  // Taking it is a proposal too: nothing is written before the manager's second APPROVE.
+  text(kBen, codeFor(kBen));
+  BOOST_TEST(storedAssignee("s-jamal") == "p-jamal");
+  BOOST_TEST(contains(lastTo(kKwame), "Approval 2: Ben can cover line cook today 17:00-23:00"));
+  text(kKwame, "APPROVE 2");
+  BOOST_TEST(storedAssignee("s-jamal") == "p-ben");
+  BOOST_TEST(contains(lastTo(kBen), "Approved: you're on line cook today 17:00-23:00"));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

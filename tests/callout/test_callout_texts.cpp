@@ -10,7 +10,9 @@ using namespace atoms::callout;
 
 BOOST_AUTO_TEST_CASE(everyCalloutTextPassesTheContentLintInBothLanguages) {
   sms::ContentLint lint;
-  const ShiftWords s{"line cook", "today", "17:00-23:00"};
+  const ShiftWords s{"line cook", true, {}, "17:00-23:00"};
+  const ShiftWords later{"line cook", false,
+                         std::chrono::local_days{std::chrono::year{2026} / 3 / 7}, "17:00-23:00"};
   for (auto language :
        {sms::conversation::Language::kEnglish, sms::conversation::Language::kSpanish}) {
     ReplyContext c;
@@ -19,6 +21,11 @@ BOOST_AUTO_TEST_CASE(everyCalloutTextPassesTheContentLintInBothLanguages) {
     c.human = {"Kwame Asante", "+15551000009"};
     const std::vector<std::string> texts = {
         offerText(c, s, "4821"),
+        offerText(c, later, "4821"),
+        offersApprovalRequestText(c, 7, "Jamal", s),
+        offersWaitingApprovalText(c, s, "Kwame"),
+        approvalsPausedText(c),
+        approvedButNotAllowedText(c, "Mia"),
         searchingText(c, s, "Jamal", 3, false),
         searchingText(c, s, "Jamal", 1, true),
         nobodyEligibleText(c, s, "Kwame"),
@@ -59,4 +66,18 @@ BOOST_AUTO_TEST_CASE(everyCalloutTextPassesTheContentLintInBothLanguages) {
       BOOST_TEST(lint.check(t).empty(), t << " => " << sms::ContentLint::describe(lint.check(t)));
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(aShiftIsNamedInTheReadersLanguage) {
+  const ShiftWords today{"line cook", true, {}, "17:00-23:00"};
+  const ShiftWords later{"line cook", false,
+                         std::chrono::local_days{std::chrono::year{2026} / 3 / 7}, "06:00-14:00"};
+  ReplyContext en;
+  ReplyContext es;
+  es.language = sms::conversation::Language::kSpanish;
+  BOOST_TEST(shiftText(en, today) == "line cook today 17:00-23:00");
+  BOOST_TEST(shiftText(es, today) == "line cook hoy 17:00-23:00");
+  BOOST_TEST(shiftText(en, later) == "line cook Sat 3/7 06:00-14:00");
+  BOOST_TEST(shiftText(es, later) == "line cook sáb 7/3 06:00-14:00");
+  BOOST_TEST(shiftLabel(later) == "shift: line cook Sat 3/7 06:00-14:00");
 }
