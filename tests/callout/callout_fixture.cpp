@@ -239,12 +239,11 @@ int CalloutFixture::heldTo(const std::string& to) {
 std::string CalloutFixture::storedAssignee(const std::string& shiftId) {
   std::string who;
   Status s = runner->run([&](SiteStore& st) -> Status {
-    auto stmt = st.db().prepare("SELECT assignee_id FROM site_shift WHERE id = ?");
-    if (!stmt) return stmt.error();
-    stmt->bind(1, std::string_view(shiftId));
-    auto row = stmt->step();
-    if (!row) return row.error();
-    if (*row && !stmt->columnIsNull(0)) who = stmt->columnText(0);
+    auto stored = site::loadSite(st.db());
+    if (!stored) return stored.error();
+    const site::Shift* shift = site::SiteIndex(*stored).shift(shiftId);
+    if (shift == nullptr) return makeError("no shift " + shiftId);
+    who = shift->assignee.value_or("");
     return Status::success();
   });
   BOOST_TEST_REQUIRE(s.ok(), s.message());
@@ -252,15 +251,9 @@ std::string CalloutFixture::storedAssignee(const std::string& shiftId) {
 }
 
 std::vector<Entry> CalloutFixture::entries(std::string_view kind) {
-  std::vector<Entry> out;
-  Status s = runner->run([&](SiteStore& st) -> Status {
-    auto found = atoms::testing::entriesOfKind(st.log(), kind);
-    if (!found) return found.error();
-    out = std::move(*found);
-    return Status::success();
-  });
-  BOOST_TEST_REQUIRE(s.ok(), s.message());
-  return out;
+  auto found = atoms::testing::entriesOfKindVia(*runner, kind);
+  BOOST_TEST_REQUIRE(found.ok(), found.message());
+  return std::move(*found);
 }
 
 json::Value CalloutFixture::receiptWithId(const std::string& id) {

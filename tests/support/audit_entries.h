@@ -24,4 +24,19 @@ inline Result<std::vector<Entry>> entriesOfKind(const AuditLog& log, std::string
   return out;
 }
 
+// The same through a store runner (sms/mailbox/store_runner.h: anything with
+// run(std::function<Status(SiteStore&)>)), for fixtures whose store belongs to a runner.
+template <typename Runner>
+Result<std::vector<Entry>> entriesOfKindVia(Runner& runner, std::string_view kind) {
+  std::vector<Entry> out;
+  Status s = runner.run([&](auto& store) -> Status {
+    auto found = entriesOfKind(store.log(), kind);
+    if (!found) return found.error();
+    out = std::move(*found);
+    return Status::success();
+  });
+  if (!s) return s.error();
+  return out;
+}
+
 }  // namespace atoms::testing

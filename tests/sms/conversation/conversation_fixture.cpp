@@ -98,15 +98,9 @@ std::vector<mailbox::OutboxRow> ConversationFixture::outboxTo(const std::string&
 }
 
 std::vector<Entry> ConversationFixture::entries(std::string_view kind) {
-  std::vector<Entry> out;
-  Status s = runner->run([&](SiteStore& st) -> Status {
-    auto found = atoms::testing::entriesOfKind(st.log(), kind);
-    if (!found) return found.error();
-    out = std::move(*found);
-    return Status::success();
-  });
-  BOOST_TEST_REQUIRE(s.ok(), s.message());
-  return out;
+  auto found = atoms::testing::entriesOfKindVia(*runner, kind);
+  BOOST_TEST_REQUIRE(found.ok(), found.message());
+  return std::move(*found);
 }
 
 json::Value ConversationFixture::receiptAt(std::uint64_t seq) {

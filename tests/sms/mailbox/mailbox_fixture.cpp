@@ -47,15 +47,9 @@ OutboxRow MailboxFixture::row(const std::string& id) {
 }
 
 std::vector<Entry> MailboxFixture::entries(std::string_view kind) {
-  std::vector<Entry> out;
-  Status s = runner->run([&](SiteStore& st) -> Status {
-    auto found = atoms::testing::entriesOfKind(st.log(), kind);
-    if (!found) return found.error();
-    out = std::move(*found);
-    return Status::success();
-  });
-  BOOST_TEST_REQUIRE(s.ok(), s.message());
-  return out;
+  auto found = atoms::testing::entriesOfKindVia(*runner, kind);
+  BOOST_TEST_REQUIRE(found.ok(), found.message());
+  return std::move(*found);
 }
 
 std::string MailboxFixture::allEntryTexts() {
