@@ -1,9 +1,9 @@
 #include "drivers/terminal/punch_request.h"
 
 #include <array>
-#include <cstdio>
 #include <initializer_list>
 
+#include "store/audit_entry.h"
 #include "store/canonical_json.h"
 
 namespace atoms::drivers::terminal {
@@ -211,17 +211,8 @@ std::optional<PunchTime> parsePunchTime(std::string_view t) {
 }
 
 std::string formatPunchTime(PunchTime at) {
-  using namespace std::chrono;
-  const auto dayPoint = floor<days>(at);
-  const year_month_day ymd{dayPoint};
-  const hh_mm_ss<milliseconds> tod{at - dayPoint};
-  std::array<char, 40> buf{};
-  std::snprintf(buf.data(), buf.size(), "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ",
-                static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
-                static_cast<unsigned>(ymd.day()), static_cast<int>(tod.hours().count()),
-                static_cast<int>(tod.minutes().count()), static_cast<int>(tod.seconds().count()),
-                static_cast<int>(tod.subseconds().count()));
-  return std::string(buf.data());
+  // The audit log's own timestamp form (store/audit_entry.h), which a punch's "at" round-trips.
+  return formatTimestamp(std::chrono::system_clock::time_point(at));
 }
 
 Result<PunchBatch> parsePunchRequest(std::string_view body) {
