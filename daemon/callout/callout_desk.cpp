@@ -54,7 +54,12 @@ Status validateCalloutSettings(const CalloutSettings& s) {
   return Status::success();
 }
 
+// One step of the flow: the open batch, the decision instant, the rows.
 struct CalloutDesk::Step {
+  Step(SiteStore& s, AuditLog::Batch& b, TimePoint t, std::optional<std::int64_t> inbox)
+      : store(s), batch(b), now(t), inboxId(inbox), rows(s.db()) {}
+  explicit Step(DeskTurn& turn) : Step(turn.store, turn.batch, turn.now, turn.inboxId) {}
+
   SiteStore& store;
   AuditLog::Batch& batch;
   TimePoint now;
@@ -183,7 +188,7 @@ Status CalloutDesk::tellLead(Step& step, const CalloutRow& callout, std::string_
 
 Result<DeskAnswer> CalloutDesk::reportIn(DeskTurn& turn, const Contact& reporter,
                                          std::string_view absentId, CalloutOrigin origin) {
-  Step step{turn.store, turn.batch, turn.now, turn.inboxId, CalloutStore(turn.store.db())};
+  Step step(turn);
   const ReplyContext ctx = contextFor(reporter.personId);
   const bool self = origin == CalloutOrigin::kSelf;
   const site::Shift* shift = shiftOf(absentId, instant(turn.now));
@@ -418,7 +423,7 @@ Result<std::optional<labor::PersonVerdict>> CalloutDesk::recheck(Step& step,
 
 Result<DeskAnswer> CalloutDesk::takeIn(DeskTurn& turn, const Contact& person,
                                        std::string_view code) {
-  Step step{turn.store, turn.batch, turn.now, turn.inboxId, CalloutStore(turn.store.db())};
+  Step step(turn);
   const ReplyContext ctx = contextFor(person.personId);
   auto live = step.rows.liveOffersTo(person.personId);
   if (!live) return live.error();
@@ -478,7 +483,7 @@ Result<DeskAnswer> CalloutDesk::takeIn(DeskTurn& turn, const Contact& person,
 
 Result<DeskAnswer> CalloutDesk::declineIn(DeskTurn& turn, const Contact& person,
                                           std::string_view code) {
-  Step step{turn.store, turn.batch, turn.now, turn.inboxId, CalloutStore(turn.store.db())};
+  Step step(turn);
   const ReplyContext ctx = contextFor(person.personId);
   auto live = step.rows.liveOffersTo(person.personId);
   if (!live) return live.error();
@@ -680,7 +685,7 @@ Result<DeskAnswer> CalloutDesk::requestApproval(Step& step, CalloutRow& c, Offer
 Result<DeskAnswer> CalloutDesk::decideIn(DeskTurn& turn, const Contact& sender,
                                          std::string_view reference, bool approve,
                                          std::string_view remark) {
-  Step step{turn.store, turn.batch, turn.now, turn.inboxId, CalloutStore(turn.store.db())};
+  Step step(turn);
   const ReplyContext ctx = contextFor(sender.personId);
   std::int64_t id = 0;
   if (reference.empty() || reference.size() > 12 ||
@@ -800,7 +805,7 @@ Result<DeskAnswer> CalloutDesk::decideIn(DeskTurn& turn, const Contact& sender,
 // ---- the absent person turns up, running late ----
 
 Result<DeskAnswer> CalloutDesk::arrivedIn(DeskTurn& turn, const Contact& person) {
-  Step step{turn.store, turn.batch, turn.now, turn.inboxId, CalloutStore(turn.store.db())};
+  Step step(turn);
   const ReplyContext ctx = contextFor(person.personId);
   const std::string human = sms::conversation::describeHuman(ctx.human, ctx.language);
   auto recent = step.rows.calloutsFor(person.personId, 1);
@@ -852,7 +857,7 @@ Result<DeskAnswer> CalloutDesk::arrivedIn(DeskTurn& turn, const Contact& person)
 
 Result<DeskAnswer> CalloutDesk::lateIn(DeskTurn& turn, const Contact& person,
                                        std::optional<int> minutes) {
-  Step step{turn.store, turn.batch, turn.now, turn.inboxId, CalloutStore(turn.store.db())};
+  Step step(turn);
   const ReplyContext ctx = contextFor(person.personId);
   const site::Shift* shift = shiftOf(person.personId, instant(turn.now));
   const HumanContact lead = outreach_.roster().humanContact(person.personId);
@@ -940,7 +945,7 @@ Result<int> CalloutDesk::due(TimePoint now) {
       if (a.expiresAt > now) continue;
       auto batch = store.log().begin();
       if (!batch) return batch.error();
-      Step step{store, *batch, now, std::nullopt, CalloutStore(store.db())};
+      Step step(store, *batch, now, std::nullopt);
       a.state = ApprovalState::kExpired;
       a.decidedBy = "expiry";
       a.decidedAt = now;
@@ -977,7 +982,7 @@ Result<int> CalloutDesk::due(TimePoint now) {
       if (!ended && !escalate && !wave) continue;
       auto batch = store.log().begin();
       if (!batch) return batch.error();
-      Step step{store, *batch, now, std::nullopt, CalloutStore(store.db())};
+      Step step(store, *batch, now, std::nullopt);
       if (ended) {
         c.state = CalloutState::kExpired;
         c.closedAt = now;
