@@ -19,7 +19,12 @@ case $seconds in '' | *[!0-9]*)
 esac
 build=${ATOMS_FUZZ_BUILD_DIR:-build-fuzz}
 jobs=${ATOMS_FUZZ_JOBS:-2}
-all_targets="json checkpoint note entry receipt segment key_file twilio_form site_file sms_text pdu command"
+# The one list of targets is tests/fuzz/CMakeLists.txt's; a target added there runs here too.
+all_targets=$(sed -n 's/^set(ATOMS_FUZZ_TARGETS \(.*\))$/\1/p' tests/fuzz/CMakeLists.txt)
+if [ -z "$all_targets" ]; then
+  echo "scripts/fuzz.sh: no set(ATOMS_FUZZ_TARGETS ...) line in tests/fuzz/CMakeLists.txt" >&2
+  exit 2
+fi
 targets=${ATOMS_FUZZ_TARGETS:-$all_targets}
 
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
