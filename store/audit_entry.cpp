@@ -63,8 +63,11 @@ Status validateTimestamp(std::string_view ts) {
 }
 
 std::string formatTimestamp(std::chrono::system_clock::time_point t) {
+  return formatTimestampMillis(std::chrono::floor<std::chrono::milliseconds>(t));
+}
+
+std::string formatTimestampMillis(std::chrono::sys_time<std::chrono::milliseconds> ms) {
   using namespace std::chrono;
-  const auto ms = floor<milliseconds>(t);
   const auto dayPoint = floor<days>(ms);
   const year_month_day ymd{dayPoint};
   const hh_mm_ss<milliseconds> tod{ms - dayPoint};

@@ -212,7 +212,7 @@ std::optional<PunchTime> parsePunchTime(std::string_view t) {
 
 std::string formatPunchTime(PunchTime at) {
   // The audit log's own timestamp form (store/audit_entry.h), which a punch's "at" round-trips.
-  return formatTimestamp(std::chrono::system_clock::time_point(at));
+  return formatTimestampMillis(at);
 }
 
 Result<PunchBatch> parsePunchRequest(std::string_view body) {

@@ -62,6 +62,8 @@ BOOST_AUTO_TEST_CASE(timesAreUtcWithOptionalMilliseconds) {
   BOOST_TEST((parsePunchTime("1970-01-01T00:00:00Z") == PunchTime{}));
   BOOST_TEST((parsePunchTime("2024-02-29T12:00:00.001Z") == at(2024, 2, 29, 12, 0, 0, 1)));
   BOOST_TEST(formatPunchTime(at(2026, 11, 30, 16, 58, 3, 7)) == "2026-11-30T16:58:03.007Z");
+  // Past 2262, where a nanosecond clock time ends (found by the fuzz target).
+  BOOST_TEST(formatPunchTime(at(2300, 2, 28, 23, 59, 59, 999)) == "2300-02-28T23:59:59.999Z");
   for (const char* bad :
        {"2026-11-30T16:58:03", "2026-11-30T16:58:03+01:00", "2026-11-30 16:58:03Z",
         "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-31T00:00:00Z",
