@@ -1,5 +1,6 @@
-// EngineSubsystem: runs the Engine (daemon/engine/engine.h) on the system clock: its thread starts
-// at start() and is joined at stop(), after which no event runs.
+// EngineSubsystem: runs the Engine (daemon/engine/engine.h) on the system clock, or on a clock
+// the caller gives (a SimulatedClock in tests of the whole service): its thread starts at start()
+// and is joined at stop(), after which no event runs.
 //
 // Threading: engine() may be handed to other services while started; Engine::post is thread-safe.
 #pragma once
@@ -18,12 +19,14 @@ namespace atoms {
 
 class EngineSubsystem final : public ServiceSubsystem {
  public:
-  explicit EngineSubsystem(Poco::Logger& logger) : logger_(logger) {}
+  explicit EngineSubsystem(Poco::Logger& logger) : logger_(logger), clock_(systemClock_) {}
+  // `clock` must outlive the subsystem.
+  EngineSubsystem(Poco::Logger& logger, Clock& clock) : logger_(logger), clock_(clock) {}
   const char* name() const override { return "engine"; }
 
   // Precondition: started().
   Engine& engine() { return *engine_; }
-  const Clock& clock() const { return clock_; }
+  Clock& clock() const { return clock_; }
 
  protected:
   Status start(Poco::Util::Application& app) override;
@@ -31,7 +34,8 @@ class EngineSubsystem final : public ServiceSubsystem {
 
  private:
   Poco::Logger& logger_;
-  SystemClock clock_;
+  SystemClock systemClock_;
+  Clock& clock_;
   std::unique_ptr<Engine> engine_;
 };
 

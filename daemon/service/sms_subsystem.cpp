@@ -160,7 +160,7 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
   }
 
   Engine& engine = engine_.engine();
-  const Clock& clock = engine_.clock();
+  Clock& clock = engine_.clock();
   auto now = [&clock] { return clock.now(); };
   runner_ = std::make_unique<sms::mailbox::PostingStoreRunner>(
       store_.store(), [&engine](std::function<void()> ev) { return engine.post(std::move(ev)); },
@@ -241,6 +241,10 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
     tearDown();
     return makeError("sms: the dispatcher did not start: " + s.message());
   }
+  if (!clock.followsSystemTime()) {
+    // Simulated time: the dispatcher sleeps until told that the clock moved (retries fall due).
+    clockListener_ = clock.addListener([this] { dispatcher_->wake(); });
+  }
   if (policy_ != nullptr) {
     // Called on the engine thread, now with the stored level and after every change.
     policyListener_ = policy_->addListener([this](policy::KillSwitchLevel level) {
@@ -287,6 +291,8 @@ void SmsSubsystem::stop() { tearDown(); }
 void SmsSubsystem::tearDown() {
   if (policyListener_ != 0) policy_->removeListener(policyListener_);
   policyListener_ = 0;
+  if (clockListener_) engine_.clock().removeListener(*clockListener_);
+  clockListener_.reset();
   // Nothing is sent after the dispatcher stops, nothing accepted after the gateway stops (it joins
   // its threads; no sink call follows).
   if (dispatcher_) dispatcher_->stop();

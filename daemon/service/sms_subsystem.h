@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -121,6 +122,7 @@ class SmsSubsystem final : public ServiceSubsystem {
   InboundProcessorFactory processorFactory_;
   PolicySubsystem* policy_ = nullptr;
   int policyListener_ = 0;  // PolicySubsystem listener id; 0: none
+  std::optional<std::uint64_t> clockListener_;  // on a simulated clock: wakes the dispatcher
 
   std::mt19937_64 random_;  // retry jitter; used only inside store operations (one at a time)
   std::unique_ptr<sms::mailbox::PostingStoreRunner> runner_;

@@ -1,0 +1,82 @@
+#include "daemon/service/edge_services.h"
+
+#include "daemon/log/log.h"
+#include "daemon/service/config_schema.h"
+#include "daemon/service/engine_subsystem.h"
+#include "daemon/service/policy_subsystem.h"
+#include "daemon/service/sms_subsystem.h"
+#include "daemon/service/store_subsystem.h"
+#include "daemon/service/sync_subsystem.h"
+#include "daemon/service/terminal_subsystem.h"
+
+namespace atoms {
+
+EdgeServices::EdgeServices(Poco::Util::Application& app, Clock& clock)
+    : app_(app), logger_(Poco::Logger::get("service")) {
+  store_ = &add<StoreSubsystem>(Poco::Logger::get("store"));
+  engine_ = &add<EngineSubsystem>(Poco::Logger::get("engine"), clock);
+  policy_ = &add<PolicySubsystem>(Poco::Logger::get("policy"), *store_, *engine_);
+  sms_ = &add<SmsSubsystem>(Poco::Logger::get("sms"), *store_, *engine_);
+  sms_->setPolicy(policy_);
+  sms_->setInboundProcessorFactory(
+      [this](const SmsMailbox& mailbox) -> std::unique_ptr<InboundProcessor> {
+        Poco::Logger& logger = Poco::Logger::get("sms");
+        const sms_site::CalloutOptions callout = calloutOptions();
+        auto processor =
+            sms_site::ConversationProcessor::create(mailbox, engine_->engine(), logger, &callout);
+        if (!processor) {
+          logError(logger, "the SMS conversation layer cannot start; inbound texts stay stored",
+                   {{"error", processor.message()}});
+          return nullptr;
+        }
+        return std::move(*processor);
+      });
+  terminal_ = &add<TerminalSubsystem>(Poco::Logger::get("terminal"), *store_, *engine_);
+  sync_ = &add<SyncSubsystem>(Poco::Logger::get("sync"), *store_, *engine_, *policy_);
+}
+
+sms_site::CalloutOptions EdgeServices::calloutOptions() {
+  const auto& config = app_.config();
+  const auto integer = [&config](const char* key, long long fallback) {
+    return parseConfigInteger(config.getString(key)).value_or(fallback);
+  };
+  sms_site::CalloutOptions options;
+  options.laborDir = config.getString("labor.rules_dir");
+  options.settings.waveSize = static_cast<int>(integer("callout.wave_size", 3));
+  options.settings.waveInterval =
+      std::chrono::minutes(integer("callout.wave_interval_minutes", 1));
+  options.settings.escalateAfter =
+      std::chrono::minutes(integer("callout.escalate_after_minutes", 1));
+  options.settings.approvalExpiry =
+      std::chrono::minutes(integer("callout.approval_expiry_minutes", 1));
+  options.settings.lookahead = std::chrono::hours(integer("callout.lookahead_hours", 12));
+  options.settings.generalManager = config.getString("callout.general_manager");
+  PolicySubsystem* policy = policy_;
+  options.gate = [policy](const policy::ProposedAction& action) {
+    return policy->gate().decide(action, policy->state());
+  };
+  return options;
+}
+
+Status EdgeServices::start() {
+  for (ServiceSubsystem* service : services_) {
+    logInfo(logger_, std::string("starting ") + service->name());
+    if (Status status = service->startService(app_); !status.ok()) {
+      failed_ = service->name();
+      stop();
+      return status;
+    }
+  }
+  return Status::success();
+}
+
+void EdgeServices::stop() {
+  for (auto it = services_.rbegin(); it != services_.rend(); ++it) {
+    ServiceSubsystem* service = *it;
+    if (!service->started()) continue;
+    service->stopService();
+    logInfo(logger_, std::string("stopped ") + service->name());
+  }
+}
+
+}  // namespace atoms
