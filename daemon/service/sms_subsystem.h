@@ -104,6 +104,8 @@ class SmsSubsystem final : public ServiceSubsystem {
   sms::mailbox::Inbox* inbox() { return inbox_.get(); }
   // The running gateway (the demo and tests reach the simulated one through it).
   drivers::SmsGateway* gateway() { return gateway_.get(); }
+  // The running dispatcher (tests wait until it is idle).
+  sms::mailbox::Dispatcher* dispatcher() { return dispatcher_.get(); }
 
  protected:
   Status start(Poco::Util::Application& app) override;

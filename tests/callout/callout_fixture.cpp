@@ -41,7 +41,9 @@ site::Person cook(std::string id, std::string name, std::string phone) {
   return p;
 }
 
-site::SiteModel restaurant() {
+}  // namespace
+
+site::SiteModel calloutRestaurant() {
   auto zone = site::TimeZone::locate(kZone);
   BOOST_TEST_REQUIRE(zone.ok(), zone.message());
   site::SiteModel m;
@@ -88,9 +90,7 @@ site::SiteModel restaurant() {
   return m;
 }
 
-}  // namespace
-
-CalloutFixture::CalloutFixture() : stateDir(tmp.sub("state")), model(restaurant()) {
+CalloutFixture::CalloutFixture() : stateDir(tmp.sub("state")), model(calloutRestaurant()) {
   BOOST_TEST_REQUIRE(initStateDir(stateDir, {"callout-site"}).ok());
   {
     auto opened = SiteStore::open(stateDir);
@@ -193,6 +193,25 @@ int CalloutFixture::due() {
   return *steps;
 }
 
+void CalloutFixture::setLevel(policy::KillSwitchLevel level) {
+  policy.level = level;
+  outreach->setOutreachFrozen(level >= policy::KillSwitchLevel::kL1);
+  if (level == policy::KillSwitchLevel::kL0) {
+    auto released = outreach->releaseDue(now());
+    BOOST_TEST_REQUIRE(released.ok(), released.message());
+  }
+}
+
+void CalloutFixture::setGraduation(policy::Graduation graduation) {
+  policy.graduation["staffing_scheduling"] = graduation;
+}
+
+void CalloutFixture::setWaveSize(int size) {
+  settings.waveSize = size;
+  close();
+  open();
+}
+
 std::vector<std::string> CalloutFixture::textsTo(const std::string& to) {
   sms::mailbox::OutboxQuery query;
   query.limit = 10000;
@@ -210,10 +229,28 @@ std::string CalloutFixture::lastTo(const std::string& to) {
   return all.empty() ? std::string() : all.back();
 }
 
-std::string CalloutFixture::codeFor(const std::string& to) {
+std::string CalloutFixture::codeFor(const std::string& to) { return offerCodeIn(textsTo(to)); }
+
+int CalloutFixture::heldTo(const std::string& to) { return heldToVia(*runner, to); }
+
+std::string CalloutFixture::storedAssignee(const std::string& shiftId) {
+  return storedAssigneeVia(*runner, shiftId);
+}
+
+std::vector<Entry> CalloutFixture::entries(std::string_view kind) {
+  auto found = atoms::testing::entriesOfKindVia(*runner, kind);
+  BOOST_TEST_REQUIRE(found.ok(), found.message());
+  return std::move(*found);
+}
+
+json::Value CalloutFixture::receiptWithId(const std::string& id) {
+  return receiptWithIdVia(*runner, id);
+}
+
+std::string offerCodeIn(const std::vector<std::string>& bodies) {
   // "... Reply 4821 to take it ..." (no std::regex: GCC 12 warns inside it under ASan).
   std::string code;
-  for (const std::string& body : textsTo(to)) {
+  for (const std::string& body : bodies) {
     const std::size_t at = body.find(" to take it");
     if (at == std::string::npos || at < 11) continue;
     const std::string candidate = body.substr(at - 4, 4);
@@ -223,9 +260,9 @@ std::string CalloutFixture::codeFor(const std::string& to) {
   return code;
 }
 
-int CalloutFixture::heldTo(const std::string& to) {
+int heldToVia(sms::mailbox::StoreRunner& runner, const std::string& to) {
   int held = 0;
-  Status s = runner->run([&](SiteStore& st) -> Status {
+  Status s = runner.run([&](SiteStore& st) -> Status {
     sms::conversation::ConversationTables tables(st.db());
     auto rows = tables.list(to, 1000);
     if (!rows) return rows.error();
@@ -236,9 +273,9 @@ int CalloutFixture::heldTo(const std::string& to) {
   return held;
 }
 
-std::string CalloutFixture::storedAssignee(const std::string& shiftId) {
+std::string storedAssigneeVia(sms::mailbox::StoreRunner& runner, const std::string& shiftId) {
   std::string who;
-  Status s = runner->run([&](SiteStore& st) -> Status {
+  Status s = runner.run([&](SiteStore& st) -> Status {
     auto stored = site::loadSite(st.db());
     if (!stored) return stored.error();
     const site::Shift* shift = site::SiteIndex(*stored).shift(shiftId);
@@ -250,15 +287,9 @@ std::string CalloutFixture::storedAssignee(const std::string& shiftId) {
   return who;
 }
 
-std::vector<Entry> CalloutFixture::entries(std::string_view kind) {
-  auto found = atoms::testing::entriesOfKindVia(*runner, kind);
-  BOOST_TEST_REQUIRE(found.ok(), found.message());
-  return std::move(*found);
-}
-
-json::Value CalloutFixture::receiptWithId(const std::string& id) {
+json::Value receiptWithIdVia(sms::mailbox::StoreRunner& runner, const std::string& id) {
   json::Value found;
-  Status s = runner->run([&](SiteStore& st) -> Status {
+  Status s = runner.run([&](SiteStore& st) -> Status {
     auto receipts = atoms::testing::entriesOfKind(st.log(), "receipt");
     if (!receipts) return receipts.error();
     for (const Entry& e : *receipts) {

@@ -46,6 +46,20 @@ inline constexpr char kLea[] = "+15551000008";    // cook, no consent to texts
 inline constexpr char kZed[] = "+15551000010";    // line role, no food handler card
 inline constexpr char kKwame[] = "+15551000009";  // general manager, everyone's manager
 
+// The restaurant above, its week running from Sunday 2026-03-01; Jamal's shift is "s-jamal",
+// Wednesday 17:00-23:00.
+site::SiteModel calloutRestaurant();
+
+// Reads shared by this fixture and the served one (tests/callout/served_site.h), through the
+// store runner each of them has.
+int heldToVia(sms::mailbox::StoreRunner& runner, const std::string& to);
+std::string storedAssigneeVia(sms::mailbox::StoreRunner& runner, const std::string& shiftId);
+json::Value receiptWithIdVia(sms::mailbox::StoreRunner& runner, const std::string& id);
+// The 4-digit reply code in the last offer among `bodies` ("" if none).
+std::string offerCodeIn(const std::vector<std::string>& bodies);
+
+// The desk and the conversation layer in-process, without the services around them: `due()` runs
+// the desk's timer work when the test says.
 class CalloutFixture {
  public:
   CalloutFixture();
@@ -69,6 +83,11 @@ class CalloutFixture {
   void textsTogether(const std::vector<std::pair<std::string, std::string>>& texts);
   // The desk's timer work at now(); returns the steps taken.
   int due();
+  // What the owner or the cloud changes, as the service would apply it: the kill switch (outreach
+  // frozen from L1, released back at L0), the function's graduation, the wave size (a restart).
+  void setLevel(policy::KillSwitchLevel level);
+  void setGraduation(policy::Graduation graduation);
+  void setWaveSize(int size);
 
   // Outbox bodies to `to`, oldest first.
   std::vector<std::string> textsTo(const std::string& to);

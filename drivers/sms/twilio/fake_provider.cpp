@@ -211,6 +211,11 @@ void FakeTwilio::failNext(FakeFailure failure, int times) {
   for (int i = 0; i < times; ++i) failures_.push_back(failure);
 }
 
+void FakeTwilio::setOutage(std::optional<FakeFailure> failure) {
+  std::lock_guard lock(mutex_);
+  outage_ = std::move(failure);
+}
+
 void FakeTwilio::holdRequests(bool on) {
   {
     std::lock_guard lock(mutex_);
@@ -314,6 +319,8 @@ void FakeTwilio::create(const FormFields& form, Poco::Net::HTTPServerResponse& r
     if (!failures_.empty()) {
       failure = failures_.front();
       failures_.pop_front();
+    } else if (outage_) {
+      failure = outage_;
     }
     unsubscribed = std::find(unsubscribed_.begin(), unsubscribed_.end(), to) != unsubscribed_.end();
   }

@@ -102,6 +102,9 @@ class FakeTwilio {
 
   // The next `times` create requests fail with `failure` (after authentication).
   void failNext(FakeFailure failure, int times = 1);
+  // An outage: while set, every create request fails as told (after any failNext() ones);
+  // nullopt ends it.
+  void setOutage(std::optional<FakeFailure> failure);
   // While on, every REST request waits until it is turned off (or stop()).
   void holdRequests(bool on);
   // Create requests to this number fail with 21610 from now on, as after the person sent STOP.
@@ -154,6 +157,7 @@ class FakeTwilio {
   std::function<void(const FakeMessage&)> onMessage_;
   std::string publicPrefix_, localPrefix_;
   std::deque<std::pair<std::string, std::string>> pendingDeliveries_;  // sid, status
+  std::optional<FakeFailure> outage_;
   bool held_ = false;
   bool stopping_ = false;
   int createRequests_ = 0;

@@ -1,0 +1,77 @@
+// The call-out site of callout_fixture.h run through the real service wiring (EdgeServices, as
+// `atoms-edge serve` builds it) in-process on a SimulatedClock: texts come in as signed Twilio
+// webhooks over loopback HTTP (FakeTwilio plays the provider), are committed by the Twilio driver,
+// handled by the conversation layer and the call-out desk on the engine thread, and leave through
+// the outbox, the dispatcher and the Twilio driver to the provider, where textsTo() reads them.
+// Timers (waves, escalations, expiries, retries) fire when advance() moves the clock.
+//
+// Every call returns once the service is quiet: the engine has run what was due, no inbound text
+// waits, and the dispatcher has handed the provider every message due (waiting on conditions with
+// a deadline, never sleeping). close() and open() stop and start the services on the same
+// directory, as a restart does.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "daemon/engine/clock.h"
+#include "daemon/policy/kill_switch.h"
+#include "daemon/policy/policy_gate.h"
+#include "daemon/service/edge_services.h"
+#include "drivers/sms/twilio/fake_provider.h"
+#include "sms/mailbox/store_runner.h"
+#include "store/audit_entry.h"
+#include "tests/support/temp_dir.h"
+#include "tests/support/test_app.h"
+
+namespace atoms::callout::testing {
+
+class ServedSite {
+ public:
+  ServedSite();
+  ~ServedSite();
+
+  void open();
+  void close();
+
+  TimePoint now() const { return clock_.now(); }
+  void advance(std::chrono::minutes by);
+
+  void text(const std::string& from, const std::string& body);
+  // Several webhooks, one right after the other, before waiting for the service (the same second).
+  void textsTogether(const std::vector<std::pair<std::string, std::string>>& texts);
+  // Timers run as the clock moves; this only waits until the service is quiet.
+  int due();
+
+  void setLevel(policy::KillSwitchLevel level);
+  void setGraduation(policy::Graduation graduation);  // policy.graduation.*, then a restart
+  void setWaveSize(int size);                         // callout.wave_size, then a restart
+
+  // Bodies the provider was handed for `to`, oldest first.
+  std::vector<std::string> textsTo(const std::string& to);
+  std::string lastTo(const std::string& to);
+  std::string codeFor(const std::string& to);
+  int heldTo(const std::string& to);
+  std::string storedAssignee(const std::string& shiftId);
+  std::vector<Entry> entries(std::string_view kind);
+  json::Value receiptWithId(const std::string& id);
+
+  drivers::twilio::FakeTwilio provider;
+
+ private:
+  void settle();
+  sms::mailbox::StoreRunner& runner();
+
+  atoms::testing::TempDir tmp_;
+  std::string stateDir_;
+  std::map<std::string, std::string> config_;
+  SimulatedClock clock_;
+  std::unique_ptr<atoms::test::TestApp> app_;
+  std::unique_ptr<EdgeServices> services_;
+  std::unique_ptr<sms::mailbox::StoreRunner> runner_;
+};
+
+}  // namespace atoms::callout::testing
