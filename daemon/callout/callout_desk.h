@@ -111,6 +111,9 @@ class CalloutDesk {
   TimePoint now() const { return outreach_.now(); }
   // How to write to a person: their language, the site's name, the human they can reach.
   ReplyContext contextFor(std::string_view personId) const;
+  // A shift in words (station, day, hours) as seen at `now`, and a person's first name.
+  ShiftWords words(std::string_view shiftId, TimePoint now) const;
+  std::string nameOf(std::string_view personId) const;
 
  private:
   struct Step;
@@ -139,8 +142,6 @@ class CalloutDesk {
                                                  std::optional<TimePoint> notAfter);
   ReplyContext contextForPhone(const std::string& phone) const;
   sms::conversation::HumanContact generalManager() const;
-  ShiftWords words(std::string_view shiftId, TimePoint now) const;
-  std::string nameOf(std::string_view personId) const;
   policy::GateDecision ask(std::string_view kind, bool automated, std::string_view subject);
 
   SiteSnapshot& site_;

@@ -53,6 +53,10 @@ std::vector<ConfigKey> serviceConfigSchema() {
       {"callout.lookahead_hours", "12",
        "how far ahead a person's next shift counts when they (or a lead) say they cannot come",
        integerIn(1, 48)},
+      {"callout.no_show_grace_minutes", "10",
+       "minutes after a shift's start without a clock-in before the lead on duty is asked (0: "
+       "never)",
+       integerIn(0, 240)},
       {"callout.general_manager", "",
        "person id (site file) told when a shift has no cover in time; empty: sms.contact",
        [](const std::string&) { return std::optional<std::string>(); }},

@@ -51,6 +51,7 @@ sms_site::CalloutOptions EdgeServices::calloutOptions() {
       std::chrono::minutes(integer("callout.approval_expiry_minutes", 1));
   options.settings.lookahead = std::chrono::hours(integer("callout.lookahead_hours", 12));
   options.settings.generalManager = config.getString("callout.general_manager");
+  options.noShowGrace = std::chrono::minutes(integer("callout.no_show_grace_minutes", 10));
   PolicySubsystem* policy = policy_;
   options.gate = [policy](const policy::ProposedAction& action) {
     return policy->gate().decide(action, policy->state());

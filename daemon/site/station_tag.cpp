@@ -19,6 +19,9 @@ const std::vector<StationTagInfo>& stationTags() {
        "the work includes operating, feeding, setting up, adjusting, repairing or cleaning "
        "power-driven meat-processing machines: meat slicers, grinders, saws, patty formers, food "
        "processors used on meat"},
+      {"shift_lead",
+       "the person working it leads the shift on the floor: the one the box asks first when a "
+       "shift starts without a clock-in"},
       {"motor_vehicle_driving",
        "the work is driving a motor vehicle on public roads (deliveries, errands, transporting "
        "people), or riding outside a vehicle as a helper"},

@@ -58,6 +58,9 @@ Result<std::unique_ptr<ConversationProcessor>> ConversationProcessor::create(
           [] { return randombytes_random(); });
       processor->handler_ =
           std::make_unique<callout::CalloutHandler>(*processor->desk_, *processor->site_);
+      processor->noShow_ = std::make_unique<callout::NoShowWatch>(
+          *processor->desk_, *processor->site_, *processor->outreach_, mailbox.store,
+          callout->noShowGrace, callout->gate);
     }
   }
   processor->conversation_ = std::make_unique<sms::conversation::Conversation>(
@@ -100,7 +103,12 @@ void ConversationProcessor::processPending() {
 
 void ConversationProcessor::calloutDue() {
   if (!desk_) return;
-  Result<int> steps = desk_->due(engine_.clock().now());
+  const TimePoint now = engine_.clock().now();
+  Result<int> steps = desk_->due(now);
+  if (steps) {
+    Result<int> asked = noShow_->due(now);
+    steps = asked ? Result<int>(*steps + *asked) : Result<int>(asked.error());
+  }
   if (!steps) {
     site_->invalidate();
     logError(logger_, "call-out timer step failed; it will be tried again in a minute",
@@ -120,6 +128,8 @@ void ConversationProcessor::scheduleCallout() {
     logError(logger_, "cannot read the next call-out step", {{"error", next.message()}});
     return;
   }
+  const std::optional<TimePoint> noShow = noShow_->nextDue(engine_.clock().now());
+  if (noShow && (!*next || *noShow < **next)) *next = noShow;
   calloutTimer_.setAt(*next);
 }
 

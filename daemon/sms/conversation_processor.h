@@ -28,6 +28,7 @@
 
 #include "daemon/callout/callout_desk.h"
 #include "daemon/callout/callout_handler.h"
+#include "daemon/callout/no_show_watch.h"
 #include "daemon/callout/site_snapshot.h"
 #include "daemon/engine/deadline_timer.h"
 #include "daemon/engine/engine.h"
@@ -46,6 +47,8 @@ struct CalloutOptions {
   std::string laborDir;
   callout::CalloutSettings settings;
   callout::GateFunction gate;
+  // A shift started this long ago without a clock-in: its lead is asked (0: never).
+  std::chrono::minutes noShowGrace{10};
 };
 
 class ConversationProcessor final : public InboundProcessor {
@@ -88,6 +91,7 @@ class ConversationProcessor final : public InboundProcessor {
   std::unique_ptr<callout::SiteSnapshot> site_;
   std::unique_ptr<callout::CalloutDesk> desk_;
   std::unique_ptr<callout::CalloutHandler> handler_;
+  std::unique_ptr<callout::NoShowWatch> noShow_;
   std::unique_ptr<sms::conversation::Conversation> conversation_;
   // Last, so they are cancelled first (on the engine thread: SmsSubsystem destroys us there).
   DeadlineTimer releaseTimer_;  // held messages

@@ -50,7 +50,8 @@ site::SiteModel calloutRestaurant() {
   m.site = {
       "callout-site", "Bistro Maree", kZone, {"us", "us-ca", "us-ca-san-francisco"}, "restaurant"};
   m.certifications = {{"food-handler", "Food handler card"}};
-  m.stations = {{"line", "line cook", {"food-handler"}, std::nullopt, {}}};
+  m.stations = {{"line", "line cook", {"food-handler"}, std::nullopt, {}},
+                {"lead", "shift lead", {}, std::nullopt, {"shift_lead"}}};
   m.people = {cook("p-rosa", "Rosa Diaz", kRosa), cook("p-jamal", "Jamal Reed", kJamal),
               cook("p-ana", "Ana Lima", kAna),    cook("p-ben", "Ben Ode", kBen),
               cook("p-cleo", "Cleo Park", kCleo), cook("p-mia", "Mia Chen", kMia),
@@ -63,6 +64,7 @@ site::SiteModel calloutRestaurant() {
     }
     if (p.id == "p-lea") p.smsConsent = {false, chr::sys_days{chr::year{2025} / 1 / 1}};
     if (p.id == "p-zed") p.certifications.clear();
+    if (p.id == "p-rosa") p.roles.push_back("lead");
     if (p.id == "p-kwame") {
       p.roles.clear();
       p.managerOfRecord.reset();
@@ -82,11 +84,15 @@ site::SiteModel calloutRestaurant() {
   m.shifts.push_back(
       {"s-jamal", "line", stamp(*zone, 0, 17), stamp(*zone, 0, 23), std::nullopt, "p-jamal"});
   shift("p-rosa", 0, 15, 23);
+  m.shifts.back().stationId = "lead";  // the lead on duty: a no-show check asks her
   for (int d : {-3, -2}) shift("p-ana", d, 8, 16);
   for (int d : {-3, -2, -1}) shift("p-cleo", d, 8, 16);
   for (int d : {-3, -2, -1}) shift("p-mia", d, 8, 16);
   shift("p-mia", 0, 6, 12);  // 6 h today: another 6 h is daily overtime in California
   shift("p-tom", -3, 10, 14);
+  // Everyone working today clocked in, a little early; Jamal did not.
+  m.punches = {{"p-mia", site::PunchKind::kClockIn, stamp(*zone, 0, 5, 56).utc},
+               {"p-rosa", site::PunchKind::kClockIn, stamp(*zone, 0, 14, 52).utc}};
   return m;
 }
 

@@ -317,4 +317,24 @@ BOOST_FIXTURE_TEST_CASE(theGatewayDownTenMinutesOffersGoOutWhenItReturnsNoneTwic
   BOOST_TEST(storedAssignee("s-jamal") == "p-cleo");
 }
 
+BOOST_FIXTURE_TEST_CASE(aShiftStartedWithoutAClockInAsksTheLeadOnDutyAndNothingElse, ServedSite) {
+  advance(14min);  // 17:09, within the grace
+  BOOST_TEST(textsTo(kRosa).empty());
+  advance(1min);
+  BOOST_TEST_REQUIRE(textsTo(kRosa).size() == 1u);
+  BOOST_TEST(contains(lastTo(kRosa), "Jamal hasn't clocked in for line cook today 17:00-23:00 yet"),
+             lastTo(kRosa));
+  // Nothing else happens before the lead answers: no search, nobody else told.
+  BOOST_TEST(offersTo(*this, kBen) == 0);
+  BOOST_TEST(textsTo(kKwame).empty());
+  BOOST_TEST(textsTo(kJamal).empty());
+  const json::Object receipt = receiptWithId("noshow-s-jamal").asObject();
+  BOOST_TEST(receipt.at("outcome").asString() == "asked");
+  BOOST_TEST(receipt.at("askedAs").asString() == "lead_on_duty");
+  advance(30min);
+  BOOST_TEST(textsTo(kRosa).size() == 1u);  // once
+  text(kRosa, "Jamal isn't here");
+  BOOST_TEST(offersTo(*this, kBen) == 1);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
