@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,14 +37,23 @@ std::vector<std::string> childEnvironment(const EnvChanges& changes) {
 
 }  // namespace
 
-ChildProcess::ChildProcess(const std::vector<std::string>& argv, const EnvChanges& env) {
+ChildProcess::ChildProcess(const std::vector<std::string>& argv, const EnvChanges& env,
+                           bool stdinPipe) {
   int outPipe[2];
   int errPipe[2];
+  int inPipe[2] = {-1, -1};
   BOOST_REQUIRE(::pipe2(outPipe, O_CLOEXEC) == 0);
   BOOST_REQUIRE(::pipe2(errPipe, O_CLOEXEC) == 0);
+  // A socket pair rather than a pipe: a write after the child is gone fails with EPIPE
+  // (MSG_NOSIGNAL) instead of killing the test with SIGPIPE.
+  if (stdinPipe) BOOST_REQUIRE(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, inPipe) == 0);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  if (stdinPipe) {
+    posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  }
   posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1);
   posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2);
   // The child starts with default signal handling and an empty mask, whatever the test runner set.
@@ -68,12 +78,15 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const EnvChange
   posix_spawnattr_destroy(&attr);
   ::close(outPipe[1]);
   ::close(errPipe[1]);
+  if (stdinPipe) ::close(inPipe[0]);
   outFd_ = outPipe[0];
   errFd_ = errPipe[0];
+  inFd_ = inPipe[1];
   BOOST_REQUIRE_MESSAGE(rc == 0, "posix_spawn " << argv[0] << " failed: " << rc);
 }
 
 ChildProcess::~ChildProcess() {
+  closeStdin();
   if (pid_ > 0) {
     ::kill(pid_, SIGKILL);
     reap();
@@ -113,6 +126,32 @@ bool ChildProcess::waitForStderr(const std::string& needle, std::chrono::millise
     if (!readSome(until)) return contains(err_, needle);
   }
   return true;
+}
+
+bool ChildProcess::waitForStdout(const std::string& needle, std::chrono::milliseconds deadline,
+                                 std::size_t from) {
+  auto until = std::chrono::steady_clock::now() + deadline;
+  auto found = [&] { return out_.size() > from && out_.find(needle, from) != std::string::npos; };
+  while (!found()) {
+    if (!readSome(until)) return found();
+  }
+  return true;
+}
+
+void ChildProcess::writeStdin(const std::string& text) {
+  BOOST_REQUIRE_MESSAGE(inFd_ >= 0, "the child's stdin is not a pipe of the test");
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::send(inFd_, text.data() + done, text.size() - done, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    BOOST_REQUIRE_MESSAGE(n > 0, "writing to the child's stdin failed");
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+void ChildProcess::closeStdin() {
+  if (inFd_ >= 0) ::close(inFd_);
+  inFd_ = -1;
 }
 
 std::optional<int> ChildProcess::wait(std::chrono::milliseconds deadline) {

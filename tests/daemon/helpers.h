@@ -23,12 +23,14 @@ using atoms::testing::TempDir;
 // nullopt to remove it.
 using EnvChanges = std::map<std::string, std::optional<std::string>>;
 
-// A child process with stdin on /dev/null and stdout/stderr captured through pipes.
+// A child process with stdout/stderr captured through pipes, and stdin on /dev/null or, with
+// `stdinPipe`, a stream the test writes to (writeStdin, closeStdin; not a terminal).
 class ChildProcess {
  public:
   // argv[0] is the program path; the child gets the test's environment with `env` applied.
   // BOOST_REQUIREs that the spawn worked.
-  explicit ChildProcess(const std::vector<std::string>& argv, const EnvChanges& env = {});
+  explicit ChildProcess(const std::vector<std::string>& argv, const EnvChanges& env = {},
+                        bool stdinPipe = false);
   // Kills (SIGKILL) and reaps a child that is still running.
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;
@@ -37,6 +39,13 @@ class ChildProcess {
   // Reads output until stderr contains needle (true) or the deadline passes or the child closes
   // its output (false).
   bool waitForStderr(const std::string& needle, std::chrono::milliseconds deadline);
+  // The same for stdout, counting only what came after the first `from` bytes of it.
+  bool waitForStdout(const std::string& needle, std::chrono::milliseconds deadline,
+                     std::size_t from = 0);
+  // Writes all of text to the child's stdin (a few lines: the pipe never fills); BOOST_REQUIREs
+  // a stdin pipe. closeStdin() ends the child's input.
+  void writeStdin(const std::string& text);
+  void closeStdin();
   // Reads until the child closes its output, then reaps it. The exit status, or 128 + signal
   // number when a signal ended it; nullopt if the deadline passed first (the child is killed).
   std::optional<int> wait(std::chrono::milliseconds deadline);
@@ -53,6 +62,7 @@ class ChildProcess {
   pid_t pid_ = -1;
   int outFd_ = -1;
   int errFd_ = -1;
+  int inFd_ = -1;
   std::string out_;
   std::string err_;
   std::optional<int> status_;

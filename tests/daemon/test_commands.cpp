@@ -577,6 +577,92 @@ BOOST_AUTO_TEST_CASE(demoRunsAndSaysItsLogVerifies) {
   BOOST_TEST(v.status == 0, v.err);
 }
 
+BOOST_AUTO_TEST_CASE(demoWalksThroughACalloutFromTheLeadsTextToTheReceipts) {
+  test::TempDir tmp;
+  auto r = edge({"demo", "--state-dir", tmp.file("demo")});
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  const std::string callout = r.out.substr(r.out.find("A call-out, start to finish"));
+  for (const char* told : {
+           // The lead's text, and who was offered the shift and who was not, and why.
+           "Rosa Diaz texts: \"Jamal isn't here, I'm alone on the line\"",
+           "1. Ben Ode         no premium",
+           "Tom Gray (15)   minors' hours (US-FLSA-MINOR-14-15-HOURS",
+           "Nia Brooks (16) minors' hours (CA-MINOR-16-17-HOURS)",
+           "Zed Moss        no valid California Food Handler Card",
+           "Lea Voss        no consent to texts on file",
+           "check in kindly with Jamal Reed tomorrow",
+           // The first to reply wins; the later one hears it is covered; the lead is told.
+           "Cleo Park gets the shift, written to the schedule",
+           "-> phone of Ben Ode: \"Thanks! That shift is already covered.\"",
+           "-> phone of Rosa Diaz: \"Covered: Cleo will work line cook",
+           "-> phone of Cleo Park: \"Why we sent our last text",
+           // The overtime cover: the general manager hears after 20 minutes, the manager of
+           // record approves, and only then is the shift given.
+           "-> phone of Kwame Asante: \"Bistro Marée, Valencia Street: still no cover for "
+           "bartender",
+           "Reply APPROVE 1 or DENY 1.",
+           "Dev Patel texts: \"APPROVE 1\"",
+           "-> phone of Sam Okoro: \"Covered: Felix will work bartender",
+           "approval-1-request",
+           "callout-2-assign",
+           "\nverify: ok, ",
+       }) {
+    BOOST_TEST(contains(callout, told), told);
+  }
+  // Not a terminal and no --interactive: the scripted part only.
+  BOOST_TEST(!contains(callout, "Your turn"));
+}
+
+BOOST_AUTO_TEST_CASE(demoPhonesTypedIntoTakeAnOfferAndEscalateWhenNobodyAnswers) {
+  test::TempDir tmp;
+  test::ChildProcess demo(
+      {test::edgeBinary(), "demo", "--state-dir", tmp.file("demo"), "--interactive"},
+      noCredentials(), /*stdinPipe=*/true);
+  BOOST_TEST_REQUIRE(demo.waitForStdout("Your turn", kDeadline), demo.out() + demo.err());
+  std::size_t mark = demo.out().size();
+  demo.writeStdin("Sam: Carmen can't make it tonight\n");
+  BOOST_TEST_REQUIRE(demo.waitForStdout("Finding cover for Carmen", kDeadline, mark), demo.out());
+  // The first offer on a phone: "-> phone of NAME: "... Reply 1234 to take it ...".
+  const std::string offer = "-> phone of ";
+  const std::size_t takeIt = demo.out().find(" to take it", mark);
+  BOOST_TEST_REQUIRE(takeIt != std::string::npos, demo.out());
+  const std::size_t line = demo.out().rfind(offer, takeIt);
+  const std::size_t nameEnd = demo.out().find(": \"", line);
+  const std::string name = demo.out().substr(line + offer.size(), nameEnd - line - offer.size());
+  const std::string code = demo.out().substr(takeIt - 4, 4);
+  BOOST_TEST_REQUIRE(code.find_first_not_of("0123456789") == std::string::npos, demo.out());
+
+  mark = demo.out().size();
+  demo.writeStdin(name + ": " + code + "\n");
+  const std::string first = name.substr(0, name.find(' '));
+  BOOST_TEST_REQUIRE(
+      demo.waitForStdout("\"Covered: " + first + " will work server today 18:00-22:30.\"",
+                         kDeadline, mark),
+      demo.out());
+  BOOST_TEST(contains(demo.out().substr(mark), "You're on: server today 18:00-22:30"));
+
+  // A call-out nobody answers: the waves go out and, after 20 minutes, the general manager hears.
+  mark = demo.out().size();
+  demo.writeStdin("Rosa: Omar isn't here\nwait 25\ninbox Kwame\nquit\n");
+  const auto status = demo.wait(kDeadline);
+  BOOST_TEST_REQUIRE(status.has_value());
+  BOOST_TEST(*status == 0, demo.err());
+  const std::string after = demo.out().substr(mark);
+  BOOST_TEST(contains(after, "offers, wave 2"), after);
+  BOOST_TEST(contains(after, "the general manager is told [receipt callout-4-escalate"), after);
+  BOOST_TEST(contains(after, "\"Bistro Marée, Valencia Street: still no cover for prep cook"),
+             after);
+  BOOST_TEST(contains(after, "\nverify: ok, "), after);
+}
+
+BOOST_AUTO_TEST_CASE(demoRefusesAnEtcDirWithoutTheDemoSite) {
+  test::TempDir tmp;
+  auto r = edge({"demo", "--state-dir", tmp.file("demo"), "--etc-dir", tmp.file("nothing")});
+  BOOST_TEST(r.status == kExitUsage);
+  BOOST_TEST(contains(r.err, "--etc-dir"), r.err);
+  BOOST_TEST(r.out.empty(), r.out);
+}
+
 // --- systemd credentials ------------------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(resolveStatePathsTakesEachKeyThatIsACredential) {
