@@ -249,7 +249,7 @@ int runCalloutDemo(const std::string& stateDir, const CalloutDemoOptions& option
         {"p-rosa", "kitchen shift lead"},
         {"p-sam", "floor shift lead"},
         {"p-zed", "no food handler card"},
-        {"p-priya", "off today"},
+        {"p-priya", "time off on Friday 12/4"},
         {"p-jordan", "RBS certification expired"},
     };
     status = demo::runPhonePrompt(*site, notes, *options.phones, out, err, options.prompt);
