@@ -18,9 +18,9 @@ namespace {
 
 const char* kZone = "America/Los_Angeles";
 
-site::Stamp stamp(const site::TimeZone& zone, int day, int hour, int minute = 0) {
-  const site::LocalTime local{chr::local_days{chr::year{2026} / chr::March / 4} + chr::days(day) +
-                              chr::hours(hour) + chr::minutes(minute)};
+site::Stamp stamp(const site::TimeZone& zone, chr::local_days today, int day, int hour,
+                  int minute = 0) {
+  const site::LocalTime local{today + chr::days(day) + chr::hours(hour) + chr::minutes(minute)};
   auto utc = zone.toUtc(local);
   BOOST_TEST_REQUIRE(utc.ok(), utc.message());
   return {*utc, local};
@@ -43,7 +43,7 @@ site::Person cook(std::string id, std::string name, std::string phone) {
 
 }  // namespace
 
-site::SiteModel calloutRestaurant() {
+site::SiteModel calloutRestaurant(chr::local_days today) {
   auto zone = site::TimeZone::locate(kZone);
   BOOST_TEST_REQUIRE(zone.ok(), zone.message());
   site::SiteModel m;
@@ -75,14 +75,14 @@ site::SiteModel calloutRestaurant() {
     site::Shift s;
     s.id = "s-" + std::to_string(++n);
     s.stationId = "line";
-    s.start = stamp(*zone, day, from);
-    s.end = stamp(*zone, day, to);
+    s.start = stamp(*zone, today, day, from);
+    s.end = stamp(*zone, today, day, to);
     s.assignee = who;
     m.shifts.push_back(s);
   };
   // The week runs from Sunday 2026-03-01 (day -3).
   m.shifts.push_back(
-      {"s-jamal", "line", stamp(*zone, 0, 17), stamp(*zone, 0, 23), std::nullopt, "p-jamal"});
+      {"s-jamal", "line", stamp(*zone, today, 0, 17), stamp(*zone, today, 0, 23), std::nullopt, "p-jamal"});
   shift("p-rosa", 0, 15, 23);
   m.shifts.back().stationId = "lead";  // the lead on duty: a no-show check asks her
   for (int d : {-3, -2}) shift("p-ana", d, 8, 16);
@@ -91,12 +91,12 @@ site::SiteModel calloutRestaurant() {
   shift("p-mia", 0, 6, 12);  // 6 h today: another 6 h is daily overtime in California
   shift("p-tom", -3, 10, 14);
   // Everyone working today clocked in, a little early; Jamal did not.
-  m.punches = {{"p-mia", site::PunchKind::kClockIn, stamp(*zone, 0, 5, 56).utc},
-               {"p-rosa", site::PunchKind::kClockIn, stamp(*zone, 0, 14, 52).utc}};
+  m.punches = {{"p-mia", site::PunchKind::kClockIn, stamp(*zone, today, 0, 5, 56).utc},
+               {"p-rosa", site::PunchKind::kClockIn, stamp(*zone, today, 0, 14, 52).utc}};
   return m;
 }
 
-CalloutFixture::CalloutFixture() : stateDir(tmp.sub("state")), model(calloutRestaurant()) {
+CalloutFixture::CalloutFixture() : stateDir(tmp.sub("state")), model(calloutRestaurant(kCalloutDay)) {
   BOOST_TEST_REQUIRE(initStateDir(stateDir, {"callout-site"}).ok());
   {
     auto opened = SiteStore::open(stateDir);
@@ -171,7 +171,7 @@ void CalloutFixture::close() {
 TimePoint CalloutFixture::localTime(int day, int hour, int minute) {
   auto zone = site::TimeZone::locate(kZone);
   BOOST_TEST_REQUIRE(zone.ok());
-  return TimePoint(stamp(*zone, day, hour, minute).utc.time_since_epoch());
+  return TimePoint(stamp(*zone, kCalloutDay, day, hour, minute).utc.time_since_epoch());
 }
 
 void CalloutFixture::text(const std::string& from, const std::string& body) {

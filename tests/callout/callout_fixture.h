@@ -46,9 +46,10 @@ inline constexpr char kLea[] = "+15551000008";    // cook, no consent to texts
 inline constexpr char kZed[] = "+15551000010";    // line role, no food handler card
 inline constexpr char kKwame[] = "+15551000009";  // general manager, everyone's manager
 
-// The restaurant above, its week running from Sunday 2026-03-01; Jamal's shift is "s-jamal",
-// Wednesday 17:00-23:00.
-site::SiteModel calloutRestaurant();
+// The restaurant above around `today` (the fixture's: Wednesday 2026-03-04), its week running
+// from the Sunday before; Jamal's shift is "s-jamal", today 17:00-23:00.
+inline constexpr std::chrono::local_days kCalloutDay{std::chrono::year{2026} / 3 / 4};
+site::SiteModel calloutRestaurant(std::chrono::local_days today = kCalloutDay);
 
 // Reads shared by this fixture and the served one (tests/callout/served_site.h), through the
 // store runner each of them has.

@@ -1,5 +1,8 @@
 #include "tests/sms/serve/serve_support.h"
 
+#include <signal.h>
+#include <sys/stat.h>
+
 #include <boost/test/unit_test.hpp>
 
 #include "drivers/sms/encoding/gsm7.h"
@@ -20,6 +23,58 @@ SmsSite::SmsSite() : stateDir(tmp.file("state")) {
 
 std::string SmsSite::config(const std::string& extra) const {
   return tmp.write("atoms-edge.conf", "state.dir = " + stateDir + "\n" + extra);
+}
+
+TwilioSite::TwilioSite() {
+  BOOST_REQUIRE_MESSAGE(fake.start(), "the fake provider did not start");
+  fake.setInboundUrl(kPublicUrl + "/sms/inbound");
+  fake.setOnMessage([this](const drivers::twilio::FakeMessage& m) {
+    std::lock_guard lock(mutex);
+    created.push_back(m);
+    changed.notify_all();
+  });
+  tokenFile = site.tmp.write("twilio-auth-token", fake.options().authToken + "\n");
+  BOOST_REQUIRE(::chmod(tokenFile.c_str(), 0600) == 0);
+}
+
+std::string TwilioSite::config(const std::string& extra) const {
+  return site.config(extra + "sms.driver = twilio\n" +
+                     "sms.twilio.account-sid = " + fake.options().accountSid + "\n" +
+                     "sms.twilio.auth-token-file = " + tokenFile + "\n" +
+                     "sms.twilio.api-base-url = " + fake.baseUrl() + "\n" +
+                     "sms.twilio.from = " + kBoxNumber + "\n" +
+                     "sms.twilio.public-url = " + kPublicUrl + "\n" +
+                     "sms.twilio.listen-port = 0\n"
+                     "sms.retry.initial-delay-ms = 100\n"
+                     "sms.retry.max-delay-ms = 1000\n");
+}
+
+void TwilioSite::connect(ChildProcess& serve) {
+  BOOST_REQUIRE_MESSAGE(serve.waitForStderr("msg=\"ready\"", kDeadline), serve.err());
+  const std::string line = lineWith(serve.err(), "msg=\"SMS started\"");
+  const std::string marker = "webhook=127.0.0.1:";
+  const std::size_t at = line.find(marker);
+  BOOST_REQUIRE_MESSAGE(at != std::string::npos, serve.err());
+  const int port = std::stoi(line.substr(at + marker.size()));
+  BOOST_REQUIRE(port > 0);
+  fake.routeWebhooks(kPublicUrl, "http://127.0.0.1:" + std::to_string(port));
+}
+
+bool TwilioSite::waitForCreated(std::size_t n) {
+  return waitUntil([n](const auto& messages) { return messages.size() >= n; });
+}
+
+bool TwilioSite::waitUntil(
+    const std::function<bool(const std::vector<drivers::twilio::FakeMessage>&)>& done) {
+  std::unique_lock lock(mutex);
+  return changed.wait_for(lock, kDeadline, [&] { return done(created); });
+}
+
+std::vector<drivers::twilio::FakeMessage> TwilioSite::stopAndCollect(ChildProcess& serve) {
+  serve.signal(SIGTERM);
+  BOOST_REQUIRE_MESSAGE(serve.wait(kDeadline).value_or(-1) == 0, serve.err());
+  std::lock_guard lock(mutex);
+  return created;
 }
 
 std::size_t StoredSms::count(const std::string& kind) const {

@@ -5,11 +5,15 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
+#include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "drivers/sms/modem/pdu.h"
+#include "drivers/sms/twilio/fake_provider.h"
 #include "sms/mailbox/inbox.h"
 #include "sms/mailbox/outbox_row.h"
 #include "tests/daemon/helpers.h"
@@ -28,6 +32,31 @@ struct SmsSite {
   std::string config(const std::string& extra) const;
   TempDir tmp;
   std::string stateDir;
+};
+
+inline const std::string kPublicUrl = "https://shop-42.example.net/atoms";
+inline const std::string kBoxNumber = "+15550100000";
+
+// The fake provider, a token file, and a config pointing serve at both.
+struct TwilioSite {
+  TwilioSite();
+  // The config file: `extra` lines, then the Twilio driver's keys.
+  std::string config(const std::string& extra = "") const;
+  // Waits for serve's "SMS started" line and routes the fake's webhooks to the port it names
+  // (what the TLS-terminating proxy in front of a box does).
+  void connect(ChildProcess& serve);
+  bool waitForCreated(std::size_t n);
+  // Waits (kDeadline at most) until `done` holds for the messages created so far.
+  bool waitUntil(const std::function<bool(const std::vector<drivers::twilio::FakeMessage>&)>& done);
+  // Stops serve (SIGTERM, a clean exit required) and returns the messages the provider created.
+  std::vector<drivers::twilio::FakeMessage> stopAndCollect(ChildProcess& serve);
+
+  SmsSite site;
+  drivers::twilio::FakeTwilio fake;
+  std::string tokenFile;
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::vector<drivers::twilio::FakeMessage> created;
 };
 
 // The store's SMS content after serve stopped.

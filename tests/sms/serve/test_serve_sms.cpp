@@ -5,11 +5,7 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-#include <condition_variable>
-#include <mutex>
 
 #include "drivers/sms/twilio/fake_provider.h"
 #include "sms/mailbox/outbox_row.h"
@@ -20,80 +16,10 @@ namespace atoms::test {
 namespace {
 
 using drivers::twilio::FakeMessage;
-using drivers::twilio::FakeTwilio;
 using drivers::twilio::FormFields;
 using drivers::twilio::WebhookReply;
 
-const std::string kPublicUrl = "https://shop-42.example.net/atoms";
-const std::string kBoxNumber = "+15550100000";
 const std::string kStaff = "+15550101234";
-
-// The fake provider, a token file, and a config pointing serve at both.
-struct TwilioSite {
-  TwilioSite() {
-    BOOST_REQUIRE_MESSAGE(fake.start(), "the fake provider did not start");
-    fake.setInboundUrl(kPublicUrl + "/sms/inbound");
-    fake.setOnMessage([this](const FakeMessage& m) {
-      std::lock_guard lock(mutex);
-      created.push_back(m);
-      changed.notify_all();
-    });
-    tokenFile = site.tmp.write("twilio-auth-token", fake.options().authToken + "\n");
-    BOOST_REQUIRE(::chmod(tokenFile.c_str(), 0600) == 0);
-  }
-  std::string config(const std::string& extra = "") const {
-    return site.config(extra +
-                       "sms.driver = twilio\n"
-                       "sms.twilio.account-sid = " +
-                       fake.options().accountSid +
-                       "\n"
-                       "sms.twilio.auth-token-file = " +
-                       tokenFile +
-                       "\n"
-                       "sms.twilio.api-base-url = " +
-                       fake.baseUrl() +
-                       "\n"
-                       "sms.twilio.from = " +
-                       kBoxNumber +
-                       "\n"
-                       "sms.twilio.public-url = " +
-                       kPublicUrl +
-                       "\n"
-                       "sms.twilio.listen-port = 0\n"
-                       "sms.retry.initial-delay-ms = 100\n"
-                       "sms.retry.max-delay-ms = 1000\n");
-  }
-  // Waits for serve's "SMS started" line and routes the fake's webhooks to the port it names
-  // (what the TLS-terminating proxy in front of a box does).
-  void connect(ChildProcess& serve) {
-    BOOST_REQUIRE_MESSAGE(serve.waitForStderr("msg=\"ready\"", kDeadline), serve.err());
-    const std::string line = lineWith(serve.err(), "msg=\"SMS started\"");
-    const std::string marker = "webhook=127.0.0.1:";
-    const std::size_t at = line.find(marker);
-    BOOST_REQUIRE_MESSAGE(at != std::string::npos, serve.err());
-    const int port = std::stoi(line.substr(at + marker.size()));
-    BOOST_REQUIRE(port > 0);
-    fake.routeWebhooks(kPublicUrl, "http://127.0.0.1:" + std::to_string(port));
-  }
-  bool waitForCreated(std::size_t n) {
-    std::unique_lock lock(mutex);
-    return changed.wait_for(lock, kDeadline, [&] { return created.size() >= n; });
-  }
-  // Stops serve (SIGTERM, a clean exit required) and returns the messages the provider created.
-  std::vector<FakeMessage> stopAndCollect(ChildProcess& serve) {
-    serve.signal(SIGTERM);
-    BOOST_REQUIRE_MESSAGE(serve.wait(kDeadline).value_or(-1) == 0, serve.err());
-    std::lock_guard lock(mutex);
-    return created;
-  }
-
-  SmsSite site;
-  FakeTwilio fake;
-  std::string tokenFile;
-  std::mutex mutex;
-  std::condition_variable changed;
-  std::vector<FakeMessage> created;
-};
 
 int replyStatus(const Result<WebhookReply>& reply) {
   BOOST_REQUIRE_MESSAGE(reply, reply.message());
