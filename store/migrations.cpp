@@ -170,6 +170,9 @@ constexpr Migration kStoreMigrations[] = {
      " person_id TEXT NOT NULL, kind TEXT NOT NULL, at INTEGER NOT NULL,"
      " received_at INTEGER NOT NULL, PRIMARY KEY(terminal_id, event_id));"
      "CREATE INDEX terminal_punch_by_person ON terminal_punch(person_id, at);"},
+    // The seq of the signed receipt each approval was asked with (daemon/callout/, docs/api.md):
+    // the approvals API shows its rule evaluations as the evidence. NULL for older rows.
+    {11, "approval_receipt", "ALTER TABLE approval ADD COLUMN receipt_seq INTEGER;"},
 };
 
 constexpr std::string_view kCreateTable =

@@ -37,6 +37,30 @@ bool offersMayGo(const policy::GateDecision& d) {
 
 }  // namespace
 
+std::string_view decisionOutcomeName(DecisionOutcome o) {
+  switch (o) {
+    case DecisionOutcome::kApproved:
+      return "approved";
+    case DecisionOutcome::kApprovedTooLate:
+      return "approved_too_late";
+    case DecisionOutcome::kApprovedDeniedOnRecheck:
+      return "approved_denied_on_recheck";
+    case DecisionOutcome::kDenied:
+      return "denied";
+    case DecisionOutcome::kRefusedSelf:
+      return "refused_self_approval";
+    case DecisionOutcome::kRefusedNotApprover:
+      return "refused_not_approver";
+    case DecisionOutcome::kRefusedPolicy:
+      return "refused_policy";
+    case DecisionOutcome::kClosed:
+      return "closed";
+    case DecisionOutcome::kUnknown:
+      return "unknown";
+  }
+  return "unknown";
+}
+
 Status validateCalloutSettings(const CalloutSettings& s) {
   if (s.waveSize < 1 || s.waveSize > 50) return makeError("callout.wave_size must be 1..50");
   if (s.waveInterval < std::chrono::minutes(1) || s.waveInterval > std::chrono::minutes(120)) {
@@ -661,6 +685,8 @@ Result<DeskAnswer> CalloutDesk::requestApproval(Step& step, CalloutRow& c, Offer
                            "approval.",
                            "queued_for_approval");
   if (!seq) return seq.error();
+  a.receiptSeq = *seq;  // the evidence the approvals API shows
+  if (Status s = step.rows.updateApproval(a); !s) return s.error();
   if (!approver.phone.empty()) {
     const ReplyContext actx = contextForPhone(approver.phone);
     const std::string text =
@@ -685,45 +711,72 @@ Result<DeskAnswer> CalloutDesk::requestApproval(Step& step, CalloutRow& c, Offer
 Result<DeskAnswer> CalloutDesk::decideIn(DeskTurn& turn, const Contact& sender,
                                          std::string_view reference, bool approve,
                                          std::string_view remark) {
-  Step step(turn);
-  const ReplyContext ctx = contextFor(sender.personId);
-  std::int64_t id = 0;
   if (reference.empty() || reference.size() > 12 ||
       !std::all_of(reference.begin(), reference.end(),
                    [](char ch) { return ch >= '0' && ch <= '9'; })) {
-    return DeskAnswer{"approval_which", approvalWhichText(ctx), 0};
+    return DeskAnswer{"approval_which", approvalWhichText(contextFor(sender.personId)), 0};
   }
-  id = std::stoll(std::string(reference));
-  auto found = step.rows.approval(id);
+  auto decided = decideAs(turn, Decider{sender.personId, sender.phone, "sms"},
+                          std::stoll(std::string(reference)), approve, remark);
+  if (!decided) return decided.error();
+  return std::move(decided->answer);
+}
+
+Result<Decision> CalloutDesk::decideAs(DeskTurn& turn, const Decider& who,
+                                       std::int64_t approvalId, bool approve,
+                                       std::string_view remark) {
+  Step step(turn);
+  const ReplyContext ctx = contextFor(who.personId);
+  auto found = step.rows.approval(approvalId);
   if (!found) return found.error();
-  if (!*found || (*found)->state != ApprovalState::kPending) {
-    return DeskAnswer{"approval_closed", approvalClosedText(ctx, id), 0};
+  if (!*found) {
+    return Decision{DecisionOutcome::kUnknown,
+                    {"approval_closed", approvalClosedText(ctx, approvalId), 0}};
   }
   ApprovalRow a = **found;
-  auto refuse = [&](std::string_view reason, std::string text,
-                    json::Value gate = json::Value()) -> Result<DeskAnswer> {
+  if (a.state == ApprovalState::kPending && a.expiresAt <= turn.now) {
+    // Lapsed, and the timer has not got to it yet: it is closed all the same.
+    if (Status s = expireApproval(step, a); !s) return s.error();
+  }
+  if (a.state != ApprovalState::kPending) {
+    return Decision{DecisionOutcome::kClosed,
+                    {"approval_closed", approvalClosedText(ctx, a.id), 0}};
+  }
+  auto refuse = [&](DecisionOutcome outcome, std::string_view reason, std::string text,
+                    json::Value gate = json::Value()) -> Result<Decision> {
     if (Status s = audit(step, "approval.refused",
                          {{"approval", a.id},
                           {"reason", reason},
-                          {"from", sms::mailbox::maskNumber(sender.phone)},
-                          {"person", sender.personId},
+                          {"via", who.via},
+                          {"from", who.phone.empty()
+                                       ? json::Value()
+                                       : json::Value(sms::mailbox::maskNumber(who.phone))},
+                          {"person", who.personId},
                           {"inbox", turn.inboxId ? json::Value(*turn.inboxId) : json::Value()},
                           {"gate", std::move(gate)}});
         !s) {
       return s.error();
     }
-    return DeskAnswer{"approval_refused_" + std::string(reason), std::move(text), a.calloutId};
+    return Decision{outcome,
+                    {"approval_refused_" + std::string(reason), std::move(text), a.calloutId}};
   };
-  if (!sender.personId.empty() && sender.personId == a.subjectId) {
-    return refuse("self_approval", approvalSelfText(ctx, a.id));
+  if (!who.personId.empty() && who.personId == a.subjectId) {
+    return refuse(DecisionOutcome::kRefusedSelf, "self_approval", approvalSelfText(ctx, a.id));
   }
-  if (sender.phone != a.approverPhone ||
-      (!a.approverId.empty() && sender.personId != a.approverId)) {
-    return refuse("not_approver", approvalNotYoursText(ctx, a.id));
+  // By text, the approver's number (and their person, when the approval names one); through the
+  // API, which has no number, the person named on the approval only.
+  const bool approver =
+      who.phone.empty()
+          ? !a.approverId.empty() && who.personId == a.approverId
+          : who.phone == a.approverPhone && (a.approverId.empty() || who.personId == a.approverId);
+  if (!approver) {
+    return refuse(DecisionOutcome::kRefusedNotApprover, "not_approver",
+                  approvalNotYoursText(ctx, a.id));
   }
   const policy::GateDecision gate = ask(a.kind, false, a.subjectId);
   if (approve && !gate.executes() && gate.outcome != policy::EffectiveOutcome::kQueueForApproval) {
-    return refuse("policy", approvalsPausedText(ctx), gate.toJson());
+    return refuse(DecisionOutcome::kRefusedPolicy, "policy", approvalsPausedText(ctx),
+                  gate.toJson());
   }
   auto foundCallout = step.rows.callout(a.calloutId);
   if (!foundCallout) return foundCallout.error();
@@ -731,7 +784,7 @@ Result<DeskAnswer> CalloutDesk::decideIn(DeskTurn& turn, const Contact& sender,
   CalloutRow c = **foundCallout;
 
   a.state = approve ? ApprovalState::kApproved : ApprovalState::kDenied;
-  a.decidedBy = sender.personId;
+  a.decidedBy = who.personId;
   a.decidedAt = turn.now;
   a.remark = std::string(remark);
   if (Status s = step.rows.updateApproval(a); !s) return s.error();
@@ -739,12 +792,14 @@ Result<DeskAnswer> CalloutDesk::decideIn(DeskTurn& turn, const Contact& sender,
                        {{"approval", a.id},
                         {"kind", a.kind},
                         {"decision", approve ? "approved" : "denied"},
-                        {"by", sender.personId},
+                        {"by", who.personId},
+                        {"via", who.via},
                         {"callout", c.id},
                         {"gate", gate.toJson()}});
       !s) {
     return s.error();
   }
+  const DecisionOutcome recorded = approve ? DecisionOutcome::kApproved : DecisionOutcome::kDenied;
   std::string text = approvalRecordedText(ctx, a.id, approve);
   if (a.kind == "callout.offer") {
     if (approve && c.state == CalloutState::kOpen) {
@@ -760,7 +815,7 @@ Result<DeskAnswer> CalloutDesk::decideIn(DeskTurn& turn, const Contact& sender,
       c.escalateAt.reset();
     }
     if (Status s = step.rows.updateCallout(c); !s) return s.error();
-    return DeskAnswer{approve ? "approval_approved" : "approval_denied", text, c.id};
+    return Decision{recorded, {approve ? "approval_approved" : "approval_denied", text, c.id}};
   }
 
   auto offers = step.rows.offers(c.id);
@@ -780,8 +835,9 @@ Result<DeskAnswer> CalloutDesk::decideIn(DeskTurn& turn, const Contact& sender,
              c.state == CalloutState::kOpen ? notApprovedText(pctx) : alreadyCoveredText(pctx), c,
              c.shiftEnd);
     if (!sent) return sent.error();
-    return DeskAnswer{approve ? "approval_too_late" : "approval_denied",
-                      approve ? approvalClosedText(ctx, a.id) : text, c.id};
+    if (!approve) return Decision{recorded, {"approval_denied", text, c.id}};
+    return Decision{DecisionOutcome::kApprovedTooLate,
+                    {"approval_too_late", approvalClosedText(ctx, a.id), c.id}};
   }
   auto verdict = recheck(step, c, offer.personId);
   if (!verdict) return verdict.error();
@@ -791,15 +847,16 @@ Result<DeskAnswer> CalloutDesk::decideIn(DeskTurn& turn, const Contact& sender,
     auto sent = send(step, "approval-" + std::to_string(a.id) + "-outcome", offer.phone,
                      MessageClass::kThreadReply, false, cannotTakeText(pctx), c, c.shiftEnd);
     if (!sent) return sent.error();
-    return DeskAnswer{"approval_denied_on_recheck",
-                      approvedButNotAllowedText(ctx, nameOf(offer.personId)), c.id};
+    return Decision{DecisionOutcome::kApprovedDeniedOnRecheck,
+                    {"approval_denied_on_recheck",
+                     approvedButNotAllowedText(ctx, nameOf(offer.personId)), c.id}};
   }
   auto done = assign(step, c, offer, **verdict, gate, a.id);
   if (!done) return done.error();
   auto sent = send(step, "approval-" + std::to_string(a.id) + "-outcome", offer.phone,
                    MessageClass::kThreadReply, true, approvedText(pctx, w), c, c.shiftEnd);
   if (!sent) return sent.error();
-  return DeskAnswer{"approval_approved", text, c.id};
+  return Decision{recorded, {"approval_approved", text, c.id}};
 }
 
 // ---- the absent person turns up, running late ----
@@ -932,6 +989,34 @@ Status CalloutDesk::escalate(Step& step, CalloutRow& c, std::string_view why) {
   return Status::success();
 }
 
+Status CalloutDesk::expireApproval(Step& step, ApprovalRow& a) {
+  a.state = ApprovalState::kExpired;
+  a.decidedBy = "expiry";
+  a.decidedAt = step.now;
+  if (Status s = step.rows.updateApproval(a); !s) return s;
+  if (Status s = audit(step, "approval.expired", {{"approval", a.id}, {"callout", a.calloutId}});
+      !s) {
+    return s;
+  }
+  if (!a.offerId) return Status::success();
+  auto offers = step.rows.offers(a.calloutId);
+  if (!offers) return offers.error();
+  auto c = step.rows.callout(a.calloutId);
+  if (!c) return c.error();
+  for (OfferRow o : *offers) {
+    if (o.id != *a.offerId || o.state != OfferState::kAwaitingApproval) continue;
+    o.state = OfferState::kClosed;
+    if (Status s = step.rows.updateOffer(o); !s) return s;
+    if (*c) {
+      auto sent = send(step, "approval-" + std::to_string(a.id) + "-outcome", o.phone,
+                       MessageClass::kThreadReply, false, notApprovedText(contextFor(o.personId)),
+                       **c, (*c)->shiftEnd);
+      if (!sent) return sent.error();
+    }
+  }
+  return Status::success();
+}
+
 Result<int> CalloutDesk::due(TimePoint now) {
   int steps = 0;
   auto work = store_.run([&](SiteStore& store) -> Status {
@@ -946,32 +1031,7 @@ Result<int> CalloutDesk::due(TimePoint now) {
       auto batch = store.log().begin();
       if (!batch) return batch.error();
       Step step(store, *batch, now, std::nullopt);
-      a.state = ApprovalState::kExpired;
-      a.decidedBy = "expiry";
-      a.decidedAt = now;
-      if (Status s = step.rows.updateApproval(a); !s) return s.error();
-      if (Status s =
-              audit(step, "approval.expired", {{"approval", a.id}, {"callout", a.calloutId}});
-          !s) {
-        return s.error();
-      }
-      if (a.offerId) {
-        auto offers = step.rows.offers(a.calloutId);
-        if (!offers) return offers.error();
-        auto c = step.rows.callout(a.calloutId);
-        if (!c) return c.error();
-        for (OfferRow o : *offers) {
-          if (o.id != *a.offerId || o.state != OfferState::kAwaitingApproval) continue;
-          o.state = OfferState::kClosed;
-          if (Status s = step.rows.updateOffer(o); !s) return s.error();
-          if (*c) {
-            auto sent = send(step, "approval-" + std::to_string(a.id) + "-outcome", o.phone,
-                             MessageClass::kThreadReply, false,
-                             notApprovedText(contextFor(o.personId)), **c, (*c)->shiftEnd);
-            if (!sent) return sent.error();
-          }
-        }
-      }
+      if (Status s = expireApproval(step, a); !s) return s;
       if (auto committed = batch->commit(); !committed) return committed.error();
       ++steps;
     }

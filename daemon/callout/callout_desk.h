@@ -70,6 +70,33 @@ struct DeskAnswer {
   std::int64_t callout = 0;
 };
 
+// Who decides an approval: the sender of an APPROVE/DENY text, or a manager signed in to the
+// approvals API (docs/api.md), who has no phone here: the person id alone names them.
+struct Decider {
+  std::string personId;  // empty: a number not on the roster
+  std::string phone;     // the text's sender; empty on the API
+  std::string via;       // "sms" or "api", for the audit entries
+};
+
+// How a decision ended, for callers that answer other than by text (the approvals API).
+enum class DecisionOutcome {
+  kApproved,                 // recorded and carried out (the shift given, the offers sent)
+  kApprovedTooLate,          // recorded, but the call-out was no longer open: nothing given
+  kApprovedDeniedOnRecheck,  // recorded, but a labor rule denies it now: nothing given
+  kDenied,                   // recorded; the person was told
+  kRefusedSelf,              // the person it is about: nothing changed (approval.refused)
+  kRefusedNotApprover,       // anyone but the approver named on it: nothing changed (audited)
+  kRefusedPolicy,            // the policy gate refuses approvals now: nothing changed (audited)
+  kClosed,                   // already decided, withdrawn or expired (now, if it just lapsed)
+  kUnknown,                  // no such approval
+};
+std::string_view decisionOutcomeName(DecisionOutcome o);  // "approved", "refused_policy", ...
+
+struct Decision {
+  DecisionOutcome outcome = DecisionOutcome::kUnknown;
+  DeskAnswer answer;  // the reply to the decider, as the SMS path texts it
+};
+
 class CalloutDesk {
  public:
   // Every reference must outlive the desk. Precondition: validateCalloutSettings().
@@ -86,10 +113,16 @@ class CalloutDesk {
                             std::string_view code);
   Result<DeskAnswer> declineIn(DeskTurn& turn, const sms::conversation::Contact& person,
                                std::string_view code);
-  // APPROVE n / DENY n. Only the approver named on the request decides it; the person it is
-  // about never does (even if they are a manager), and anyone else changes nothing.
+  // APPROVE n / DENY n by text: decideAs() for the sender.
   Result<DeskAnswer> decideIn(DeskTurn& turn, const sms::conversation::Contact& sender,
                               std::string_view reference, bool approve, std::string_view remark);
+  // The one decision path, by text or through the API. Only the approver named on the request
+  // decides it (by text: from the approver's number); the person it is about never does (even
+  // if they are a manager); the policy gate is asked; an approval past its expiry lapses here
+  // (as the timer would) and is closed. Refusals are audited (approval.refused) in the turn's
+  // batch and change nothing else.
+  Result<Decision> decideAs(DeskTurn& turn, const Decider& who, std::int64_t approvalId,
+                            bool approve, std::string_view remark);
   // "I'm here" from the absent person of an open (or just covered) call-out.
   Result<DeskAnswer> arrivedIn(DeskTurn& turn, const sms::conversation::Contact& person);
   // "Running late" from a person with a shift now or soon.
@@ -129,6 +162,8 @@ class CalloutDesk {
   Result<DeskAnswer> requestApproval(Step& step, CalloutRow& callout, OfferRow& offer,
                                      const labor::PersonVerdict& verdict, std::string kind);
   Status escalate(Step& step, CalloutRow& callout, std::string_view why);
+  // Lapses a pending approval: its offer is closed and the person told it was not approved.
+  Status expireApproval(Step& step, ApprovalRow& approval);
   Status closeOffers(Step& step, CalloutRow& callout, std::int64_t exceptOffer, bool tell);
   Status tellLead(Step& step, const CalloutRow& callout, std::string_view what,
                   const std::string& text);

@@ -121,7 +121,7 @@ Result<OfferRow> readOffer(Statement& s) {
 
 constexpr std::string_view kApprovalColumns =
     "id, kind, callout_id, offer_id, subject_id, approver_id, approver_phone, summary,"
-    " requested_at, expires_at, state, decided_by, decided_at, remark";
+    " requested_at, expires_at, state, decided_by, decided_at, remark, receipt_seq";
 
 Result<ApprovalRow> readApproval(Statement& s) {
   ApprovalRow r;
@@ -141,6 +141,7 @@ Result<ApprovalRow> readApproval(Statement& s) {
   r.decidedBy = s.columnText(11);
   r.decidedAt = columnTime(s, 12);
   r.remark = s.columnText(13);
+  if (!s.columnIsNull(14)) r.receiptSeq = static_cast<std::uint64_t>(s.columnInt64(14));
   return r;
 }
 
@@ -338,11 +339,18 @@ Result<std::int64_t> CalloutStore::insertApproval(const ApprovalRow& r) {
 
 Status CalloutStore::updateApproval(const ApprovalRow& r) {
   auto s = db_.prepare(
-      "UPDATE approval SET state = ?, decided_by = ?, decided_at = ?, remark = ? WHERE id = ?");
+      "UPDATE approval SET state = ?, decided_by = ?, decided_at = ?, remark = ?, receipt_seq = ?"
+      " WHERE id = ?");
   if (!s) return s.error();
   s->bind(1, approvalStateName(r.state)).bind(2, std::string_view(r.decidedBy));
   bindTime(*s, 3, r.decidedAt);
-  s->bind(4, std::string_view(r.remark)).bind(5, r.id);
+  s->bind(4, std::string_view(r.remark));
+  if (r.receiptSeq) {
+    s->bind(5, static_cast<std::int64_t>(*r.receiptSeq));
+  } else {
+    s->bindNull(5);
+  }
+  s->bind(6, r.id);
   return stepDone(*s);
 }
 
@@ -357,6 +365,18 @@ Result<std::vector<ApprovalRow>> CalloutStore::pendingApprovals() {
                               "SELECT " + std::string(kApprovalColumns) +
                                   " FROM approval WHERE state = 'pending' ORDER BY expires_at, id",
                               kNoBind, readApproval);
+}
+
+Result<std::vector<ApprovalRow>> CalloutStore::recentApprovals(TimePoint since,
+                                                               std::size_t limit) {
+  return collect<ApprovalRow>(
+      db_,
+      "SELECT " + std::string(kApprovalColumns) +
+          " FROM approval WHERE state = 'pending' OR requested_at >= ? ORDER BY id DESC LIMIT ?",
+      [since, limit](Statement& s) {
+        s.bind(1, toUnixMillis(since)).bind(2, static_cast<std::int64_t>(limit));
+      },
+      readApproval);
 }
 
 Result<std::vector<ApprovalRow>> CalloutStore::approvalsFor(std::int64_t calloutId) {

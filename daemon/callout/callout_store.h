@@ -85,6 +85,7 @@ struct ApprovalRow {
   std::string decidedBy;  // person id or "expiry"
   std::optional<TimePoint> decidedAt;
   std::string remark;
+  std::optional<std::uint64_t> receiptSeq;  // the signed receipt it was asked with (its evidence)
 };
 
 class CalloutStore {
@@ -110,9 +111,12 @@ class CalloutStore {
   Result<std::vector<std::string>> codesSince(std::string_view personId, TimePoint since);
 
   Result<std::int64_t> insertApproval(const ApprovalRow& row);
-  Status updateApproval(const ApprovalRow& row);  // state, decided_by, decided_at, remark
+  // state, decided_by, decided_at, remark, receipt_seq
+  Status updateApproval(const ApprovalRow& row);
   Result<std::optional<ApprovalRow>> approval(std::int64_t id);
   Result<std::vector<ApprovalRow>> pendingApprovals();  // by expiry
+  // The pending ones and those asked since `since`, newest first, at most `limit`.
+  Result<std::vector<ApprovalRow>> recentApprovals(TimePoint since, std::size_t limit);
   Result<std::vector<ApprovalRow>> approvalsFor(std::int64_t calloutId);
 
   // The earliest instant something is due: a wave, an escalation, an approval's expiry.
