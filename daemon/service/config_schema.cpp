@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "daemon/log/setup.h"
+#include "daemon/service/listen_address.h"
 #include "daemon/service/sms_config.h"
 #include "daemon/service/sync_subsystem.h"
 #include "daemon/service/terminal_subsystem.h"
@@ -98,7 +99,7 @@ std::vector<ConfigKey> serviceConfigSchema() {
   rows.push_back({"terminal.listen", "",
                   "host:port the terminals POST punches to (LAN or loopback); empty: off",
                   [](const std::string& v) -> std::optional<std::string> {
-                    if (v.empty() || parseTerminalListen(v)) return std::nullopt;
+                    if (v.empty() || parseListenAddress(v)) return std::nullopt;
                     return "host:port (e.g. 0.0.0.0:8470, [::1]:8470) or empty";
                   }});
   rows.push_back({"terminal.tokens_file", "",

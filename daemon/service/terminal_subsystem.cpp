@@ -1,74 +1,20 @@
 #include "daemon/service/terminal_subsystem.h"
 
-#include <charconv>
 #include <exception>
 
 #include "daemon/engine/engine.h"
 #include "daemon/log/log.h"
 #include "daemon/service/engine_subsystem.h"
+#include "daemon/service/listen_address.h"
+#include "daemon/service/refusal_audit.h"
 #include "daemon/service/store_subsystem.h"
 #include "daemon/terminal/punch_ledger.h"
+#include "drivers/http/bearer_tokens.h"
 #include "drivers/terminal/terminal_server.h"
-#include "drivers/terminal/terminal_tokens.h"
 #include "sms/mailbox/store_runner.h"
-#include "store/audit_budget.h"
-#include "store/audit_entry.h"
 #include "store/canonical_json.h"
 
 namespace atoms {
-
-std::optional<TerminalListen> parseTerminalListen(const std::string& value) {
-  const std::size_t colon = value.rfind(':');
-  if (colon == std::string::npos || colon == 0 || colon + 1 == value.size()) return std::nullopt;
-  std::string host = value.substr(0, colon);
-  if (host.front() == '[') {
-    if (host.size() < 3 || host.back() != ']') return std::nullopt;
-    host = host.substr(1, host.size() - 2);
-  } else if (host.find(':') != std::string::npos) {
-    return std::nullopt;  // an IPv6 address needs brackets
-  }
-  for (char c : host) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '.' || c == '-' || c == ':';
-    if (!ok) return std::nullopt;
-  }
-  const std::string port = value.substr(colon + 1);
-  unsigned n = 0;
-  const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), n);
-  if (ec != std::errc() || end != port.data() + port.size() || n > 65535) return std::nullopt;
-  return TerminalListen{host, static_cast<std::uint16_t>(n)};
-}
-
-// Audits refused requests, at most kRefusalAuditsPerMinute a minute. Engine thread only.
-class TerminalSubsystem::RefusalAudit {
- public:
-  void record(SiteStore& store, Poco::Logger& logger,
-              const drivers::terminal::RefusedPunchRequest& event, TimePoint now) {
-    if (!budget_.admit(now)) return;
-    json::Object body{{"status", static_cast<std::int64_t>(event.httpStatus)},
-                      {"reason", event.reason},
-                      {"path", event.path},
-                      {"peer", event.peer}};
-    if (!event.terminal.empty()) body["terminal"] = event.terminal;
-    if (budget_.leftOut() > 0) body["suppressed"] = static_cast<std::int64_t>(budget_.leftOut());
-    const std::string actor = event.terminal.empty() ? "terminal" : "terminal:" + event.terminal;
-    auto seq = store.log().append(formatTimestamp(now), "terminal.refused", actor,
-                                  json::Value(std::move(body)));
-    if (!seq) {
-      logError(logger, "cannot audit a refused terminal request", {{"error", seq.message()}});
-      return;
-    }
-    budget_.written();
-    logWarning(logger, "terminal request refused",
-               {{"status", event.httpStatus},
-                {"reason", event.reason},
-                {"terminal", event.terminal},
-                {"peer", event.peer}});
-  }
-
- private:
-  AuditBudget budget_{kRefusalAuditsPerMinute};
-};
 
 TerminalSubsystem::TerminalSubsystem(Poco::Logger& logger, StoreSubsystem& store,
                                      EngineSubsystem& engine)
@@ -84,7 +30,7 @@ Status TerminalSubsystem::start(Poco::Util::Application& app) {
     logInfo(logger_, "time-clock terminals are off (terminal.listen is empty)");
     return Status::success();
   }
-  const std::optional<TerminalListen> listen = parseTerminalListen(listenText);
+  const std::optional<ListenAddress> listen = parseListenAddress(listenText);
   if (!listen) {
     return makeError("terminal.listen '" + listenText + "': expected host:port");
   }
@@ -92,7 +38,7 @@ Status TerminalSubsystem::start(Poco::Util::Application& app) {
   if (tokensFile.empty()) {
     return makeError("terminal.tokens_file must be set when terminal.listen is");
   }
-  auto tokens = drivers::terminal::TerminalTokens::load(tokensFile, "terminal.tokens_file");
+  auto tokens = drivers::BearerTokens::load(tokensFile, "terminal.tokens_file", "terminal");
   if (!tokens) return tokens.error();
   const std::size_t terminals = tokens->size();
 
@@ -115,7 +61,8 @@ Status TerminalSubsystem::start(Poco::Util::Application& app) {
   }
   ledger_ = std::make_unique<terminal::PunchLedger>(
       *runner_, [&clock] { return clock.now(); }, std::move(onAccepted));
-  refusalAudit_ = std::make_unique<RefusalAudit>();
+  refusalAudit_ = std::make_unique<RefusalAudit>("terminal.refused", "terminal request refused",
+                                                 kRefusalAuditsPerMinute);
 
   drivers::terminal::TerminalServerOptions options;
   options.address = listen->host;
@@ -124,7 +71,18 @@ Status TerminalSubsystem::start(Poco::Util::Application& app) {
     // Server thread: hand the audit to the engine, which owns the store; never wait here.
     (void)engine.post([this, e, &clock] {
       if (!active_) return;
-      refusalAudit_->record(store_.store(), logger_, e, clock.now());
+      json::Object body{{"status", static_cast<std::int64_t>(e.httpStatus)},
+                        {"reason", e.reason},
+                        {"path", e.path},
+                        {"peer", e.peer}};
+      if (!e.terminal.empty()) body["terminal"] = e.terminal;
+      refusalAudit_->record(store_.store(), logger_,
+                            e.terminal.empty() ? "terminal" : "terminal:" + e.terminal,
+                            std::move(body), clock.now(),
+                            {{"status", e.httpStatus},
+                             {"reason", e.reason},
+                             {"terminal", e.terminal},
+                             {"peer", e.peer}});
     });
   };
   server_ = std::make_unique<drivers::terminal::TerminalServer>(std::move(*tokens), *ledger_,

@@ -30,6 +30,7 @@
 
 namespace atoms {
 
+class RefusalAudit;
 class StoreSubsystem;
 class EngineSubsystem;
 namespace drivers::terminal {
@@ -41,14 +42,6 @@ class PostingStoreRunner;
 namespace terminal {
 class PunchLedger;
 }  // namespace terminal
-
-// terminal.listen split into host and port: "127.0.0.1:8470", "0.0.0.0:8470", "[::1]:8470",
-// "box.local:8470"; port 0 lets the system pick (tests). nullopt when it is not of that form.
-struct TerminalListen {
-  std::string host;
-  std::uint16_t port = 0;
-};
-std::optional<TerminalListen> parseTerminalListen(const std::string& value);
 
 class TerminalSubsystem final : public ServiceSubsystem {
  public:
@@ -72,8 +65,6 @@ class TerminalSubsystem final : public ServiceSubsystem {
   void stop() override;
 
  private:
-  class RefusalAudit;
-
   void tearDown();  // main thread
 
   Poco::Logger& logger_;

@@ -12,6 +12,8 @@
 #include <istream>
 #include <optional>
 
+#include "store/canonical_json.h"
+
 namespace atoms::drivers {
 namespace {
 
@@ -99,6 +101,22 @@ void HttpService::stop() {
   pool_->joinAll();
   server_.reset();
   pool_.reset();
+}
+
+void sendJson(Poco::Net::HTTPServerResponse& response, int status, const std::string& body,
+              bool bodyRead) {
+  response.setStatusAndReason(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(status));
+  if (status == 401) response.set("WWW-Authenticate", "Bearer");
+  if (status == 503) response.set("Retry-After", "5");
+  if (!bodyRead) response.setKeepAlive(false);
+  response.setContentType("application/json");
+  response.setContentLength(static_cast<std::streamsize>(body.size()));
+  std::ostream& out = response.send();
+  out.write(body.data(), static_cast<std::streamsize>(body.size()));
+}
+
+std::string jsonError(const std::string& text) {
+  return json::canonical(json::Object{{"error", text}});
 }
 
 std::optional<std::string> readRequestBody(Poco::Net::HTTPServerRequest& request,

@@ -58,4 +58,12 @@ class HttpService {
 std::optional<std::string> readRequestBody(Poco::Net::HTTPServerRequest& request,
                                            std::size_t maxBytes);
 
+// Answers `status` with a JSON body. bodyRead: false when the request body was left unread, so
+// the connection cannot carry another request and is closed. A 401 says `WWW-Authenticate:
+// Bearer`, a 503 `Retry-After: 5`; other headers (Allow...) the caller sets before.
+void sendJson(Poco::Net::HTTPServerResponse& response, int status, const std::string& body,
+              bool bodyRead);
+// {"error":"<text>"}.
+std::string jsonError(const std::string& text);
+
 }  // namespace atoms::drivers

@@ -3,6 +3,8 @@
 #include <array>
 #include <initializer_list>
 
+#include "drivers/http/bearer_tokens.h"
+#include "drivers/http/printable.h"
 #include "store/audit_entry.h"
 #include "store/canonical_json.h"
 
@@ -161,25 +163,7 @@ std::string_view punchOutcomeName(PunchOutcomeKind kind) {
   return "refused";
 }
 
-bool isValidTerminalId(std::string_view id) {
-  if (id.empty() || id.size() > kMaxIdLength) return false;
-  for (char c : id) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '-' || c == '_' || c == '.';
-    if (!ok) return false;
-  }
-  return true;
-}
-
-std::string printable(std::string_view text, std::size_t maxBytes) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size() && i < maxBytes; ++i) {
-    const auto u = static_cast<unsigned char>(text[i]);
-    out.push_back(u >= 0x20 && u < 0x7f ? text[i] : '?');
-  }
-  if (text.size() > maxBytes) out += "...";
-  return out;
-}
+bool isValidTerminalId(std::string_view id) { return isValidTokenId(id); }
 
 std::optional<PunchTime> parsePunchTime(std::string_view t) {
   // 01234567890123456789012

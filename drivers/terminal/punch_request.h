@@ -89,11 +89,7 @@ std::string formatPunchTime(PunchTime at);
 // Either form of `at` above; nullopt for anything else (an impossible date included).
 std::optional<PunchTime> parsePunchTime(std::string_view text);
 
-// A site id: 1-64 characters of letters, digits, '-', '_', '.'.
+// A site id: 1-64 characters of letters, digits, '-', '_', '.' (drivers::isValidTokenId).
 bool isValidTerminalId(std::string_view id);
-
-// text cut to maxBytes (then "...") with every byte outside printable ASCII replaced by '?': how
-// values from outside appear in errors, so they cannot forge log lines.
-std::string printable(std::string_view text, std::size_t maxBytes = 40);
 
 }  // namespace atoms::drivers::terminal

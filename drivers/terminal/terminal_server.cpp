@@ -6,49 +6,22 @@
 #include <exception>
 
 #include "drivers/http/http_service.h"
-#include "store/canonical_json.h"
+#include "drivers/http/printable.h"
 
 namespace atoms::drivers::terminal {
 namespace {
 
-// bodyRead: false when the request body was left unread, so the connection cannot carry another
-// request.
 void answer(Poco::Net::HTTPServerResponse& response, int status, const std::string& body,
             bool bodyRead) {
-  response.setStatusAndReason(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(status));
   if (status == 405) response.set("Allow", "POST");
-  if (status == 401) response.set("WWW-Authenticate", "Bearer");
-  if (status == 503) response.set("Retry-After", "5");
-  if (!bodyRead) response.setKeepAlive(false);
-  response.setContentType("application/json");
-  response.setContentLength(static_cast<std::streamsize>(body.size()));
-  std::ostream& out = response.send();
-  out.write(body.data(), static_cast<std::streamsize>(body.size()));
+  sendJson(response, status, body, bodyRead);
 }
 
-std::string errorBody(const std::string& error) {
-  return json::canonical(json::Object{{"error", error}});
-}
-
-// The token of "Authorization: Bearer <token>"; empty when absent or another scheme.
-std::string bearerToken(const Poco::Net::HTTPServerRequest& request) {
-  const std::string value = request.get("Authorization", "");
-  constexpr std::string_view kScheme = "Bearer ";
-  if (value.size() <= kScheme.size()) return {};
-  for (std::size_t i = 0; i < kScheme.size(); ++i) {
-    const char a = value[i], b = kScheme[i];
-    if ((a | 0x20) != (b | 0x20)) return {};  // the scheme is case-insensitive (RFC 7235)
-  }
-  std::string token = value.substr(kScheme.size());
-  while (!token.empty() && token.front() == ' ') token.erase(token.begin());
-  while (!token.empty() && token.back() == ' ') token.pop_back();
-  return token;
-}
+std::string errorBody(const std::string& error) { return jsonError(error); }
 
 }  // namespace
 
-TerminalServer::TerminalServer(TerminalTokens tokens, PunchSink& sink,
-                               TerminalServerOptions options)
+TerminalServer::TerminalServer(BearerTokens tokens, PunchSink& sink, TerminalServerOptions options)
     : tokens_(std::move(tokens)), sink_(sink), options_(std::move(options)) {}
 
 TerminalServer::~TerminalServer() { stop(); }

@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "drivers/http/bearer_tokens.h"
 #include "drivers/terminal/punch_request.h"
-#include "drivers/terminal/terminal_tokens.h"
 #include "store/result.h"
 
 namespace Poco::Net {
@@ -68,7 +68,7 @@ struct TerminalServerOptions {
 class TerminalServer {
  public:
   // The sink must outlive the server (or its stop()).
-  TerminalServer(TerminalTokens tokens, PunchSink& sink, TerminalServerOptions options);
+  TerminalServer(BearerTokens tokens, PunchSink& sink, TerminalServerOptions options);
   ~TerminalServer();
   TerminalServer(const TerminalServer&) = delete;
   TerminalServer& operator=(const TerminalServer&) = delete;
@@ -82,7 +82,7 @@ class TerminalServer {
   void serve(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response);
   void refused(RefusedPunchRequest event) const;
 
-  TerminalTokens tokens_;
+  BearerTokens tokens_;
   PunchSink& sink_;
   TerminalServerOptions options_;
   std::unique_ptr<HttpService> server_;

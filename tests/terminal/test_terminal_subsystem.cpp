@@ -14,12 +14,13 @@
 #include <sstream>
 
 #include "daemon/service/engine_subsystem.h"
+#include "daemon/service/listen_address.h"
 #include "daemon/service/store_subsystem.h"
 #include "daemon/service/terminal_subsystem.h"
 #include "daemon/site/site_file.h"
 #include "daemon/site/site_repository.h"
+#include "drivers/http/bearer_tokens.h"
 #include "drivers/terminal/simulated_terminal.h"
-#include "drivers/terminal/terminal_tokens.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
 #include "tests/support/audit_entries.h"
@@ -30,13 +31,13 @@ namespace atoms::test {
 namespace {
 
 using namespace std::chrono;
+using drivers::BearerTokens;
 using drivers::terminal::PunchKind;
 using drivers::terminal::PunchOutcome;
 using drivers::terminal::PunchOutcomeKind;
 using drivers::terminal::PunchReply;
 using drivers::terminal::PunchTime;
 using drivers::terminal::SimulatedTerminal;
-using drivers::terminal::TerminalTokens;
 
 const std::string kToken = "front-token-5f1c0a9e7d3b2c41";
 
@@ -60,7 +61,7 @@ struct TerminalSite {
     BOOST_REQUIRE_MESSAGE(store, store.message());
     Status imported = site::importSite((*store)->db(), *model);
     BOOST_REQUIRE_MESSAGE(imported.ok(), imported.message());
-    tokensFile = tokens("front-1 " + TerminalTokens::hashHex(kToken) + "\n", 0600);
+    tokensFile = tokens("front-1 " + BearerTokens::hashHex(kToken) + "\n", 0600);
   }
   std::string tokens(const std::string& text, mode_t mode) const {
     const std::string path = tmp.write("terminals", text);
@@ -311,7 +312,7 @@ BOOST_AUTO_TEST_CASE(offUnlessListenIsSet) {
 
 BOOST_AUTO_TEST_CASE(misconfigurationsRefuseToStartNamingTheKey) {
   TerminalSite site;
-  const std::string open = site.tokens("front-1 " + TerminalTokens::hashHex(kToken) + "\n", 0644);
+  const std::string open = site.tokens("front-1 " + BearerTokens::hashHex(kToken) + "\n", 0644);
   const std::vector<std::pair<std::map<std::string, std::string>, std::string>> cases = {
       {{{"terminal.tokens_file", ""}}, "terminal.tokens_file must be set when terminal.listen is"},
       {{{"terminal.tokens_file", open}},
@@ -343,12 +344,12 @@ BOOST_AUTO_TEST_CASE(anAddressInUseIsNamed) {
 }
 
 BOOST_AUTO_TEST_CASE(listenAddressesParse) {
-  BOOST_TEST(parseTerminalListen("0.0.0.0:8470")->host == "0.0.0.0");
-  BOOST_TEST(parseTerminalListen("[::1]:8470")->host == "::1");
-  BOOST_TEST(parseTerminalListen("box.local:65535")->port == 65535);
+  BOOST_TEST(parseListenAddress("0.0.0.0:8470")->host == "0.0.0.0");
+  BOOST_TEST(parseListenAddress("[::1]:8470")->host == "::1");
+  BOOST_TEST(parseListenAddress("box.local:65535")->port == 65535);
   for (const char* bad :
        {"", "8470", ":8470", "host:", "::1:8470", "host:65536", "host:80x", "a b:80", "[]:80"}) {
-    BOOST_TEST(!parseTerminalListen(bad).has_value(), bad);
+    BOOST_TEST(!parseListenAddress(bad).has_value(), bad);
   }
 }
 

@@ -138,17 +138,6 @@ void interpretStatus(const FormFields& form, std::string_view query, SmsClock::t
 
 }  // namespace
 
-std::string printable(std::string_view text, std::size_t maxBytes) {
-  std::string out;
-  out.reserve(std::min(text.size(), maxBytes) + 3);
-  for (char c : text.substr(0, maxBytes)) {
-    const auto u = static_cast<unsigned char>(c);
-    out.push_back(u < 0x20 || u >= 0x7f ? '?' : c);
-  }
-  if (text.size() > maxBytes) out += "...";
-  return out;
-}
-
 std::optional<DeliveryState> mapTwilioStatus(std::string_view status) {
   if (status == "accepted" || status == "scheduled" || status == "queued") {
     return DeliveryState::kQueued;

@@ -28,6 +28,7 @@
 #include <string>
 #include <string_view>
 
+#include "drivers/http/printable.h"
 #include "drivers/sms/sms_gateway.h"
 #include "drivers/sms/twilio/form_body.h"
 
@@ -77,10 +78,5 @@ WebhookVerdict interpretWebhook(const WebhookRequest& request, const WebhookPoli
 // sending, sent -> sent; delivered, read -> delivered; undelivered, partially_delivered ->
 // undelivered; failed, canceled -> failed. nullopt for anything else.
 std::optional<DeliveryState> mapTwilioStatus(std::string_view status);
-
-// text cut to maxBytes (then "...") with every byte outside printable ASCII replaced by '?': how
-// values from outside appear in reasons and errors, so they cannot forge log lines or carry invalid
-// UTF-8 into the audit log.
-std::string printable(std::string_view text, std::size_t maxBytes);
 
 }  // namespace atoms::drivers::twilio

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "drivers/http/bearer_tokens.h"
 #include "drivers/terminal/punch_request.h"
 #include "drivers/terminal/simulated_terminal.h"
 #include "drivers/terminal/terminal_server.h"
-#include "drivers/terminal/terminal_tokens.h"
 
 namespace atoms::drivers::terminal {
 namespace {
@@ -26,8 +26,8 @@ const std::string kFrontToken = "front-token-5f1c0a9e7d3b2c41";
 const std::string kBackToken = "back-token-0e9d8c7b6a594837";
 const PunchTime kAt = PunchTime{sys_days{year{2026} / 11 / 30}} + hours{16} + minutes{58};
 
-TerminalTokens tokens() {
-  return TerminalTokens(
+BearerTokens tokens() {
+  return BearerTokens(
       {{"front-1", sha256(asBytes(kFrontToken))}, {"back-1", sha256(asBytes(kBackToken))}});
 }
 

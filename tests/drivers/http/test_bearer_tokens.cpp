@@ -1,14 +1,14 @@
 #include <boost/test/unit_test.hpp>
-// The tokens file (drivers/terminal/terminal_tokens.h): format, the secret-file mode check, and
-// lookups that never confuse two terminals.
+// The bearer tokens file (drivers/http/bearer_tokens.h) of the terminals and of the approvals API:
+// format, the secret-file mode check, and lookups that never confuse two ids.
 #include <sys/stat.h>
 
 #include <string>
 
-#include "drivers/terminal/terminal_tokens.h"
+#include "drivers/http/bearer_tokens.h"
 #include "tests/support/temp_dir.h"
 
-namespace atoms::drivers::terminal {
+namespace atoms::drivers {
 namespace {
 
 using atoms::testing::TempDir;
@@ -20,10 +20,10 @@ std::string tokensText() {
   return "# terminals of the demo site\n"
          "\n"
          "front-1 " +
-         TerminalTokens::hashHex(kFrontToken) +
+         BearerTokens::hashHex(kFrontToken) +
          "\n"
          "  back.door\t" +
-         TerminalTokens::hashHex(kBackToken) + "  \r\n";
+         BearerTokens::hashHex(kBackToken) + "  \r\n";
 }
 
 std::string secretFile(const TempDir& dir, const std::string& text, mode_t mode) {
@@ -38,26 +38,26 @@ bool contains(const std::string& hay, const std::string& needle) {
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(terminal_tokens)
+BOOST_AUTO_TEST_SUITE(bearer_tokens)
 
 BOOST_AUTO_TEST_CASE(eachTokenFindsItsOwnTerminal) {
   TempDir dir;
-  auto tokens = TerminalTokens::load(secretFile(dir, tokensText(), 0600));
+  auto tokens =
+      BearerTokens::load(secretFile(dir, tokensText(), 0600), "terminal.tokens_file", "terminal");
   BOOST_REQUIRE_MESSAGE(tokens, tokens.message());
   BOOST_TEST(tokens->size() == 2u);
   BOOST_TEST(tokens->lookup(kFrontToken).value_or("") == "front-1");
   BOOST_TEST(tokens->lookup(kBackToken).value_or("") == "back.door");
   BOOST_TEST(!tokens->lookup("").has_value());
   BOOST_TEST(!tokens->lookup(kFrontToken + "x").has_value());
-  BOOST_TEST(!tokens->lookup(TerminalTokens::hashHex(kFrontToken)).has_value());
-  BOOST_TEST(!TerminalTokens().lookup(kFrontToken).has_value());
+  BOOST_TEST(!tokens->lookup(BearerTokens::hashHex(kFrontToken)).has_value());
+  BOOST_TEST(!BearerTokens().lookup(kFrontToken).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(aTerminalMayHaveTwoTokensWhileOneIsReplaced) {
-  auto tokens =
-      TerminalTokens::parse("front-1 " + TerminalTokens::hashHex("old-token-123456") +
-                                "\nfront-1 " + TerminalTokens::hashHex("new-token-654321"),
-                            "f");
+  auto tokens = BearerTokens::parse("front-1 " + BearerTokens::hashHex("old-token-123456") +
+                                        "\nfront-1 " + BearerTokens::hashHex("new-token-654321"),
+                                    "f", "terminal");
   BOOST_REQUIRE_MESSAGE(tokens, tokens.message());
   BOOST_TEST(tokens->lookup("old-token-123456").value_or("") == "front-1");
   BOOST_TEST(tokens->lookup("new-token-654321").value_or("") == "front-1");
@@ -67,28 +67,28 @@ BOOST_AUTO_TEST_CASE(aFileOthersCanReadIsRefused) {
   TempDir dir;
   for (mode_t mode : {0640, 0604, 0660, 0644}) {
     const std::string path = secretFile(dir, tokensText(), mode);
-    auto tokens = TerminalTokens::load(path, "terminal.tokens_file");
+    auto tokens = BearerTokens::load(path, "terminal.tokens_file", "terminal");
     BOOST_REQUIRE(!tokens);
     BOOST_TEST(tokens.message() == "terminal.tokens_file " + path +
                                        " is accessible by group or others (mode 0" +
                                        std::to_string(mode / 64) + std::to_string(mode / 8 % 8) +
                                        std::to_string(mode % 8) + "); run chmod 600 " + path);
   }
-  BOOST_TEST(TerminalTokens::load(secretFile(dir, tokensText(), 0400)).ok());
+  BOOST_TEST(BearerTokens::load(secretFile(dir, tokensText(), 0400), "f", "terminal").ok());
 }
 
 BOOST_AUTO_TEST_CASE(aMissingFileOrADirectoryIsNamed) {
   TempDir dir;
-  auto missing = TerminalTokens::load(dir.file("nope"), "terminal.tokens_file");
+  auto missing = BearerTokens::load(dir.file("nope"), "terminal.tokens_file", "terminal");
   BOOST_REQUIRE(!missing);
   BOOST_TEST(missing.message() == "terminal.tokens_file " + dir.file("nope") + " does not exist");
-  auto directory = TerminalTokens::load(dir.path(), "terminal.tokens_file");
+  auto directory = BearerTokens::load(dir.path(), "terminal.tokens_file", "terminal");
   BOOST_REQUIRE(!directory);
   BOOST_TEST(contains(directory.message(), "is not a regular file"));
 }
 
 BOOST_AUTO_TEST_CASE(badLinesAreNamedWithoutQuotingTheSecret) {
-  const std::string hash = TerminalTokens::hashHex(kFrontToken);
+  const std::string hash = BearerTokens::hashHex(kFrontToken);
   struct Case {
     std::string text;
     std::string expected;
@@ -110,7 +110,7 @@ BOOST_AUTO_TEST_CASE(badLinesAreNamedWithoutQuotingTheSecret) {
        "f: line 2: the same token hash is also given to terminal 'front-1'"},
   };
   for (const Case& c : cases) {
-    auto tokens = TerminalTokens::parse(c.text, "f");
+    auto tokens = BearerTokens::parse(c.text, "f", "terminal");
     BOOST_TEST_CONTEXT(c.text) {
       BOOST_REQUIRE(!tokens);
       BOOST_TEST(tokens.message() == c.expected);
@@ -120,12 +120,45 @@ BOOST_AUTO_TEST_CASE(badLinesAreNamedWithoutQuotingTheSecret) {
 }
 
 BOOST_AUTO_TEST_CASE(anEmptyFileKnowsNoTerminal) {
-  auto tokens = TerminalTokens::parse("# nobody yet\n\n", "f");
+  auto tokens = BearerTokens::parse("# nobody yet\n\n", "f", "terminal");
   BOOST_REQUIRE_MESSAGE(tokens, tokens.message());
   BOOST_TEST(tokens->size() == 0u);
   BOOST_TEST(!tokens->lookup(kFrontToken).has_value());
 }
 
+BOOST_AUTO_TEST_CASE(personTokensNamePersonsInTheirErrors) {
+  // The approvals API's file: the same format, with person ids.
+  const std::string hash = BearerTokens::hashHex(kFrontToken);
+  auto tokens =
+      BearerTokens::parse("p-kwame " + hash + "\np-rosa " + BearerTokens::hashHex(kBackToken),
+                          "api.tokens_file /etc/atoms-edge/api-tokens", "person");
+  BOOST_REQUIRE_MESSAGE(tokens, tokens.message());
+  BOOST_TEST(tokens->lookup(kFrontToken).value_or("") == "p-kwame");
+  BOOST_TEST(tokens->lookup(kBackToken).value_or("") == "p-rosa");
+  auto shape = BearerTokens::parse("p-kwame\n", "f", "person");
+  BOOST_REQUIRE(!shape);
+  BOOST_TEST(shape.message() == "f: line 1: expected 'person-id sha256-hex-of-token'");
+  auto shared = BearerTokens::parse("p-kwame " + hash + "\np-rosa " + hash, "f", "person");
+  BOOST_REQUIRE(!shared);
+  BOOST_TEST(shared.message() ==
+             "f: line 2: the same token hash is also given to person 'p-kwame'");
+  auto id = BearerTokens::parse("kwame@site " + hash, "f", "person");
+  BOOST_REQUIRE(!id);
+  BOOST_TEST(id.message() ==
+             "f: line 1: person id 'kwame@site' is not 1-64 characters of letters, digits, '-', "
+             "'_', '.'");
+}
+
+BOOST_AUTO_TEST_CASE(tokenIdsAreSiteIds) {
+  BOOST_TEST(isValidTokenId("front-1"));
+  BOOST_TEST(isValidTokenId("p_kwame.2"));
+  BOOST_TEST(isValidTokenId(std::string(64, 'a')));
+  BOOST_TEST(!isValidTokenId(std::string(65, 'a')));
+  BOOST_TEST(!isValidTokenId(""));
+  BOOST_TEST(!isValidTokenId("p kwame"));
+  BOOST_TEST(!isValidTokenId("p/kwame"));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
-}  // namespace atoms::drivers::terminal
+}  // namespace atoms::drivers

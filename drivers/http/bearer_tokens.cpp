@@ -1,5 +1,6 @@
-#include "drivers/terminal/terminal_tokens.h"
+#include "drivers/http/bearer_tokens.h"
 
+#include <Poco/Net/HTTPServerRequest.h>
 #include <fcntl.h>
 #include <sodium.h>
 #include <sys/stat.h>
@@ -9,9 +10,9 @@
 #include <cstdio>
 #include <cstring>
 
-#include "drivers/terminal/punch_request.h"
+#include "drivers/http/printable.h"
 
-namespace atoms::drivers::terminal {
+namespace atoms::drivers {
 namespace {
 
 // Far above any real file (a line is ~80 bytes); refuses to slurp a wrong, huge file.
@@ -33,11 +34,34 @@ std::string_view trim(std::string_view s) {
 
 }  // namespace
 
-std::string TerminalTokens::hashHex(std::string_view token) {
-  return toHex(sha256(asBytes(token)));
+bool isValidTokenId(std::string_view id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (char c : id) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '-' || c == '_' || c == '.';
+    if (!ok) return false;
+  }
+  return true;
 }
 
-Result<TerminalTokens> TerminalTokens::parse(std::string_view text, const std::string& where) {
+std::string bearerToken(const Poco::Net::HTTPServerRequest& request) {
+  const std::string value = request.get("Authorization", "");
+  constexpr std::string_view kScheme = "Bearer ";
+  if (value.size() <= kScheme.size()) return {};
+  for (std::size_t i = 0; i < kScheme.size(); ++i) {
+    const char a = value[i], b = kScheme[i];
+    if ((a | 0x20) != (b | 0x20)) return {};  // the scheme is case-insensitive (RFC 7235)
+  }
+  std::string token = value.substr(kScheme.size());
+  while (!token.empty() && token.front() == ' ') token.erase(token.begin());
+  while (!token.empty() && token.back() == ' ') token.pop_back();
+  return token;
+}
+
+std::string BearerTokens::hashHex(std::string_view token) { return toHex(sha256(asBytes(token))); }
+
+Result<BearerTokens> BearerTokens::parse(std::string_view text, const std::string& where,
+                                         const std::string& idName) {
   std::vector<Entry> entries;
   std::size_t lineNo = 0;
   while (!text.empty()) {
@@ -50,13 +74,13 @@ Result<TerminalTokens> TerminalTokens::parse(std::string_view text, const std::s
     const std::string at = where + ": line " + std::to_string(lineNo) + ": ";
     std::size_t split = 0;
     while (split < line.size() && !isBlank(line[split])) ++split;
-    const std::string_view terminal = line.substr(0, split);
+    const std::string_view id = line.substr(0, split);
     const std::string_view hex = trim(line.substr(split));
-    if (terminal.empty() || hex.empty() || hex.find_first_of(" \t") != std::string_view::npos) {
-      return makeError(at + "expected 'terminal-id sha256-hex-of-token'");
+    if (id.empty() || hex.empty() || hex.find_first_of(" \t") != std::string_view::npos) {
+      return makeError(at + "expected '" + idName + "-id sha256-hex-of-token'");
     }
-    if (!isValidTerminalId(terminal)) {
-      return makeError(at + "terminal id '" + printable(terminal) +
+    if (!isValidTokenId(id)) {
+      return makeError(at + idName + " id '" + printable(id) +
                        "' is not 1-64 characters of letters, digits, '-', '_', '.'");
     }
     // Never quoted: a token pasted here by mistake must not reach a log line.
@@ -65,20 +89,21 @@ Result<TerminalTokens> TerminalTokens::parse(std::string_view text, const std::s
       return makeError(at + "the token hash is not 64 hex digits (store the SHA-256 of the " +
                        "token, never the token itself)");
     }
-    Entry entry{std::string(terminal), {}};
+    Entry entry{std::string(id), {}};
     std::memcpy(entry.tokenHash.data(), bytes->data(), entry.tokenHash.size());
     for (const Entry& other : entries) {
-      if (other.tokenHash == entry.tokenHash && other.terminal != entry.terminal) {
-        return makeError(at + "the same token hash is also given to terminal '" + other.terminal +
+      if (other.tokenHash == entry.tokenHash && other.id != entry.id) {
+        return makeError(at + "the same token hash is also given to " + idName + " '" + other.id +
                          "'");
       }
     }
     entries.push_back(std::move(entry));
   }
-  return TerminalTokens(std::move(entries));
+  return BearerTokens(std::move(entries));
 }
 
-Result<TerminalTokens> TerminalTokens::load(const std::string& path, const std::string& what) {
+Result<BearerTokens> BearerTokens::load(const std::string& path, const std::string& what,
+                                        const std::string& idName) {
   const std::string name = what + " " + path;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
@@ -109,10 +134,10 @@ Result<TerminalTokens> TerminalTokens::load(const std::string& path, const std::
   }
   ::close(fd);
   if (got != text.size()) return makeError(name + " cannot be read completely");
-  return parse(text, name);
+  return parse(text, name, idName);
 }
 
-std::optional<std::string> TerminalTokens::lookup(std::string_view token) const {
+std::optional<std::string> BearerTokens::lookup(std::string_view token) const {
   if (token.empty()) return std::nullopt;
   const Hash32 presented = sha256(asBytes(token));
   const Entry* match = nullptr;
@@ -122,7 +147,7 @@ std::optional<std::string> TerminalTokens::lookup(std::string_view token) const 
     if (equal && match == nullptr) match = &e;
   }
   if (match == nullptr) return std::nullopt;
-  return match->terminal;
+  return match->id;
 }
 
-}  // namespace atoms::drivers::terminal
+}  // namespace atoms::drivers
