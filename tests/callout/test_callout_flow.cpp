@@ -49,6 +49,11 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(aLeadsNoShowTextGetsCertifiedLegalCoverConfirmedWi
   BOOST_TEST(contains(f.lastTo(kRosa), "Finding cover for Jamal"));
   BOOST_TEST(contains(f.lastTo(kRosa), "3 people"));
   BOOST_TEST(contains(f.lastTo(kBen), "line cook today 17:00-23:00"));
+  // WHY after an offer says what it stood on: the shift and the call-out.
+  f.text(kBen, "WHY");
+  BOOST_TEST(contains(f.lastTo(kBen), "Why we sent our last text"), f.lastTo(kBen));
+  BOOST_TEST(contains(f.lastTo(kBen), "shift: line cook today 17:00-23:00"), f.lastTo(kBen));
+  BOOST_TEST(contains(f.lastTo(kBen), "call-out 1: cover needed"), f.lastTo(kBen));
 
   f.advance(1min);
   f.text(kAna, f.codeFor(kAna));
