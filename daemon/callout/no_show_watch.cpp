@@ -69,7 +69,8 @@ std::optional<TimePoint> NoShowWatch::nextDue(TimePoint now) const {
   for (const site::Shift& s : site_.model().shifts) {
     if (!s.assignee) continue;
     const TimePoint at = timeOf(s.start.utc) + grace_;
-    if (at <= now) continue;
+    if (checkedThrough_ && at <= *checkedThrough_) continue;
+    if (now >= at + kLateWindow || now >= timeOf(s.end.utc)) continue;  // too late to ask
     if (!next || at < *next) next = at;
   }
   return next;
@@ -93,6 +94,7 @@ Result<int> NoShowWatch::due(TimePoint now) {
     return Status::success();
   });
   if (!s) return s.error();
+  checkedThrough_ = now;
   return asked;
 }
 

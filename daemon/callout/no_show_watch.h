@@ -39,7 +39,9 @@ class NoShowWatch {
 
   // Asks about every shift due by `now`, one transaction each; returns how many were asked.
   Result<int> due(TimePoint now);
-  // The next instant a shift's grace ends (nullopt: none ahead, or the watch is off).
+  // When due() should run next: the earliest end of a grace not looked at yet that can still be
+  // asked about (at once after a start: shifts whose grace ended while the box was down), or
+  // nullopt (none, or the watch is off).
   std::optional<TimePoint> nextDue(TimePoint now) const;
 
  private:
@@ -59,6 +61,8 @@ class NoShowWatch {
   sms::mailbox::StoreRunner& store_;
   std::chrono::minutes grace_;
   GateFunction gate_;
+  // Every grace that ended by then has been looked at (and the store says who was asked).
+  std::optional<TimePoint> checkedThrough_;
 };
 
 }  // namespace atoms::callout

@@ -342,4 +342,16 @@ BOOST_FIXTURE_TEST_CASE(aShiftStartedWithoutAClockInAsksTheLeadOnDutyAndNothingE
   BOOST_TEST(offersTo(*this, kBen) == 1);
 }
 
+BOOST_FIXTURE_TEST_CASE(aBoxThatWasDownWhenTheGraceEndedAsksOnceWhenItIsBack, ServedSite) {
+  close();
+  advance(20min);  // 17:15: the grace ended at 17:10 while the service was down
+  open();
+  BOOST_TEST_REQUIRE(textsTo(kRosa).size() == 1u);
+  BOOST_TEST(contains(lastTo(kRosa), "Jamal hasn't clocked in"));
+  close();
+  open();
+  advance(5min);
+  BOOST_TEST(textsTo(kRosa).size() == 1u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
