@@ -9,7 +9,9 @@
 #include "daemon/service/policy_subsystem.h"
 #include "daemon/service/sms_subsystem.h"
 #include "daemon/service/store_subsystem.h"
+#include "daemon/service/terminal_subsystem.h"
 #include "daemon/site/site_repository.h"
+#include "drivers/http/bearer_tokens.h"
 #include "drivers/sms/twilio/twilio_gateway.h"
 #include "sms/mailbox/dispatcher.h"
 #include "sms/mailbox/inbox.h"
@@ -140,6 +142,33 @@ void ServedSite::textsTogether(const std::vector<std::pair<std::string, std::str
 int ServedSite::due() {
   settle();
   return 0;
+}
+
+void ServedSite::addTimeClock() {
+  const std::string token = "door-token-0123456789abcdef0123456789";
+  const std::string tokens =
+      tmp_.write("terminal-tokens", "door " + drivers::BearerTokens::hashHex(token) + "\n");
+  BOOST_TEST_REQUIRE(::chmod(tokens.c_str(), 0600) == 0);
+  config_["terminal.listen"] = "127.0.0.1:0";
+  config_["terminal.tokens_file"] = tokens;
+  close();
+  open();
+  drivers::terminal::SimulatedTerminalOptions options;
+  options.port = services_->terminal().port();
+  options.terminal = "door";
+  options.token = token;
+  options.backoff = [](int) {};
+  terminal_ = std::make_unique<drivers::terminal::SimulatedTerminal>(options);
+}
+
+void ServedSite::punch(const std::string& personId, drivers::terminal::PunchKind kind,
+                       TimePoint at) {
+  BOOST_TEST_REQUIRE(terminal_ != nullptr, "addTimeClock() first");
+  const auto punched = terminal_->punch(
+      personId, kind, std::chrono::time_point_cast<std::chrono::milliseconds>(at));
+  const drivers::terminal::PunchReply reply = terminal_->send({punched});
+  BOOST_TEST_REQUIRE(reply.httpStatus == 200, reply.error);
+  settle();
 }
 
 void ServedSite::setLevel(policy::KillSwitchLevel level) {

@@ -22,6 +22,7 @@
 #include "daemon/policy/policy_gate.h"
 #include "daemon/service/edge_services.h"
 #include "drivers/sms/twilio/fake_provider.h"
+#include "drivers/terminal/simulated_terminal.h"
 #include "sms/mailbox/store_runner.h"
 #include "store/audit_entry.h"
 #include "tests/support/temp_dir.h"
@@ -45,6 +46,11 @@ class ServedSite {
   void textsTogether(const std::vector<std::pair<std::string, std::string>>& texts);
   // Timers run as the clock moves; this only waits until the service is quiet.
   int due();
+
+  // A time clock at the door (terminal.listen, a token for "door"), then a restart; punch() sends
+  // a punch to it over HTTP as the simulated terminal does and requires it stored.
+  void addTimeClock();
+  void punch(const std::string& personId, drivers::terminal::PunchKind kind, TimePoint at);
 
   void setLevel(policy::KillSwitchLevel level);
   void setGraduation(policy::Graduation graduation);  // policy.graduation.*, then a restart
@@ -72,6 +78,7 @@ class ServedSite {
   std::unique_ptr<atoms::test::TestApp> app_;
   std::unique_ptr<EdgeServices> services_;
   std::unique_ptr<sms::mailbox::StoreRunner> runner_;
+  std::unique_ptr<drivers::terminal::SimulatedTerminal> terminal_;
 };
 
 }  // namespace atoms::callout::testing

@@ -342,6 +342,15 @@ BOOST_FIXTURE_TEST_CASE(aShiftStartedWithoutAClockInAsksTheLeadOnDutyAndNothingE
   BOOST_TEST(offersTo(*this, kBen) == 1);
 }
 
+BOOST_FIXTURE_TEST_CASE(aClockInAtTheTimeClockMeansNobodyIsAsked, ServedSite) {
+  addTimeClock();
+  advance(3min);
+  punch("p-jamal", drivers::terminal::PunchKind::kClockIn, now());  // 16:58
+  advance(30min);
+  BOOST_TEST(textsTo(kRosa).empty());
+  BOOST_TEST(entries("receipt").empty());
+}
+
 BOOST_FIXTURE_TEST_CASE(aBoxThatWasDownWhenTheGraceEndedAsksOnceWhenItIsBack, ServedSite) {
   close();
   advance(20min);  // 17:15: the grace ended at 17:10 while the service was down
