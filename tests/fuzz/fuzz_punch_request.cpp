@@ -16,15 +16,8 @@
 namespace {
 
 using namespace atoms::drivers::terminal;
+using atoms::fuzz::isOneLine;
 using atoms::fuzz::require;
-
-bool oneLine(const std::string& s) {
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u >= 0x7f) return false;
-  }
-  return true;
-}
 
 }  // namespace
 
@@ -32,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view body = atoms::fuzz::asText(data, size);
   const atoms::Result<PunchBatch> batch = parsePunchRequest(body);
   if (!batch) {
-    require(!batch.message().empty() && oneLine(batch.message()), "an error is one line");
+    require(!batch.message().empty() && isOneLine(batch.message()), "an error is one line");
     require(batch.message().size() < 400, "an error is short");
     return 0;
   }
@@ -41,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   require(isValidTerminalId(batch->terminal), "the terminal id is valid");
   for (const Punch& p : batch->punches) {
     require(isValidTerminalId(p.person), "a person id is valid");
-    require(!p.id.empty() && p.id.size() <= kMaxEventIdLength && oneLine(p.id),
+    require(!p.id.empty() && p.id.size() <= kMaxEventIdLength && isOneLine(p.id),
             "an event id is 1-128 printable characters");
     const std::string at = formatPunchTime(p.at);
     require(parsePunchTime(at) == p.at, "a time prints and parses back to itself");

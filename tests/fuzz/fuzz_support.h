@@ -30,6 +30,16 @@ inline std::string_view asText(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};
 }
 
+// True when `s` is printable ASCII only: what errors and refusal reasons must be, since they go
+// into answers, log lines and audit entries.
+inline bool isOneLine(std::string_view s) {
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x7f) return false;
+  }
+  return true;
+}
+
 // Aborts with the property that failed, so the crash report names it.
 inline void require(bool holds, const char* property) {
   if (holds) return;

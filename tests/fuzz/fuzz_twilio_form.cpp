@@ -24,25 +24,17 @@ namespace {
 
 using namespace atoms::drivers;
 using namespace atoms::drivers::twilio;
+using atoms::fuzz::isOneLine;
 using atoms::fuzz::require;
 
 const std::string kToken = "fuzz-auth-token-0123456789abcdef";
 const std::string kAccount = "AC0123456789abcdef0123456789abcdef";
 const std::string kPublic = "https://shop.example.net/atoms";
 
-// Printable ASCII only: reasons go into log lines and audit entries.
-bool oneLine(const std::string& s) {
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u >= 0x7f) return false;
-  }
-  return true;
-}
-
 void checkVerdict(const WebhookVerdict& v, const atoms::Result<FormFields>& form) {
   const int outcomes = (v.inbound ? 1 : 0) + (v.report ? 1 : 0) + (v.reason.empty() ? 0 : 1);
   require(outcomes == 1, "a verdict is exactly one of message, report, reason");
-  require(oneLine(v.reason), "a refusal reason is one line of printable ASCII");
+  require(isOneLine(v.reason), "a refusal reason is one line of printable ASCII");
   require(v.reason.size() < 400, "a refusal reason is short");
   if (!v.authenticated) {
     require(!v.inbound && !v.report, "nothing unauthenticated reaches the sink");
@@ -80,7 +72,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const atoms::Result<FormFields> again = parseForm(encoded, FormLimits{1 << 20, 1 << 20});
     require(again.ok() && *again == *form, "parseForm(encodeForm(f)) == f");
   } else {
-    require(!form.message().empty() && oneLine(form.message()), "a form error is one line");
+    require(!form.message().empty() && isOneLine(form.message()), "a form error is one line");
   }
 
   WebhookRequest request;
