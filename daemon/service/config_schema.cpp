@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "daemon/log/setup.h"
+#include "daemon/service/api_subsystem.h"
 #include "daemon/service/listen_address.h"
 #include "daemon/service/sms_config.h"
 #include "daemon/service/sync_subsystem.h"
@@ -109,6 +110,23 @@ std::vector<ConfigKey> serviceConfigSchema() {
                     if (v.empty() || v[0] == '/') return std::nullopt;
                     return "an absolute path or empty";
                   }});
+  // The approvals JSON API (daemon/service/api_subsystem.h, docs/api.md).
+  rows.push_back({"api.listen", "",
+                  "host:port (or a port, on 127.0.0.1) the approvals API listens on; empty: off",
+                  [](const std::string& v) -> std::optional<std::string> {
+                    if (v.empty() || parseListenAddress(v, kApiBareHost)) return std::nullopt;
+                    return "host:port (e.g. 127.0.0.1:8480, [::1]:8480), a port, or empty";
+                  }});
+  rows.push_back({"api.tokens_file", "",
+                  "file of `person-id sha256-of-token` lines (mode 0600); needed with api.listen",
+                  [](const std::string& v) -> std::optional<std::string> {
+                    if (v.empty() || v[0] == '/') return std::nullopt;
+                    return "an absolute path or empty";
+                  }});
+  rows.push_back({"api.request_timeout_ms", "5000",
+                  "how long an API request waits for the engine before it is answered 503 "
+                  "(nothing done)",
+                  integerIn(100, 60000)});
   // SMS: sms.driver, sms.retry.*, sms.twilio.*, sms.modem.* (daemon/service/sms_config.h).
   for (ConfigKey& row : smsConfigKeys()) rows.push_back(std::move(row));
   return rows;

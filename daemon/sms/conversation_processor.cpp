@@ -61,6 +61,9 @@ Result<std::unique_ptr<ConversationProcessor>> ConversationProcessor::create(
       processor->noShow_ = std::make_unique<callout::NoShowWatch>(
           *processor->desk_, *processor->site_, *processor->outreach_, mailbox.store,
           callout->noShowGrace, callout->gate);
+      ConversationProcessor* self = processor.get();
+      processor->approvals_ = std::make_unique<callout::CalloutApprovals>(
+          *processor->desk_, *processor->site_, mailbox.store, [self] { self->scheduleCallout(); });
     }
   }
   processor->conversation_ = std::make_unique<sms::conversation::Conversation>(

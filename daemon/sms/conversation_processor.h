@@ -26,6 +26,7 @@
 #include <memory>
 #include <optional>
 
+#include "daemon/callout/approval_book.h"
 #include "daemon/callout/callout_desk.h"
 #include "daemon/callout/callout_handler.h"
 #include "daemon/callout/no_show_watch.h"
@@ -70,6 +71,9 @@ class ConversationProcessor final : public InboundProcessor {
   sms::conversation::Outreach& outreach() { return *outreach_; }
   // The call-out desk; nullptr when call-outs are off.
   callout::CalloutDesk* calloutDesk() { return desk_.get(); }
+  // Its approvals, for the approvals API (engine thread only; a decision sets the call-out timer
+  // again); nullptr when call-outs are off.
+  callout::ApprovalBook* approvals() { return approvals_.get(); }
 
  private:
   ConversationProcessor(Engine& engine, Poco::Logger& logger,
@@ -92,6 +96,7 @@ class ConversationProcessor final : public InboundProcessor {
   std::unique_ptr<callout::CalloutDesk> desk_;
   std::unique_ptr<callout::CalloutHandler> handler_;
   std::unique_ptr<callout::NoShowWatch> noShow_;
+  std::unique_ptr<callout::CalloutApprovals> approvals_;
   std::unique_ptr<sms::conversation::Conversation> conversation_;
   // Last, so they are cancelled first (on the engine thread: SmsSubsystem destroys us there).
   DeadlineTimer releaseTimer_;  // held messages

@@ -16,6 +16,7 @@
 #include "drivers/terminal/punch_request.h"
 #include "drivers/terminal/simulated_terminal.h"
 #include "drivers/terminal/terminal_server.h"
+#include "tests/support/event_log.h"
 
 namespace atoms::drivers::terminal {
 namespace {
@@ -70,24 +71,6 @@ class MemorySink final : public PunchSink {
   std::map<std::pair<std::string, std::string>, Punch> stored;
 };
 
-class RefusalLog {
- public:
-  std::function<void(const RefusedPunchRequest&)> hook() {
-    return [this](const RefusedPunchRequest& r) {
-      std::lock_guard lock(mutex_);
-      events_.push_back(r);
-    };
-  }
-  std::vector<RefusedPunchRequest> events() const {
-    std::lock_guard lock(mutex_);
-    return events_;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  std::vector<RefusedPunchRequest> events_;
-};
-
 struct Raw {
   int status = 0;
   std::string body;
@@ -134,7 +117,7 @@ struct Fixture {
   }
 
   MemorySink sink;
-  RefusalLog refusals;
+  atoms::testing::EventLog<RefusedPunchRequest> refusals;
   TerminalServer server;
   int backoffs = 0;
 };

@@ -1,0 +1,37 @@
+// The approvals API's JSON (docs/api.md): an approval as the panel reads it, and the body of a
+// decision. Field names are camelCase like the receipts'; instants are UTC
+// "YYYY-MM-DDTHH:MM:SS.mmmZ", shift times are given in UTC and in the site's wall-clock time.
+//
+// Pure functions; thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "daemon/callout/approval_book.h"
+#include "store/canonical_json.h"
+#include "store/result.h"
+
+namespace atoms::api {
+
+// At most this many bytes of remark (UTF-8) with a decision.
+inline constexpr std::size_t kMaxRemarkBytes = 500;
+
+// One approval: id, kind, state, summary, requestedAt, expiresAt, decidedAt, decidedBy, remark,
+// approver and subject ({id, name}), shift ({id, station, stationName, timeZone, start and end
+// as {utc, local}}), callout, offer, receiptSeq, evidence (from the signed request receipt: its
+// id, ruleEvaluations, premiumMinutes, premiumCents, gaps, rationale; null when unknown) and
+// smsReply ({approve: "APPROVE 12", deny: "DENY 12"}).
+json::Value approvalJson(const callout::ApprovalView& approval);
+
+struct DecisionRequest {
+  bool approve = false;
+  std::string remark;
+};
+
+// {"decision":"approve"|"deny","remark":"..."} (remark optional): strict JSON, no other fields;
+// the remark at most kMaxRemarkBytes of text without control characters. Errors are one line of
+// printable ASCII naming the field, e.g. "decision: 'maybe' is not one of approve, deny".
+Result<DecisionRequest> parseDecisionRequest(std::string_view body);
+
+}  // namespace atoms::api

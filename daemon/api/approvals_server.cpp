@@ -1,0 +1,268 @@
+#include "daemon/api/approvals_server.h"
+
+#include <Poco/Net/HTTPServerRequest.h>
+#include <Poco/Net/HTTPServerResponse.h>
+
+#include <optional>
+#include <utility>
+
+#include "daemon/api/approval_json.h"
+#include "drivers/http/http_service.h"
+#include "drivers/http/printable.h"
+
+namespace atoms::api {
+namespace {
+
+using callout::ApprovalBook;
+using callout::ApprovalFilter;
+using callout::ApprovalState;
+using callout::DecisionOutcome;
+using drivers::jsonError;
+using drivers::printable;
+
+enum class Route { kList, kOne, kDecision };
+
+struct Target {
+  Route route = Route::kList;
+  std::int64_t id = 0;
+};
+
+// "/v1/approvals", "/v1/approvals/12", "/v1/approvals/12/decision"; nullopt for anything else.
+std::optional<Target> route(std::string_view path) {
+  const std::string_view base = kApprovalsPath;
+  if (path == base) return Target{Route::kList, 0};
+  if (path.substr(0, base.size()) != base || path.size() <= base.size() + 1 ||
+      path[base.size()] != '/') {
+    return std::nullopt;
+  }
+  std::string_view rest = path.substr(base.size() + 1);
+  const std::size_t slash = rest.find('/');
+  const std::string_view idText = rest.substr(0, slash);
+  if (idText.empty() || idText.size() > 15 || idText.front() == '0' ||
+      idText.find_first_not_of("0123456789") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  const std::int64_t id = std::stoll(std::string(idText));
+  if (slash == std::string_view::npos) return Target{Route::kOne, id};
+  if (rest.substr(slash) == "/decision") return Target{Route::kDecision, id};
+  return std::nullopt;
+}
+
+// What the writer hands back to the server thread.
+struct Answer {
+  int status = 503;
+  std::string body;
+  std::string reason;    // for the refusal audit; empty on 200
+  bool audited = false;  // the desk audited it already
+};
+
+Answer ok(json::Value body) { return {200, json::canonical(body), "", false}; }
+
+Answer refusal(int status, const std::string& error, std::string reason, bool audited = false) {
+  return {status, jsonError(error), std::move(reason), audited};
+}
+
+Answer storeFailed(const std::string& what, const Error& error) {
+  return refusal(503, "the box could not " + what + "; try again",
+                 "store: " + printable(error.message, 300));
+}
+
+std::string stateWords(const callout::ApprovalRow& a) {
+  switch (a.state) {
+    case ApprovalState::kApproved:
+      return "was approved already";
+    case ApprovalState::kDenied:
+      return "was denied already";
+    case ApprovalState::kExpired:
+      return "has expired";
+    case ApprovalState::kWithdrawn:
+      return "was withdrawn (the shift was covered, or the offer declined)";
+    case ApprovalState::kPending:
+      break;
+  }
+  return "is not open";
+}
+
+Answer decision(ApprovalBook& book, const std::string& person, std::int64_t id,
+                const DecisionRequest& request) {
+  auto decided = book.decide(person, id, request.approve, request.remark);
+  if (!decided) return storeFailed("record the decision", decided.error());
+  const std::string name = "approval " + std::to_string(id);
+  const std::string outcome(callout::decisionOutcomeName(decided->outcome));
+  json::Object body{{"outcome", outcome}, {"message", decided->message}};
+  if (decided->approval) body["approval"] = approvalJson(*decided->approval);
+  switch (decided->outcome) {
+    case DecisionOutcome::kApproved:
+    case DecisionOutcome::kApprovedTooLate:
+    case DecisionOutcome::kApprovedDeniedOnRecheck:
+    case DecisionOutcome::kDenied:
+      return ok(std::move(body));
+    case DecisionOutcome::kRefusedSelf:
+      body["error"] = name + " is about you: your manager of record decides it";
+      return {403, json::canonical(body), "self-approval", true};
+    case DecisionOutcome::kRefusedNotApprover:
+      body["error"] = "only the approver named on " + name + " decides it";
+      return {403, json::canonical(body), "not the approver", true};
+    case DecisionOutcome::kRefusedPolicy:
+      body["error"] = "approvals are paused by the policy gate (kill switch or graduation); " +
+                      name + " is unchanged";
+      return {409, json::canonical(body), "paused by the policy gate", true};
+    case DecisionOutcome::kClosed: {
+      const std::string words =
+          decided->approval ? stateWords(decided->approval->row) : std::string("is not open");
+      body["error"] = name + " " + words;
+      return {409, json::canonical(body), name + " " + words, false};
+    }
+    case DecisionOutcome::kUnknown:
+      break;
+  }
+  return refusal(404, "no " + name, "no " + name);
+}
+
+// Runs on the writer.
+Answer handle(const BookSource& books, const Target& target, const std::string& person,
+              ApprovalFilter filter, const DecisionRequest& request) {
+  ApprovalBook* book = books ? books() : nullptr;
+  if (book == nullptr) {
+    return refusal(503, "approvals are not available: call-outs are off on this box",
+                   "no approval book (call-outs off)");
+  }
+  auto known = book->knowsPerson(person);
+  if (!known) return storeFailed("read the site", known.error());
+  if (!*known) {
+    return refusal(403, "the token's person is not a person of this site",
+                   "person '" + person + "' is not on the site");
+  }
+  switch (target.route) {
+    case Route::kList: {
+      auto listed = book->list(filter);
+      if (!listed) return storeFailed("read the approvals", listed.error());
+      json::Array approvals;
+      for (const callout::ApprovalView& v : *listed) approvals.push_back(approvalJson(v));
+      return ok(json::Object{{"approvals", std::move(approvals)},
+                             {"state", filter == ApprovalFilter::kPending ? "pending" : "all"}});
+    }
+    case Route::kOne: {
+      auto found = book->get(target.id);
+      if (!found) return storeFailed("read the approval", found.error());
+      if (!*found) {
+        const std::string name = "approval " + std::to_string(target.id);
+        return refusal(404, "no " + name, "no " + name);
+      }
+      return ok(approvalJson(**found));
+    }
+    case Route::kDecision:
+      return decision(*book, person, target.id, request);
+  }
+  return refusal(404, "not found", "no such route");
+}
+
+}  // namespace
+
+ApprovalsServer::ApprovalsServer(drivers::BearerTokens tokens, BookSource books, WriterPost post,
+                                 ApprovalsServerOptions options)
+    : tokens_(std::move(tokens)),
+      books_(std::move(books)),
+      post_(std::move(post)),
+      options_(std::move(options)) {}
+
+ApprovalsServer::~ApprovalsServer() { stop(); }
+
+Status ApprovalsServer::start() {
+  if (server_ && server_->running()) return makeError("the approvals API is already running");
+  server_ = std::make_unique<drivers::HttpService>(
+      "atoms-edge api", [this](Poco::Net::HTTPServerRequest& req,
+                               Poco::Net::HTTPServerResponse& resp) { serve(req, resp); });
+  return server_->start(options_.address, options_.port, options_.threads);
+}
+
+void ApprovalsServer::stop() {
+  if (server_) server_->stop();
+}
+
+std::uint16_t ApprovalsServer::port() const { return server_ ? server_->boundPort() : 0; }
+
+void ApprovalsServer::serve(Poco::Net::HTTPServerRequest& request,
+                            Poco::Net::HTTPServerResponse& response) {
+  RefusedApiRequest event;
+  const std::string& uri = request.getURI();
+  const std::size_t question = uri.find('?');
+  const std::string path = uri.substr(0, question);
+  const std::string query = question == std::string::npos ? "" : uri.substr(question + 1);
+  event.method = printable(request.getMethod(), 20);
+  event.path = printable(path, 100);
+  event.peer = request.clientAddress().toString();
+  bool bodyRead = false;
+  auto answer = [&](const Answer& a) {
+    drivers::sendJson(response, a.status, a.body, bodyRead);
+    if (a.status == 200 || a.audited || !options_.onRefused) return;
+    event.httpStatus = a.status;
+    event.reason = a.reason;
+    try {
+      options_.onRefused(event);
+    } catch (...) {
+      // An auditing hook must not turn an answered request into a 500.
+    }
+  };
+
+  const std::optional<Target> target = route(path);
+  if (!target) return answer(refusal(404, "not found", "no such path"));
+  const char* allowed = target->route == Route::kDecision ? "POST" : "GET";
+  if (request.getMethod() != allowed) {
+    response.set("Allow", allowed);
+    return answer(refusal(405, "method not allowed", "method " + event.method + " not allowed"));
+  }
+  const std::string token = drivers::bearerToken(request);
+  const std::optional<std::string> person = tokens_.lookup(token);
+  if (!person) {
+    // No detail to the caller: whether the token was missing or wrong is for the audit only.
+    return answer(
+        refusal(401, "unauthorized", token.empty() ? "no bearer token" : "unknown token"));
+  }
+  event.person = *person;
+
+  ApprovalFilter filter = ApprovalFilter::kPending;
+  if (target->route == Route::kList && query == "state=all") {
+    filter = ApprovalFilter::kRecent;
+  } else if (!query.empty() && !(target->route == Route::kList && query == "state=pending")) {
+    const std::string error = target->route == Route::kList
+                                  ? "query: expected state=pending or state=all"
+                                  : "query: this path takes no query";
+    return answer(refusal(400, error, error + " (got '" + printable(query, 60) + "')"));
+  }
+  DecisionRequest decisionRequest;
+  if (target->route == Route::kDecision) {
+    std::optional<std::string> body = drivers::readRequestBody(request, options_.maxBodyBytes);
+    if (!body) {
+      const std::string limit = std::to_string(options_.maxBodyBytes);
+      return answer(refusal(413, "body too large", "body over the limit of " + limit + " bytes"));
+    }
+    bodyRead = true;
+    Result<DecisionRequest> parsed = parseDecisionRequest(*body);
+    if (!parsed) return answer(refusal(400, parsed.message(), parsed.message()));
+    decisionRequest = std::move(*parsed);
+  } else {
+    bodyRead = !request.hasContentLength() || request.getContentLength64() == 0;
+  }
+
+  Answer result;
+  const WriterCall call = runOnWriter(post_, options_.writerTimeout, [&] {
+    result = handle(books_, *target, *person, filter, decisionRequest);
+  });
+  switch (call) {
+    case WriterCall::kDone:
+      return answer(result);
+    case WriterCall::kThrew:
+      return answer(refusal(503, "the request failed; try again", "the handler threw"));
+    case WriterCall::kTimedOut:
+      return answer(refusal(503, "the box is busy; nothing was done, try again",
+                            "the engine did not take the request in time"));
+    case WriterCall::kRefused:
+    case WriterCall::kDropped:
+      break;
+  }
+  answer(
+      refusal(503, "the box is stopping; nothing was done, try again", "the engine is stopping"));
+}
+
+}  // namespace atoms::api

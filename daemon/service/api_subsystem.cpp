@@ -1,0 +1,106 @@
+#include "daemon/service/api_subsystem.h"
+
+#include "daemon/api/approvals_server.h"
+#include "daemon/engine/engine.h"
+#include "daemon/log/log.h"
+#include "daemon/service/config_schema.h"
+#include "daemon/service/engine_subsystem.h"
+#include "daemon/service/listen_address.h"
+#include "daemon/service/refusal_audit.h"
+#include "daemon/service/store_subsystem.h"
+#include "drivers/http/bearer_tokens.h"
+
+namespace atoms {
+
+ApiSubsystem::ApiSubsystem(Poco::Logger& logger, StoreSubsystem& store, EngineSubsystem& engine)
+    : logger_(logger), store_(store), engine_(engine) {}
+
+ApiSubsystem::~ApiSubsystem() { tearDown(); }
+
+std::uint16_t ApiSubsystem::port() const { return server_ ? server_->port() : 0; }
+
+Status ApiSubsystem::start(Poco::Util::Application& app) {
+  const std::string listenText = app.config().getString("api.listen", "");
+  if (listenText.empty()) {
+    logInfo(logger_, "the approvals API is off (api.listen is empty)");
+    return Status::success();
+  }
+  const std::optional<ListenAddress> listen = parseListenAddress(listenText, kApiBareHost);
+  if (!listen) return makeError("api.listen '" + listenText + "': expected host:port or a port");
+  const std::string tokensFile = app.config().getString("api.tokens_file", "");
+  if (tokensFile.empty()) return makeError("api.tokens_file must be set when api.listen is");
+  auto tokens = drivers::BearerTokens::load(tokensFile, "api.tokens_file", "person");
+  if (!tokens) return tokens.error();
+  const std::size_t people = tokens->size();
+  const auto timeout = std::chrono::milliseconds(
+      parseConfigInteger(app.config().getString("api.request_timeout_ms", "5000")).value_or(5000));
+
+  Engine& engine = engine_.engine();
+  Clock& clock = engine_.clock();
+  refusalAudit_ =
+      std::make_unique<RefusalAudit>("api.refused", "api request refused", kRefusalAuditsPerMinute);
+  api::ApprovalsServerOptions options;
+  options.address = listen->host;
+  options.port = listen->port;
+  options.writerTimeout = timeout;
+  options.onRefused = [this, &engine, &clock](const api::RefusedApiRequest& e) {
+    // Server thread: hand the audit to the engine, which owns the store; never wait here.
+    (void)engine.post([this, e, &clock] {
+      if (!active_) return;
+      json::Object body{{"status", static_cast<std::int64_t>(e.httpStatus)},
+                        {"reason", e.reason},
+                        {"method", e.method},
+                        {"path", e.path},
+                        {"peer", e.peer}};
+      if (!e.person.empty()) body["person"] = e.person;
+      refusalAudit_->record(store_.store(), logger_, e.person.empty() ? "api" : "api:" + e.person,
+                            std::move(body), clock.now(),
+                            {{"status", e.httpStatus},
+                             {"reason", e.reason},
+                             {"path", e.path},
+                             {"person", e.person},
+                             {"peer", e.peer}});
+    });
+  };
+  server_ = std::make_unique<api::ApprovalsServer>(
+      std::move(*tokens), [this]() -> callout::ApprovalBook* { return active_ ? book_ : nullptr; },
+      [&engine](std::function<void()> task) { return engine.post(std::move(task)); },
+      std::move(options));
+  active_ = true;  // before anything can post to the engine
+  if (Status s = server_->start(); !s) {
+    tearDown();
+    return makeError("api.listen " + listenText + ": " + s.message());
+  }
+  logInfo(logger_, "approvals API started",
+          {{"listen", listen->host + ":" + std::to_string(server_->port())},
+           {"people", static_cast<std::int64_t>(people)}});
+  if (people == 0) {
+    logWarning(logger_, "api.tokens_file lists nobody: every request is refused",
+               {{"file", tokensFile}});
+  }
+  if (book_ == nullptr) {
+    logWarning(logger_, "no call-out desk (SMS or call-outs off): the approvals API answers 503");
+  }
+  return Status::success();
+}
+
+void ApiSubsystem::stop() { tearDown(); }
+
+void ApiSubsystem::tearDown() {
+  // After the server stopped (it joins its threads) no request waits for the engine, and the
+  // tasks of requests that gave up are skipped when their turn comes.
+  if (server_) server_->stop();
+  if (server_ && active_) {
+    // Refusal audits already posted run before this; after it, none touches us. nullopt means the
+    // engine stopped: then it runs nothing more either.
+    (void)onEngine(engine_.engine(), [this] {
+      active_ = false;
+      return true;
+    });
+  }
+  active_ = false;
+  server_.reset();
+  refusalAudit_.reset();
+}
+
+}  // namespace atoms

@@ -1,0 +1,77 @@
+// ApiSubsystem: the approvals JSON API in `atoms-edge serve` (docs/api.md). Off unless api.listen
+// is set. Then it reads api.tokens_file (required, mode 0600: `person-id sha256-hex` lines) and
+// starts the ApprovalsServer (daemon/api/approvals_server.h) on api.listen (host:port, or a bare
+// port on 127.0.0.1), which runs every request on the engine thread (the engine owns the store
+// and the call-out desk) and answers 503 when the engine does not take it up within
+// api.request_timeout_ms. stop() stops the server (joining its threads), so nothing is decided
+// after it returns.
+//
+// Refuses to start, with one line naming the key, when api.tokens_file is missing, unreadable,
+// readable by others or malformed, or when the address cannot be bound. With no approval book
+// (SMS or call-outs off) it starts, says so once, and answers 503.
+//
+// Refused requests (bad token, bad body, an approval already decided...) are audited as
+// "api.refused" from the engine thread, at most kRefusalAuditsPerMinute a minute; the desk audits
+// its own refusals (approval.refused: not the approver, self-approval, policy).
+//
+// Threading: construction, setApprovals, start and stop on the main thread. Must be started after
+// the store, the engine and the SMS service whose processor owns the book, and stopped before them
+// (EdgeServices' order does that).
+#pragma once
+
+#include <Poco/Logger.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "daemon/service/service_subsystem.h"
+
+namespace atoms {
+
+class EngineSubsystem;
+class RefusalAudit;
+class StoreSubsystem;
+namespace api {
+class ApprovalsServer;
+}  // namespace api
+namespace callout {
+class ApprovalBook;
+}  // namespace callout
+
+// Where api.listen = "8480" (a bare port) listens (parseListenAddress, listen_address.h).
+inline constexpr char kApiBareHost[] = "127.0.0.1";
+
+class ApiSubsystem final : public ServiceSubsystem {
+ public:
+  static constexpr int kRefusalAuditsPerMinute = 20;
+
+  ApiSubsystem(Poco::Logger& logger, StoreSubsystem& store, EngineSubsystem& engine);
+  ~ApiSubsystem() override;
+  const char* name() const override { return "api"; }
+
+  // Before start(): the call-out desk's approvals (ConversationProcessor::approvals()), used on the
+  // engine thread; it must stay valid until stop() returns. nullptr (the default): none.
+  void setApprovals(callout::ApprovalBook* book) { book_ = book; }
+
+  // The port the server is bound to (useful with port 0); 0 when stopped or off.
+  std::uint16_t port() const;
+
+ protected:
+  Status start(Poco::Util::Application& app) override;
+  void stop() override;
+
+ private:
+  void tearDown();  // main thread
+
+  Poco::Logger& logger_;
+  StoreSubsystem& store_;
+  EngineSubsystem& engine_;
+  callout::ApprovalBook* book_ = nullptr;
+
+  std::unique_ptr<api::ApprovalsServer> server_;
+  std::unique_ptr<RefusalAudit> refusalAudit_;  // used on the engine thread only
+  bool active_ = false;  // engine thread (and main thread before the server starts)
+};
+
+}  // namespace atoms
