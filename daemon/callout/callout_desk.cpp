@@ -813,6 +813,14 @@ Result<Decision> CalloutDesk::decideAs(DeskTurn& turn, const Decider& who,
       c.closedAt = turn.now;
       c.nextWaveAt.reset();
       c.escalateAt.reset();
+      // The lead is still short-handed: they hear it from the box, not by silence.
+      if (Status s = tellLead(step, c, "offers-denied",
+                              offersNotApprovedText(contextForPhone(c.reporterPhone),
+                                                    words(c.shiftId, turn.now),
+                                                    nameOf(a.approverId)));
+          !s) {
+        return s.error();
+      }
     }
     if (Status s = step.rows.updateCallout(c); !s) return s.error();
     return Decision{recorded, {approve ? "approval_approved" : "approval_denied", text, c.id}};

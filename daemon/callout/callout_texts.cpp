@@ -261,6 +261,16 @@ std::string stillSearchingText(const ReplyContext& c, const ShiftWords& s,
   return "Still no cover for " + shift(c, s) + ". I've told " + manager + " and I'm still looking.";
 }
 
+std::string offersNotApprovedText(const ReplyContext& c, const ShiftWords& s,
+                                  const std::string& manager) {
+  if (es(c)) {
+    return manager + " decidió no enviar ofertas para " + shift(c, s) +
+           ". Habla con " + manager + " sobre cómo cubrirlo.";
+  }
+  return manager + " decided not to send offers for " + shift(c, s) + ". Please check with " +
+         manager + " about covering it.";
+}
+
 std::string lateThanksText(const ReplyContext& c, const std::string& lead) {
   if (es(c)) return "Gracias por avisar. Se lo digo a " + lead + ".";
   return "Thanks for the heads-up. I'll let " + lead + " know.";

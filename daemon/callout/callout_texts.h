@@ -78,6 +78,9 @@ std::string escalationText(const ReplyContext& c, const ShiftWords& s, const std
                            int offers, std::uint64_t receiptSeq);
 std::string stillSearchingText(const ReplyContext& c, const ShiftWords& s,
                                const std::string& manager);
+// To the lead when the manager said no to sending offers (PROPOSE mode): no search runs.
+std::string offersNotApprovedText(const ReplyContext& c, const ShiftWords& s,
+                                  const std::string& manager);
 // Running late, arrived, unclear.
 std::string lateThanksText(const ReplyContext& c, const std::string& lead);
 std::string lateNoticeText(const ReplyContext& c, const std::string& who, const ShiftWords& s,

@@ -274,6 +274,21 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(laterWavesPauseWhileTheKillSwitchFreezesWritesAndG
   BOOST_TEST(offersTo(f, kMia) == 1);
 }
 
+BOOST_AUTO_TEST_CASE_TEMPLATE(inProposeModeAManagerWhoSaysNoToTheOffersStopsTheSearchAndTheLeadHears,
+                              Site, Sites) {
+  Site f;
+  f.setGraduation(policy::Graduation::kPropose);
+  f.text(kRosa, "Jamal didn't show, I'm alone on the line");
+  f.text(kKwame, "DENY 1");
+  BOOST_TEST(contains(f.lastTo(kRosa), "Kwame decided not to send offers for line cook today"),
+             f.lastTo(kRosa));
+  f.advance(25min);
+  f.due();
+  BOOST_TEST(offersTo(f, kBen) == 0);
+  BOOST_TEST(offersTo(f, kMia) == 0);
+  BOOST_TEST(f.storedAssignee("s-jamal") == "p-jamal");
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(inProposeModeTheManagerApprovesTheOffersAndEachAssignment, Site, Sites) {
   Site f;
   f.setGraduation(policy::Graduation::kPropose);

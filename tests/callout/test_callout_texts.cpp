@@ -49,6 +49,7 @@ BOOST_AUTO_TEST_CASE(everyCalloutTextPassesTheContentLintInBothLanguages) {
         approvalWhichText(c),
         escalationText(c, s, "Jamal", 4, 1234),
         stillSearchingText(c, s, "Kwame"),
+        offersNotApprovedText(c, s, "Kwame"),
         lateThanksText(c, "Rosa"),
         lateNoticeText(c, "Jamal", s, 15),
         arrivedThanksText(c, "Rosa"),
