@@ -182,7 +182,8 @@ Status CalloutDesk::audit(Step& step, std::string_view kind, json::Object body) 
 Result<OutreachResult> CalloutDesk::send(Step& step, const std::string& id, const std::string& to,
                                          MessageClass kind, bool urgent, const std::string& body,
                                          const CalloutRow& callout,
-                                         std::optional<TimePoint> notAfter) {
+                                         std::optional<TimePoint> notAfter,
+                                         std::optional<sms::conversation::ReceiptSource> why) {
   OutreachRequest request;
   request.id = id;
   request.to = to;
@@ -195,6 +196,7 @@ Result<OutreachResult> CalloutDesk::send(Step& step, const std::string& id, cons
   request.sources = {
       {"org", "shift:" + callout.shiftId, shiftLabel(w)},
       {"decision", request.ref, "call-out " + std::to_string(callout.id) + ": cover needed"}};
+  if (why) request.sources.push_back(std::move(*why));
   return outreach_.sendIn(step.store, step.batch, request);
 }
 
@@ -377,9 +379,16 @@ Result<int> CalloutDesk::sendWave(Step& step, CalloutRow& c, const policy::GateD
     auto oid = step.rows.insertOffer(o);
     if (!oid) return oid.error();
     o.id = *oid;
+    // WHY on the offer says why this person was asked, in words about them only (never the
+    // others, never a ranking).
+    sms::conversation::ReceiptSource why{
+        "decision", "callout-" + std::to_string(c.id) + "-wave-" + std::to_string(c.waves),
+        "you can work " + w.station + " and the labor rules allow this shift for you" +
+            (cand.premium ? " (at premium pay, so a manager would OK it)" : "")};
     auto sent =
         send(step, "callout-" + std::to_string(c.id) + "-offer-" + std::to_string(o.id), p->phone,
-             MessageClass::kOffer, urgent, offerText(contextFor(p->id), w, o.code), c, c.shiftEnd);
+             MessageClass::kOffer, urgent, offerText(contextFor(p->id), w, o.code), c, c.shiftEnd,
+             std::move(why));
     if (!sent) return sent.error();
     if (sent->outcome == OutreachOutcome::kRefused ||
         sent->outcome == OutreachOutcome::kWithdrawn) {

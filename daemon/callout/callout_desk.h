@@ -174,7 +174,9 @@ class CalloutDesk {
                                                  const std::string& to, sms::MessageClass kind,
                                                  bool urgent, const std::string& body,
                                                  const CalloutRow& callout,
-                                                 std::optional<TimePoint> notAfter);
+                                                 std::optional<TimePoint> notAfter,
+                                                 std::optional<sms::conversation::ReceiptSource>
+                                                     why = std::nullopt);
   ReplyContext contextForPhone(const std::string& phone) const;
   sms::conversation::HumanContact generalManager() const;
   policy::GateDecision ask(std::string_view kind, bool automated, std::string_view subject);

@@ -54,6 +54,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(aLeadsNoShowTextGetsCertifiedLegalCoverConfirmedWi
   BOOST_TEST(contains(f.lastTo(kBen), "Why we sent our last text"), f.lastTo(kBen));
   BOOST_TEST(contains(f.lastTo(kBen), "shift: line cook today 17:00-23:00"), f.lastTo(kBen));
   BOOST_TEST(contains(f.lastTo(kBen), "call-out 1: cover needed"), f.lastTo(kBen));
+  BOOST_TEST(contains(f.lastTo(kBen),
+                      "you can work line cook and the labor rules allow this shift for you"),
+             f.lastTo(kBen));
 
   f.advance(1min);
   f.text(kAna, f.codeFor(kAna));
