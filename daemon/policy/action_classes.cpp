@@ -7,15 +7,13 @@
 #include <sstream>
 #include <utility>
 
+#include "daemon/policy/name_table.h"
 #include "store/canonical_json.h"
 
 namespace atoms::policy {
 namespace {
 
 using json::Value;
-
-template <class E, std::size_t N>
-using NameTable = std::array<std::pair<E, std::string_view>, N>;
 
 constexpr NameTable<AutonomyClass, 3> kClassNames{
     {{AutonomyClass::kAutonomous, "AUTONOMOUS"},
@@ -39,22 +37,6 @@ constexpr NameTable<EffectiveOutcome, 6> kOutcomeNames{
      {EffectiveOutcome::kHold, "hold"},
      {EffectiveOutcome::kRecordOnly, "record_only"},
      {EffectiveOutcome::kDeny, "deny"}}};
-
-template <class E, std::size_t N>
-std::string_view nameOf(const NameTable<E, N>& table, E value) {
-  for (const auto& [v, name] : table) {
-    if (v == value) return name;
-  }
-  return "?";
-}
-
-template <class E, std::size_t N>
-std::optional<E> fromName(const NameTable<E, N>& table, std::string_view name) {
-  for (const auto& [v, n] : table) {
-    if (n == name) return v;
-  }
-  return std::nullopt;
-}
 
 template <class E, std::size_t N>
 std::string choices(const NameTable<E, N>& table) {
@@ -237,6 +219,8 @@ std::string_view levelRule(KillSwitchLevel level) {
 }
 
 }  // namespace
+
+bool isManagementFunction(std::string_view name) { return kFunctions.count(name) != 0; }
 
 std::string_view autonomyClassName(AutonomyClass c) { return nameOf(kClassNames, c); }
 std::optional<AutonomyClass> autonomyClassFromName(std::string_view name) {

@@ -34,6 +34,10 @@ enum class Graduation { kShadow, kPropose, kAutonomous };
 std::string_view graduationName(Graduation g);
 std::optional<Graduation> graduationFromName(std::string_view name);
 
+// True for a seed 000 ManagementFunction ("staffing_scheduling", "quiet_hr", ...): the unit the
+// trust budget is kept per.
+bool isManagementFunction(std::string_view name);
+
 // What an action does, which decides how the kill switch and breakers reach it (seed 001 s. 7-8).
 enum class ActionEffect {
   kOutreach,       // a message the box starts: held from L1 and while its breaker is open
