@@ -173,6 +173,16 @@ constexpr Migration kStoreMigrations[] = {
     // The seq of the signed receipt each approval was asked with (daemon/callout/, docs/api.md):
     // the approvals API shows its rule evaluations as the evidence. NULL for older rows.
     {11, "approval_receipt", "ALTER TABLE approval ADD COLUMN receipt_seq INTEGER;"},
+    // Trust budgets (daemon/policy/trust_store.h, docs/policy-gate.md "Trust budget"): one row per
+    // management function. `state` is the whole budget as canonical JSON (trust, graduation and
+    // the evidence windows, instants in Unix milliseconds) and is what is loaded; graduation,
+    // effective and trust_halves repeat it for people reading the database.
+    {12, "trust_budget",
+     "CREATE TABLE trust_budget(function TEXT PRIMARY KEY,"
+     " graduation TEXT NOT NULL CHECK(graduation IN ('SHADOW','PROPOSE','AUTONOMOUS')),"
+     " effective TEXT NOT NULL CHECK(effective IN ('SHADOW','PROPOSE','AUTONOMOUS')),"
+     " trust_halves INTEGER NOT NULL CHECK(trust_halves BETWEEN 0 AND 200),"
+     " updated_at INTEGER NOT NULL, state TEXT NOT NULL);"},
 };
 
 constexpr std::string_view kCreateTable =
