@@ -1,6 +1,7 @@
 #include "daemon/service/edge_services.h"
 
 #include "daemon/log/log.h"
+#include "daemon/service/api_subsystem.h"
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/policy_subsystem.h"
@@ -29,9 +30,11 @@ EdgeServices::EdgeServices(Poco::Util::Application& app, Clock& clock)
                    {{"error", processor.message()}});
           return nullptr;
         }
+        api_->setApprovals((*processor)->approvals());  // the API stops before SMS does
         return std::move(*processor);
       });
   terminal_ = &add<TerminalSubsystem>(Poco::Logger::get("terminal"), *store_, *engine_);
+  api_ = &add<ApiSubsystem>(Poco::Logger::get("api"), *store_, *engine_);
   sync_ = &add<SyncSubsystem>(Poco::Logger::get("sync"), *store_, *engine_, *policy_);
 }
 

@@ -1,8 +1,8 @@
 // EdgeServices: the services of `atoms-edge serve` and how they are wired together, in start
 // order: store, engine, policy, SMS (with the conversation layer and the call-out desk behind
-// it), time-clock terminals, sync. EdgeServer runs them on the system clock under Poco's
-// ServerApplication; tests of the whole service run the very same wiring in-process on a
-// SimulatedClock (tests/callout/served_site.h), which is why it is a class of its own.
+// it), time-clock terminals, the approvals API, sync. EdgeServer runs them on the system clock
+// under Poco's ServerApplication; tests of the whole service run the very same wiring in-process
+// on a SimulatedClock (tests/callout/served_site.h), which is why it is a class of its own.
 //
 // Adding a service: write a ServiceSubsystem, then add one line to the constructor in
 // edge_services.cpp (later services may take earlier ones in their constructors).
@@ -23,6 +23,7 @@
 
 namespace atoms {
 
+class ApiSubsystem;
 class Clock;
 class EngineSubsystem;
 class PolicySubsystem;
@@ -49,6 +50,7 @@ class EdgeServices {
   PolicySubsystem& policy() { return *policy_; }
   SmsSubsystem& sms() { return *sms_; }
   TerminalSubsystem& terminal() { return *terminal_; }
+  ApiSubsystem& api() { return *api_; }
   SyncSubsystem& sync() { return *sync_; }
 
  private:
@@ -72,6 +74,7 @@ class EdgeServices {
   PolicySubsystem* policy_ = nullptr;
   SmsSubsystem* sms_ = nullptr;            // later services send through sms_->outbox()
   TerminalSubsystem* terminal_ = nullptr;  // setPunchListener for who watches clock-ins
+  ApiSubsystem* api_ = nullptr;            // the approvals of sms_'s call-out desk
   SyncSubsystem* sync_ = nullptr;
 };
 
