@@ -4,9 +4,7 @@
 #include <sys/stat.h>
 
 #include <boost/test/unit_test.hpp>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "daemon/engine/clock.h"
 #include "daemon/service/api_subsystem.h"
@@ -16,6 +14,7 @@
 #include "drivers/http/bearer_tokens.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
+#include "tests/site/site_test_util.h"
 #include "tests/support/api_client.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_app.h"
@@ -27,20 +26,12 @@ using atoms::testing::apiRequest;
 
 const std::string kToken = "gm-token-7d3e9a1f5c2b8e40";
 
-std::string readText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // A state directory with the demo site, and the API's tokens file (a token for p-gm).
 struct ServedApi {
   explicit ServedApi(const std::string& smsDriver) : stateDir(tmp.file("state")) {
     Status s = initStateDir(stateDir, InitOptions{"site-api-served"});
     BOOST_REQUIRE_MESSAGE(s.ok(), s.message());
-    auto model =
-        site::parseSiteFile(readText(std::string(ATOMS_SOURCE_DIR) + "/etc/sites/demo-site.json"));
+    auto model = site::parseSiteFile(site::testing::readText(site::testing::demoSitePath()));
     BOOST_REQUIRE_MESSAGE(model, model.message());
     {
       auto store = SiteStore::open(stateDir);

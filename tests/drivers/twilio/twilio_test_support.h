@@ -14,6 +14,7 @@
 #include "drivers/sms/twilio/twilio_config.h"
 #include "drivers/sms/twilio/twilio_gateway.h"
 #include "store/bytes.h"
+#include "tests/support/event_log.h"
 #include "tests/support/recording_sms_sink.h"
 
 namespace atoms::drivers::twilio::testing {
@@ -21,23 +22,7 @@ namespace atoms::drivers::twilio::testing {
 using RecordingSink = atoms::test::RecordingSmsSink;
 
 // Thread-safe list of the refusals a gateway reported.
-class RefusalLog {
- public:
-  std::function<void(const RefusedWebhook&)> hook() {
-    return [this](const RefusedWebhook& r) {
-      std::lock_guard lock(mutex_);
-      events_.push_back(r);
-    };
-  }
-  std::vector<RefusedWebhook> events() const {
-    std::lock_guard lock(mutex_);
-    return events_;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  std::vector<RefusedWebhook> events_;
-};
+using RefusalLog = atoms::testing::EventLog<RefusedWebhook>;
 
 inline const std::string kTestToken = "fake-auth-token-0123456789abcdef";
 inline const std::string kTestAccount = "AC0123456789abcdef0123456789abcdef";
