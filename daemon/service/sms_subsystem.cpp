@@ -6,6 +6,7 @@
 #include "daemon/log/log.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/policy_subsystem.h"
+#include "daemon/service/refusal_audit.h"
 #include "daemon/service/sms_config.h"
 #include "daemon/service/store_subsystem.h"
 #include "drivers/sms/modem/modem_gateway.h"
@@ -16,7 +17,6 @@
 #include "sms/mailbox/message_checks.h"
 #include "sms/mailbox/outbox.h"
 #include "sms/mailbox/store_runner.h"
-#include "store/audit_budget.h"
 #include "store/audit_entry.h"
 #include "store/state_dir.h"
 
@@ -107,40 +107,6 @@ class SmsSubsystem::ModemWatch {
   std::thread thread_;
 };
 
-// Audits refused webhooks, at most kRefusalAuditsPerMinute a minute. Engine thread only.
-class SmsSubsystem::RefusalAudit {
- public:
-  void record(SiteStore& store, Poco::Logger& logger, const drivers::twilio::RefusedWebhook& event,
-              TimePoint now) {
-    if (!budget_.admit(now)) return;
-    json::Object body{{"status", static_cast<std::int64_t>(event.httpStatus)},
-                      {"reason", event.reason},
-                      {"path", event.path},
-                      {"peer", event.peer},
-                      {"authenticated", event.authenticated}};
-    if (!event.providerId.empty()) body["provider_id"] = event.providerId;
-    if (!event.from.empty()) body["from"] = sms::mailbox::maskNumber(event.from);
-    if (budget_.leftOut() > 0) body["suppressed"] = static_cast<std::int64_t>(budget_.leftOut());
-    auto seq = store.log().append(formatTimestamp(now), "sms.webhook.refused", "sms:twilio",
-                                  json::Value(std::move(body)));
-    if (!seq) {
-      logError(logger, "cannot audit a refused webhook", {{"error", seq.message()}});
-      return;
-    }
-    budget_.written();
-    const auto priority =
-        event.httpStatus >= 400 ? Poco::Message::PRIO_WARNING : Poco::Message::PRIO_INFORMATION;
-    logEvent(logger, priority, "webhook refused",
-             {{"status", event.httpStatus},
-              {"reason", event.reason},
-              {"path", event.path},
-              {"peer", event.peer}});
-  }
-
- private:
-  AuditBudget budget_{kRefusalAuditsPerMinute};
-};
-
 SmsSubsystem::SmsSubsystem(Poco::Logger& logger, StoreSubsystem& store, EngineSubsystem& engine)
     : logger_(logger), store_(store), engine_(engine), random_(std::random_device{}()) {}
 
@@ -189,7 +155,19 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
         // Webhook thread: hand the audit to the engine, which owns the store; never wait here.
         (void)engine.post([this, event, &clock] {
           if (!active_) return;
-          refusalAudit_->record(store_.store(), logger_, event, clock.now());
+          json::Object body{{"status", static_cast<std::int64_t>(event.httpStatus)},
+                            {"reason", event.reason},
+                            {"path", event.path},
+                            {"peer", event.peer},
+                            {"authenticated", event.authenticated}};
+          if (!event.providerId.empty()) body["provider_id"] = event.providerId;
+          if (!event.from.empty()) body["from"] = sms::mailbox::maskNumber(event.from);
+          refusalAudit_->record(store_.store(), logger_, "sms:twilio", std::move(body),
+                                clock.now(),
+                                {{"status", event.httpStatus},
+                                 {"reason", event.reason},
+                                 {"path", event.path},
+                                 {"peer", event.peer}});
         });
       };
       gateway_ = std::make_unique<drivers::twilio::TwilioGateway>(std::move(*settings.twilio),
@@ -203,7 +181,8 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
     case SmsDriver::kOff:
       break;
   }
-  refusalAudit_ = std::make_unique<RefusalAudit>();
+  refusalAudit_ = std::make_unique<RefusalAudit>("sms.webhook.refused", "webhook refused",
+                                                 kRefusalAuditsPerMinute);
   inbox_ =
       std::make_unique<sms::mailbox::Inbox>(*runner_, *outbox_, std::string(gateway_->name()), now);
   if (processorFactory_)

@@ -40,6 +40,7 @@
 
 namespace atoms {
 
+class RefusalAudit;
 class StoreSubsystem;
 class EngineSubsystem;
 class PolicySubsystem;
@@ -113,7 +114,6 @@ class SmsSubsystem final : public ServiceSubsystem {
 
  private:
   class ModemWatch;
-  class RefusalAudit;
 
   void postProcessing();  // any thread
   void tearDown();        // main thread
