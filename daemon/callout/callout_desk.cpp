@@ -22,6 +22,8 @@ using sms::conversation::OutreachResult;
 namespace {
 
 constexpr auto kFairnessWindow = std::chrono::days(14);
+// Someone out of a shift starting this close to another is not offered that other one.
+constexpr auto kOutWindow = std::chrono::hours(16);
 constexpr auto kCodeMemory = std::chrono::days(7);
 // An offer for a shift starting this soon is urgent (it passes quiet hours for people who opted
 // in).
@@ -343,6 +345,9 @@ Result<int> CalloutDesk::sendWave(Step& step, CalloutRow& c, const policy::GateD
     if (!recent) return recent.error();
     r.recentOffers = *recent;
     r.alreadyOffered = offeredBefore.count(p.id) > 0;
+    auto out = step.rows.outBetween(p.id, c.shiftStart - kOutWindow, c.shiftStart + kOutWindow);
+    if (!out) return out.error();
+    r.outToday = *out;
     return r;
   };
   auto list = findCandidates(site_, *shift, c.absentId, instant(step.now), reach);

@@ -285,6 +285,15 @@ Result<std::vector<OfferRow>> CalloutStore::liveOffersTo(std::string_view person
       [personId](Statement& s) { s.bind(1, personId); }, readOffer);
 }
 
+Result<bool> CalloutStore::outBetween(std::string_view personId, TimePoint from, TimePoint to) {
+  auto s = db_.prepare(
+      "SELECT 1 FROM callout WHERE absent_id = ? AND shift_start >= ? AND shift_start <= ?"
+      " AND state != 'withdrawn' LIMIT 1");
+  if (!s) return s.error();
+  s->bind(1, personId).bind(2, toUnixMillis(from)).bind(3, toUnixMillis(to));
+  return s->step();
+}
+
 Result<int> CalloutStore::offersSince(std::string_view personId, TimePoint since) {
   auto s = db_.prepare(
       "SELECT count(*) FROM callout_offer WHERE person_id = ? AND offered_at >= ?"

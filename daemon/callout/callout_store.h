@@ -107,6 +107,9 @@ class CalloutStore {
   Result<std::vector<OfferRow>> liveOffersTo(std::string_view personId);
   // How many offers (any call-out, any state but not_sent) `personId` got since `since`.
   Result<int> offersSince(std::string_view personId, TimePoint since);
+  // Whether `personId` is out of a shift (a call-out about them, not withdrawn because they came
+  // in) that starts in [from, to].
+  Result<bool> outBetween(std::string_view personId, TimePoint from, TimePoint to);
   // Codes of offers to `personId` made since `since` (to keep new codes distinct).
   Result<std::vector<std::string>> codesSince(std::string_view personId, TimePoint since);
 

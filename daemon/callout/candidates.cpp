@@ -46,6 +46,8 @@ Result<CandidateList> findCandidates(const SiteSnapshot& site, const site::Shift
     std::string unreachable;
     if (facts->alreadyOffered) {
       unreachable = "already_offered";
+    } else if (facts->outToday) {
+      unreachable = "out_today";  // someone who cannot work today is not asked to, kindly
     } else if (!facts->consent) {
       unreachable = "no_consent";
     } else if (facts->optedOut) {

@@ -37,6 +37,7 @@ struct Reachability {
   bool urgentAtNight = false;   // the person opted into urgent call-outs during quiet hours
   int recentOffers = 0;         // offers received in the last 14 days
   bool alreadyOffered = false;  // this call-out already offered them the shift
+  bool outToday = false;        // they are out of another shift within a day of this one
 };
 
 struct Candidate {
@@ -52,7 +53,8 @@ struct Candidate {
 
 struct Excluded {
   std::string personId;
-  std::string reason;  // "denied", "no_consent", "opted_out", "quiet_hours", "already_offered"
+  // "denied", "no_consent", "opted_out", "quiet_hours", "already_offered", "out_today"
+  std::string reason;
   std::vector<std::string> rules;  // denied: the rule ids that failed
 };
 

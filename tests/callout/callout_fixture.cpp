@@ -86,6 +86,7 @@ site::SiteModel calloutRestaurant(chr::local_days today) {
   shift("p-rosa", 0, 15, 23);
   m.shifts.back().stationId = "lead";  // the lead on duty: a no-show check asks her
   for (int d : {-3, -2}) shift("p-ana", d, 8, 16);
+  shift("p-ana", 1, 8, 12);  // tomorrow morning
   for (int d : {-3, -2, -1}) shift("p-cleo", d, 8, 16);
   for (int d : {-3, -2, -1}) shift("p-mia", d, 8, 16);
   shift("p-mia", 0, 6, 12);  // 6 h today: another 6 h is daily overtime in California

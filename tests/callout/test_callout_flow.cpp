@@ -251,6 +251,22 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(aSelfCallOutFindsTheSendersOwnShiftAndSaysNothingA
   }
 }
 
+BOOST_AUTO_TEST_CASE_TEMPLATE(someoneOutTodayIsNotAskedToCoverAnotherShiftSoon, Site, Sites) {
+  Site f;
+  f.text(kRosa, "Jamal didn't show, I'm alone on the line");
+  f.text(kBen, f.codeFor(kBen));
+  f.advance(215min);  // 20:30
+  f.text(kAna, "sick, can't come in");
+  BOOST_TEST(contains(f.lastTo(kAna), "I'm finding cover for your line cook"), f.lastTo(kAna));
+  BOOST_TEST(offersTo(f, kJamal) == 0);
+  std::map<std::string, std::string> why;
+  const json::Value wave = f.receiptWithId("callout-2-wave-1");
+  for (const json::Value& n : wave.asObject().at("notOffered").asArray()) {
+    why[n.asObject().at("person").asString()] = n.asObject().at("reason").asString();
+  }
+  BOOST_TEST(why["p-jamal"] == "out_today");
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(anUnclearReportAsksOneQuestionAndActsOnNothing, Site, Sites) {
   Site f;
   f.text(kRosa, "nobody came in for the line");
