@@ -290,6 +290,7 @@ struct PhaseFigures {
   int approved = 0;   // ... after their manager's APPROVE
   int withdrawn = 0;  // closed by the absent person turning up
   std::size_t driverSends = 0;
+  std::vector<std::vector<double>> byWeekMs;  // totalMs by week of the schedule
   std::string firstDay, lastDay;
 };
 
@@ -621,8 +622,14 @@ class Phase {
     figures.toEngineMs.push_back(msBetween(t0, passBegun));
     figures.passMs.push_back(msBetween(passBegun, passEnded));
     figures.toDriverMs.push_back(msBetween(passEnded, first->handed));
-    const std::chrono::year_month_day ymd{
-        std::chrono::floor<std::chrono::days>(zone_.toLocal(instant(at)))};
+    const std::chrono::local_days local =
+        std::chrono::floor<std::chrono::days>(zone_.toLocal(instant(at)));
+    const std::chrono::local_days firstLocal =
+        std::chrono::floor<std::chrono::days>(check_.model().shifts.front().start.local);
+    const auto week = static_cast<std::size_t>((local - firstLocal).count() / 7);
+    if (figures.byWeekMs.size() <= week) figures.byWeekMs.resize(week + 1);
+    figures.byWeekMs[week].push_back(total);
+    const std::chrono::year_month_day ymd{local};
     char day[32];
     std::snprintf(day, sizeof day, "%04d-%02u-%02u", static_cast<int>(ymd.year()),
                   static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
@@ -715,6 +722,9 @@ void print(const PhaseFigures& f, const char* first) {
       "%.2f; outbox to the driver %.2f / %.2f\n",
       percentile(f.toEngineMs, 0.5), percentile(f.toEngineMs, 0.99), percentile(f.passMs, 0.5),
       percentile(f.passMs, 0.99), percentile(f.toDriverMs, 0.5), percentile(f.toDriverMs, 0.99));
+  std::printf("  p50 by week of the schedule (ms):");
+  for (const std::vector<double>& week : f.byWeekMs) std::printf(" %.2f", percentile(week, 0.5));
+  std::printf("\n");
   std::printf("  then the driver's REST call to the provider (ms): p50 %.2f  p99 %.2f\n",
               percentile(f.providerMs, 0.50), percentile(f.providerMs, 0.99));
   std::printf(
