@@ -183,6 +183,12 @@ constexpr Migration kStoreMigrations[] = {
      " effective TEXT NOT NULL CHECK(effective IN ('SHADOW','PROPOSE','AUTONOMOUS')),"
      " trust_halves INTEGER NOT NULL CHECK(trust_halves BETWEEN 0 AND 200),"
      " updated_at INTEGER NOT NULL, state TEXT NOT NULL);"},
+    // What every wave asks for each person with the station's role (daemon/callout/
+    // callout_store.h: outBetween, offersSince): indexed, so a wave does not scan the call-outs
+    // and offers on record (bench_callout grew with them).
+    {13, "callout_lookups",
+     "CREATE INDEX callout_by_absent ON callout(absent_id, shift_start);"
+     "CREATE INDEX callout_offer_by_person_time ON callout_offer(person_id, offered_at);"},
 };
 
 constexpr std::string_view kCreateTable =
