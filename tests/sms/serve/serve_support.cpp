@@ -166,7 +166,8 @@ drivers::modem::DeliverPdu gsm7Deliver(const std::string& from, const std::strin
   using namespace drivers::modem;
   DeliverPdu d;
   d.originator = Address{from, static_cast<std::uint8_t>(from[0] == '+' ? 0x91 : 0x81)};
-  d.timestamp = SmscTime{2026, 11, 30, 7, 45, 0, 4};
+  // Sent by the SMSC just now (+01:00): a fixed date would drift out of what the driver accepts.
+  d.timestamp = SmscTime::fromUtc(drivers::SmsClock::now(), 4);
   d.dataCodingScheme = 0x00;
   d.userData.coding = DataCoding::kGsm7;
   auto septets = drivers::encodeGsm7(text);
