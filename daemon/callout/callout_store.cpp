@@ -223,6 +223,13 @@ Result<std::optional<CalloutRow>> CalloutStore::openCalloutForShift(std::string_
       [shiftId](Statement& s) { s.bind(1, shiftId); }, readCallout));
 }
 
+Result<bool> CalloutStore::anyCalloutForShift(std::string_view shiftId) {
+  auto s = db_.prepare("SELECT 1 FROM callout WHERE shift_id = ? LIMIT 1");
+  if (!s) return s.error();
+  s->bind(1, shiftId);
+  return s->step();
+}
+
 Result<std::vector<CalloutRow>> CalloutStore::openCallouts() {
   return collect<CalloutRow>(
       db_,

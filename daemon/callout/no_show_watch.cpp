@@ -38,14 +38,6 @@ Result<bool> clockedIn(Database& db, const std::string& personId, site::Instant 
   return stmt->step();
 }
 
-// Any call-out of the shift, in any state: a search already ran (or runs) for it.
-Result<bool> hasCallout(Database& db, const std::string& shiftId) {
-  auto stmt = db.prepare("SELECT 1 FROM callout WHERE shift_id = ? LIMIT 1");
-  if (!stmt) return stmt.error();
-  stmt->bind(1, shiftId);
-  return stmt->step();
-}
-
 bool isLeadStation(const site::Station* station) {
   return station != nullptr &&
          std::find(station->tags.begin(), station->tags.end(), "shift_lead") != station->tags.end();
@@ -125,7 +117,7 @@ Result<bool> NoShowWatch::check(SiteStore& store, const site::Shift& shift, Time
   auto already = tables.findMessage(messageId(shift));
   if (!already) return already.error();
   if (*already) return false;
-  auto searched = hasCallout(store.db(), shift.id);
+  auto searched = CalloutStore(store.db()).anyCalloutForShift(shift.id);
   if (!searched) return searched.error();
   if (*searched) return false;
   const site::Instant from = shift.start.utc - kEarlyClockIn;
