@@ -35,6 +35,9 @@ struct OutboundSms {
   std::string idempotencyKey;  // the outbox row's stable id
   std::string to;              // E.164
   std::string body;            // UTF-8, already linted and segmented by the caller
+  // A safety alert: a gateway with a fallback carrier hands it over at once when its own carrier
+  // surely did not take it (FailoverGateway), instead of waiting for the outbox's retries.
+  bool urgent = false;
 };
 
 struct SendAccepted {

@@ -152,7 +152,7 @@ TimePoint Outbox::retryAt(TimePoint now, int attempts) {
 }
 
 drivers::OutboundSms Outbox::outboundSms(const OutboxRow& row) {
-  return drivers::OutboundSms{row.id, row.to, row.body};
+  return drivers::OutboundSms{row.id, row.to, row.body, row.messageClass == MessageClass::kSafety};
 }
 
 // --- enqueue -------------------------------------------------------------------------------
