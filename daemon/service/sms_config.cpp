@@ -124,8 +124,8 @@ Result<ModemConfig> loadModem(const Poco::Util::AbstractConfiguration& c,
   m.serial.device = c.getString("sms.modem.device");
   if (m.serial.device.empty()) {
     return makeError(
-        "sms.modem.device must be set when sms.driver = modem (the modem's serial port, e.g. "
-        "/dev/serial/by-id/usb-...-if02-port0)");
+        "sms.modem.device must be set when sms.driver = modem or sms.failover = modem (the "
+        "modem's serial port, e.g. /dev/serial/by-id/usb-...-if02-port0)");
   }
   m.serial.baud = c.getInt("sms.modem.baud");
   m.serial.hardwareFlowControl = c.getString("sms.modem.flow-control") == "rtscts";
@@ -198,6 +198,10 @@ std::vector<ConfigKey> smsConfigKeys() {
   std::vector<ConfigKey> rows = {
       {"sms.driver", "off", "what carries text messages: off, simulated, twilio or modem",
        oneOf({"off", "simulated", "twilio", "modem"})},
+      {"sms.failover", "off",
+       "modem: with sms.driver = twilio, the modem (sms.modem.*) carries safety alerts Twilio "
+       "does not take; off: none",
+       oneOf({"off", "modem"})},
       {"sms.retry.initial-delay-ms", millis(retry.initialDelay),
        "wait after the first failed send of a message (doubles up to the max, jittered)",
        integerIn(100, 86'400'000)},
@@ -279,6 +283,11 @@ Result<SmsSettings> loadSmsSettings(const Poco::Util::AbstractConfiguration& c,
   if (driver == "simulated") settings.driver = SmsDriver::kSimulated;
   if (driver == "twilio") settings.driver = SmsDriver::kTwilio;
   if (driver == "modem") settings.driver = SmsDriver::kModem;
+  settings.modemFailover = c.getString("sms.failover") == "modem";
+  if (settings.modemFailover && settings.driver != SmsDriver::kTwilio) {
+    return makeError("sms.failover = modem needs sms.driver = twilio (the modem is the fallback "
+                     "for safety alerts Twilio does not take), not " + driver);
+  }
 
   settings.retry.initialDelay = ms(c, "sms.retry.initial-delay-ms");
   settings.retry.maxDelay = ms(c, "sms.retry.max-delay-ms");
@@ -315,7 +324,7 @@ Result<SmsSettings> loadSmsSettings(const Poco::Util::AbstractConfiguration& c,
     if (!twilio) return twilio.error();
     settings.twilio.emplace(std::move(*twilio));
   }
-  if (settings.driver == SmsDriver::kModem) {
+  if (settings.driver == SmsDriver::kModem || settings.modemFailover) {
     auto modem = loadModem(c, stateDir, credentialsDir);
     if (!modem) return modem.error();
     settings.modem.emplace(std::move(*modem));

@@ -36,7 +36,9 @@ struct SmsSettings {
   SmsDriver driver = SmsDriver::kOff;
   sms::mailbox::RetryPolicy retry;
   std::optional<drivers::twilio::TwilioConfig> twilio;  // set for kTwilio
-  std::optional<drivers::modem::ModemConfig> modem;     // set for kModem
+  std::optional<drivers::modem::ModemConfig> modem;     // set for kModem and modemFailover
+  // sms.failover = modem (only with kTwilio): safety alerts Twilio does not take go by the modem.
+  bool modemFailover = false;
   // The conversation layer: quiet hours, daily cap, reply language (sms.quiet-hours.*, ...).
   sms::conversation::ConversationSettings conversation;
   // Who HELP names when a person has no manager of record (sms.contact.*).

@@ -9,6 +9,7 @@
 #include "daemon/service/refusal_audit.h"
 #include "daemon/service/sms_config.h"
 #include "daemon/service/store_subsystem.h"
+#include "drivers/sms/failover_gateway.h"
 #include "drivers/sms/modem/modem_gateway.h"
 #include "drivers/sms/simulated/simulated_gateway.h"
 #include "drivers/sms/twilio/twilio_gateway.h"
@@ -37,6 +38,17 @@ std::optional<std::string> credentialsDirectory() {
   const char* dir = std::getenv(kCredentialsDirectoryEnv);
   if (dir == nullptr || *dir == '\0') return std::nullopt;
   return std::string(dir);
+}
+
+// The gateway itself, or the member of a FailoverGateway, that is a T; nullptr when none is.
+template <class T>
+T* carrier(drivers::SmsGateway* gateway) {
+  if (auto* found = dynamic_cast<T*>(gateway)) return found;
+  if (auto* failover = dynamic_cast<drivers::FailoverGateway*>(gateway)) {
+    if (auto* found = dynamic_cast<T*>(&failover->primary())) return found;
+    return dynamic_cast<T*>(&failover->fallback());
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -172,6 +184,24 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
       };
       gateway_ = std::make_unique<drivers::twilio::TwilioGateway>(std::move(*settings.twilio),
                                                                   std::move(options));
+      if (settings.modemFailover) {
+        // Safety alerts Twilio surely did not take leave by the modem at once (sms.failover).
+        settings.modem->now = now;
+        gateway_ = std::make_unique<drivers::FailoverGateway>(
+            std::move(gateway_),
+            std::make_unique<drivers::modem::ModemGateway>(std::move(*settings.modem)),
+            [this](const drivers::FailoverEvent& e) {
+              if (e.fallbackOk) {
+                logWarning(logger_, "safety alert sent by the modem: Twilio did not take it",
+                           {{"id", e.idempotencyKey}, {"twilio_error", e.primaryError}});
+              } else {
+                logWarning(logger_, "safety alert not taken by Twilio nor the modem; retried",
+                           {{"id", e.idempotencyKey},
+                            {"twilio_error", e.primaryError},
+                            {"modem_error", e.fallbackError}});
+              }
+            });
+      }
       break;
     }
     case SmsDriver::kModem:
@@ -203,7 +233,7 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
   active_ = true;  // before anything can post to the engine
   if (Status s = gateway_->start(*inbox_); !s) {
     tearDown();
-    if (settings.driver == SmsDriver::kTwilio) {
+    if (settings.driver == SmsDriver::kTwilio && s.message().rfind("the fallback ", 0) != 0) {
       // Nearly always the port: taken by another process, or an address the box does not have.
       return makeError("sms.twilio.listen-address/sms.twilio.listen-port " +
                        app.config().getString("sms.twilio.listen-address") + ":" +
@@ -213,7 +243,7 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
     return makeError("sms: the " + std::string(smsDriverName(settings.driver)) +
                      " gateway did not start: " + s.message());
   }
-  if (auto* modem = dynamic_cast<drivers::modem::ModemGateway*>(gateway_.get())) {
+  if (auto* modem = carrier<drivers::modem::ModemGateway>(gateway_.get())) {
     modemWatch_ = std::make_unique<ModemWatch>(*modem, logger_);
   }
   if (Status s = dispatcher_->start(); !s) {
@@ -234,7 +264,7 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
   postProcessing();  // rows a previous run stored but did not handle
 
   const std::string driver(smsDriverName(settings.driver));
-  if (auto* twilio = dynamic_cast<drivers::twilio::TwilioGateway*>(gateway_.get())) {
+  if (auto* twilio = carrier<drivers::twilio::TwilioGateway>(gateway_.get())) {
     const std::string listen = app.config().getString("sms.twilio.listen-address") + ":" +
                                std::to_string(twilio->webhookPort());
     logInfo(logger_, "SMS started",
@@ -245,6 +275,10 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
     logInfo(logger_,
             "Twilio is reached only to send; while it is unreachable messages wait in the outbox "
             "and are retried");
+    if (settings.modemFailover) {
+      logInfo(logger_, "safety alerts Twilio does not take are sent by the modem",
+              {{"device", app.config().getString("sms.modem.device")}});
+    }
   } else if (settings.driver == SmsDriver::kModem) {
     logInfo(logger_, "SMS started",
             {{"driver", driver}, {"device", app.config().getString("sms.modem.device")}});

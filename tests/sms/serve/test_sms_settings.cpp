@@ -172,6 +172,42 @@ BOOST_AUTO_TEST_CASE(theSimPinComesFromAPrivateFileOrACredentialAndIsNeverEchoed
   BOOST_TEST(fromCredential->modem->simPin == "1234");
 }
 
+BOOST_AUTO_TEST_CASE(modemFailoverNeedsTwilioAndAModemDevice) {
+  auto withoutTwilio = load({{"sms.driver", "modem"},
+                             {"sms.modem.device", "/dev/ttyUSB2"},
+                             {"sms.failover", "modem"}});
+  BOOST_REQUIRE(!withoutTwilio);
+  BOOST_TEST(withoutTwilio.message() ==
+                 "sms.failover = modem needs sms.driver = twilio (the modem is the fallback for "
+                 "safety alerts Twilio does not take), not modem",
+             withoutTwilio.message());
+
+  TempDir credentials;
+  BOOST_REQUIRE(::chmod(credentials.write("twilio-auth-token", kToken + "\n").c_str(), 0400) == 0);
+  std::map<std::string, std::string> keys = {{"sms.driver", "twilio"},
+                                             {"sms.twilio.account-sid", kSid},
+                                             {"sms.twilio.from", "+15550100000"},
+                                             {"sms.twilio.public-url", "https://shop.example.net/a"},
+                                             {"sms.failover", "modem"}};
+  auto noDevice = load(keys, credentials.path());
+  BOOST_REQUIRE(!noDevice);
+  BOOST_TEST(noDevice.message().starts_with("sms.modem.device must be set"), noDevice.message());
+
+  keys["sms.modem.device"] = "/dev/ttyUSB2";
+  auto s = load(keys, credentials.path());
+  BOOST_REQUIRE_MESSAGE(s, s.message());
+  BOOST_TEST(s->modemFailover);
+  BOOST_REQUIRE(s->twilio.has_value());
+  BOOST_REQUIRE(s->modem.has_value());
+  BOOST_TEST(s->modem->serial.device == "/dev/ttyUSB2");
+
+  keys.erase("sms.failover");
+  auto plain = load(keys, credentials.path());
+  BOOST_REQUIRE_MESSAGE(plain, plain.message());
+  BOOST_TEST(!plain->modemFailover);
+  BOOST_TEST(!plain->modem.has_value());
+}
+
 BOOST_AUTO_TEST_CASE(theTwilioDriverTakesItsTokenFromACredentialAndNeverEchoesIt) {
   const std::map<std::string, std::string> keys = {
       {"sms.driver", "twilio"},
