@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "daemon/policy/state_reader.h"
+
 namespace atoms::policy {
 
 namespace {
@@ -97,6 +99,67 @@ std::string BreakerEvent::describe() const {
 Result<Breaker> Breaker::create(BreakerConfig config, TimePoint start) {
   if (Status s = validateBreakerConfig(config); !s) return s.error();
   return Breaker(std::move(config), start);
+}
+
+Result<Breaker> Breaker::fromJson(BreakerConfig config, const json::Value& state) {
+  if (Status s = validateBreakerConfig(config); !s) return s.error();
+  Breaker b(std::move(config), TimePoint{});
+  StateReader r(state, "breaker " + b.config_.id + " state");
+  r.only({"state", "since", "latest", "lastAlive", "probesStarted", "cleanProbes", "samples",
+          "signals"});
+  const std::string name = r.text("state");
+  if (name == "closed" || name == "open" || name == "half-open") {
+    b.state_ = name == "closed" ? BreakerState::kClosed
+               : name == "open" ? BreakerState::kOpen
+                                : BreakerState::kHalfOpen;
+  } else {
+    r.fail("field \"state\" is not closed, open or half-open: " + name);
+  }
+  b.since_ = r.time("since");
+  b.latest_ = r.time("latest");
+  b.lastAlive_ = r.time("lastAlive");
+  b.probesStarted_ = static_cast<int>(r.integer("probesStarted", 0, b.config_.probeDecisions));
+  b.cleanProbes_ = static_cast<int>(r.integer("cleanProbes", 0, std::int64_t{1} << 30));
+  for (const json::Value& v : r.array("samples")) {
+    StateReader e = r.member("samples[]", v);
+    e.only({"at", "ok"});
+    const json::Value* ok = e.field("ok");
+    if (ok && !ok->isBool()) e.fail("field \"ok\" must be true or false");
+    b.samples_.push_back({e.time("at"), ok && ok->isBool() && ok->asBool()});
+    r.adopt(e);
+  }
+  for (const json::Value& v : r.array("signals")) {
+    StateReader e = r.member("signals[]", v);
+    e.only({"at", "name"});
+    Signal signal{e.time("at"), e.text("name")};
+    r.adopt(e);
+    const bool watched =
+        std::any_of(b.config_.counts.begin(), b.config_.counts.end(),
+                    [&](const CountRule& rule) { return rule.signal == signal.name; });
+    if (watched) b.signals_.push_back(std::move(signal));
+  }
+  if (!r.error().empty()) return makeError(r.error());
+  if (b.since_ > b.latest_ || b.lastAlive_ > b.latest_) {
+    return makeError("breaker " + b.config_.id + " state: since or lastAlive after latest");
+  }
+  return b;
+}
+
+json::Value Breaker::toJson() const {
+  json::Array samples;
+  for (const Sample& s : samples_) samples.push_back(json::Object{{"at", millis(s.at)}, {"ok", s.ok}});
+  json::Array signals;
+  for (const Signal& s : signals_) {
+    signals.push_back(json::Object{{"at", millis(s.at)}, {"name", s.name}});
+  }
+  return json::Object{{"state", breakerStateName(state_)},
+                      {"since", millis(since_)},
+                      {"latest", millis(latest_)},
+                      {"lastAlive", millis(lastAlive_)},
+                      {"probesStarted", probesStarted_},
+                      {"cleanProbes", cleanProbes_},
+                      {"samples", std::move(samples)},
+                      {"signals", std::move(signals)}};
 }
 
 Breaker::Breaker(BreakerConfig config, TimePoint start)

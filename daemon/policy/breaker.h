@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "daemon/engine/clock.h"
+#include "store/canonical_json.h"
 #include "store/result.h"
 
 namespace atoms::policy {
@@ -114,6 +115,13 @@ class Breaker {
  public:
   // Errors: an invalid configuration. `start` is where staleness starts counting.
   static Result<Breaker> create(BreakerConfig config, TimePoint start);
+  // A breaker in the state toJson() wrote, under `config` (which may differ from the one it was
+  // written under: a signal no rule watches any more is dropped). Errors: an invalid
+  // configuration, a state that does not parse (the field named); nothing is half-loaded.
+  static Result<Breaker> fromJson(BreakerConfig config, const json::Value& state);
+  // Everything that moves: state, since, the latest time seen, the last sign of life, probe
+  // progress, and the samples and signals still inside their windows (instants in Unix ms).
+  json::Value toJson() const;
 
   const std::string& id() const { return config_.id; }
   const BreakerConfig& config() const { return config_; }

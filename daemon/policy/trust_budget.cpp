@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "daemon/policy/name_table.h"
+#include "daemon/policy/state_reader.h"
 
 namespace atoms::policy {
 
@@ -47,11 +48,6 @@ constexpr std::array<std::pair<std::string_view, int>, 3> kCaps{{
     {"shadow_agreed", 20},        // +10 a day
     {"useful_tap", 10},           // +5 a day
 }};
-
-std::int64_t millis(TimePoint t) {
-  return std::chrono::duration_cast<milliseconds>(t.time_since_epoch()).count();
-}
-TimePoint fromMillis(std::int64_t ms) { return TimePoint(milliseconds(ms)); }
 
 Graduation below(Graduation g) {
   return g == Graduation::kAutonomous ? Graduation::kPropose : Graduation::kShadow;
@@ -103,86 +99,6 @@ void push(std::deque<bool>& window, bool value, int limit) {
 int count(const std::deque<bool>& window) {
   return static_cast<int>(std::count(window.begin(), window.end(), true));
 }
-
-// Reads the stored state strictly: the first problem is kept and named, later reads return
-// defaults, and the caller checks error() once at the end.
-class StateReader {
- public:
-  StateReader(const json::Value& v, std::string where) : value_(&v), where_(std::move(where)) {
-    if (!v.isObject()) fail("is not an object");
-  }
-  const std::string& error() const { return error_; }
-  void fail(const std::string& what) {
-    if (error_.empty()) error_ = "trust budget state: " + where_ + " " + what;
-  }
-  // Takes over the first problem of a reader of one of this object's members.
-  void adopt(const StateReader& member) {
-    if (error_.empty()) error_ = member.error_;
-  }
-  StateReader member(std::string_view key, const json::Value& v) const {
-    return StateReader(v, where_ + "." + std::string(key));
-  }
-  // Every field of the object must be one of `known`.
-  void only(std::initializer_list<std::string_view> known) {
-    if (!value_->isObject()) return;
-    for (const auto& [key, value] : value_->asObject()) {
-      if (std::find(known.begin(), known.end(), key) == known.end()) {
-        fail("has an unknown field \"" + key + "\"");
-      }
-    }
-  }
-  const json::Value* field(std::string_view key) {
-    const json::Value* v = value_->find(key);
-    if (!v && value_->isObject()) fail("lacks the field \"" + std::string(key) + "\"");
-    return v;
-  }
-  std::int64_t integer(std::string_view key, std::int64_t lo, std::int64_t hi) {
-    const json::Value* v = field(key);
-    if (!v) return lo;
-    if (!v->isInt() || v->asInt() < lo || v->asInt() > hi) {
-      fail("field \"" + std::string(key) + "\" must be an integer in " + std::to_string(lo) + ".." +
-           std::to_string(hi));
-      return lo;
-    }
-    return v->asInt();
-  }
-  TimePoint time(std::string_view key) { return fromMillis(integer(key, 0, kMaxMillis)); }
-  std::optional<TimePoint> optionalTime(std::string_view key) {
-    const json::Value* v = field(key);
-    if (!v || v->isNull()) return std::nullopt;
-    return time(key);
-  }
-  std::string text(std::string_view key) {
-    const json::Value* v = field(key);
-    if (v && !v->isString()) fail("field \"" + std::string(key) + "\" must be a string");
-    return v && v->isString() ? v->asString() : std::string();
-  }
-  std::deque<bool> window(std::string_view key, std::size_t limit) {
-    const std::string s = text(key);
-    std::deque<bool> out;
-    if (s.size() > limit || s.find_first_not_of("01") != std::string::npos) {
-      fail("field \"" + std::string(key) + "\" must be at most " + std::to_string(limit) +
-           " characters 0 or 1");
-      return out;
-    }
-    for (char c : s) out.push_back(c == '1');
-    return out;
-  }
-  const json::Array& array(std::string_view key) {
-    static const json::Array kEmpty;
-    const json::Value* v = field(key);
-    if (v && !v->isArray()) fail("field \"" + std::string(key) + "\" must be an array");
-    return v && v->isArray() ? v->asArray() : kEmpty;
-  }
-
- private:
-  // The last millisecond of the year 9999: far beyond any real stored time.
-  static constexpr std::int64_t kMaxMillis = 253402300799999;
-
-  const json::Value* value_;
-  std::string where_;
-  std::string error_;
-};
 
 }  // namespace
 
@@ -650,7 +566,7 @@ json::Value TrustBudget::toJson() const {
 }
 
 Result<TrustBudget> TrustBudget::fromJson(const json::Value& state) {
-  StateReader r(state, "state");
+  StateReader r(state, "trust budget state: state");
   r.only({"function", "trustHalves", "earned", "since", "listeningEnded", "latest",
           "lastRegression", "hold", "decisions", "recentDecisions", "shadow", "proposals",
           "overrides", "sevs", "grants"});
