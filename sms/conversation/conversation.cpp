@@ -252,6 +252,17 @@ Status Conversation::respond(Handling& h) {
     return Status::success();
   }
 
+  // A checklist completed by text: a record, so flagged text (data only) never makes one.
+  if (checklists_ != nullptr && kind == KeywordKind::kNone && !h.flag.flagged()) {
+    if (const auto intent = parseChecklistIntent(h.row.body)) {
+      auto a = checklists_->handleIn(h.store, h.batch, h.row, h.contact, *intent, h.context, h.now);
+      if (!a) return a.error();
+      h.intent = "checklist";
+      h.outcome = a->outcome;
+      return send(a->replyClass, a->replyText);
+    }
+  }
+
   if (kind == KeywordKind::kHelp) {
     h.outcome = "help";
     return send(MessageClass::kThreadReply, helpText(h.context));

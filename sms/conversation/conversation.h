@@ -35,6 +35,7 @@
 
 #include "sms/conversation/outreach.h"
 #include "sms/conversation/reply_handler.h"
+#include "sms/conversation/checklist_desk.h"
 #include "sms/conversation/safety_desk.h"
 #include "sms/mailbox/inbox.h"
 #include "sms/mailbox/store_runner.h"
@@ -55,6 +56,11 @@ class Conversation {
   Conversation(const Conversation&) = delete;
   Conversation& operator=(const Conversation&) = delete;
 
+  // The site's checklists (may be null: no text completes one). Before handlePending(); the desk
+  // must outlive the Conversation. "DONE opening" / "TEMP walk-in 38F" from a person on the roster,
+  // not flagged by the injection check, goes to it (checklist_desk.h).
+  void setChecklistDesk(ChecklistDesk* desk) { checklists_ = desk; }
+
   // Handles up to settings().batchLimit unhandled messages, oldest first; returns how many it
   // handled. Call again while it returns the limit.
   Result<int> handlePending();
@@ -71,6 +77,7 @@ class Conversation {
   Outreach& outreach_;
   ReplyHandler* handler_;
   SafetyDesk* safety_;
+  ChecklistDesk* checklists_ = nullptr;
   SafetyDetector safetyDetector_;
   KeywordParser keywords_;
   InjectionDetector injection_;

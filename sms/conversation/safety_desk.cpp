@@ -38,7 +38,8 @@ constexpr auto kJoinWindow = std::chrono::minutes(30);
 std::optional<SafetyCategory> categoryFromName(std::string_view name) {
   for (SafetyCategory c :
        {SafetyCategory::kInjury, SafetyCategory::kFire, SafetyCategory::kGas,
-        SafetyCategory::kViolence, SafetyCategory::kEquipment, SafetyCategory::kKeyword}) {
+        SafetyCategory::kViolence, SafetyCategory::kEquipment, SafetyCategory::kKeyword,
+        SafetyCategory::kFoodSafety}) {
     if (safetyCategoryName(c) == name) return c;
   }
   return std::nullopt;

@@ -15,6 +15,8 @@ std::string what(SafetyCategory c) {
       return "a fight, a threat or a weapon";
     case SafetyCategory::kEquipment:
       return "dangerous equipment";
+    case SafetyCategory::kFoodSafety:
+      return "a food-safety temperature out of range";
     case SafetyCategory::kKeyword:
       break;
   }

@@ -88,6 +88,8 @@ std::string_view safetyCategoryName(SafetyCategory category) {
       return "violence";
     case SafetyCategory::kEquipment:
       return "equipment";
+    case SafetyCategory::kFoodSafety:
+      return "food_safety";
     case SafetyCategory::kKeyword:
       break;
   }

@@ -22,9 +22,11 @@
 
 namespace atoms::sms {
 
-enum class SafetyCategory { kInjury, kFire, kGas, kViolence, kEquipment, kKeyword };
+// kFoodSafety is never detected in a text: it is raised by a checklist's temperature reading out
+// of range (sms/conversation/checklist_desk.h).
+enum class SafetyCategory { kInjury, kFire, kGas, kViolence, kEquipment, kKeyword, kFoodSafety };
 
-// "injury", "fire", "gas", "violence", "equipment", "keyword".
+// "injury", "fire", "gas", "violence", "equipment", "keyword", "food_safety".
 std::string_view safetyCategoryName(SafetyCategory category);
 
 struct SafetyReport {
