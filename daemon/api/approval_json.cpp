@@ -73,6 +73,18 @@ json::Value approvalJson(const callout::ApprovalView& v) {
   };
 }
 
+std::optional<std::string> freeTextProblem(std::string_view field, const std::string& text,
+                                           std::size_t maxBytes) {
+  if (text.size() > maxBytes) {
+    return std::string(field) + ": longer than " + std::to_string(maxBytes) + " bytes";
+  }
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) return std::string(field) + ": control characters are not allowed";
+  }
+  return std::nullopt;
+}
+
 Result<DecisionRequest> parseDecisionRequest(std::string_view body) {
   auto parsed = json::parse(body);
   if (!parsed) return makeError(printable(parsed.message(), 200));
@@ -91,12 +103,8 @@ Result<DecisionRequest> parseDecisionRequest(std::string_view body) {
     } else if (key == "remark") {
       if (!value.isString()) return makeError("remark: not a string");
       const std::string& remark = value.asString();
-      if (remark.size() > kMaxRemarkBytes) {
-        return makeError("remark: longer than " + std::to_string(kMaxRemarkBytes) + " bytes");
-      }
-      for (char c : remark) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u == 0x7f) return makeError("remark: control characters are not allowed");
+      if (auto problem = freeTextProblem("remark", remark, kMaxRemarkBytes)) {
+        return makeError(*problem);
       }
       request.remark = remark;
     } else {

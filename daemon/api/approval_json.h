@@ -5,6 +5,7 @@
 // Pure functions; thread-safe.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -33,5 +34,10 @@ struct DecisionRequest {
 // the remark at most kMaxRemarkBytes of text without control characters. Errors are one line of
 // printable ASCII naming the field, e.g. "decision: 'maybe' is not one of approve, deny".
 Result<DecisionRequest> parseDecisionRequest(std::string_view body);
+
+// nullopt when `text` (the field `field` of a request body) is at most `maxBytes` without control
+// characters; else the problem, one line naming the field.
+std::optional<std::string> freeTextProblem(std::string_view field, const std::string& text,
+                                           std::size_t maxBytes);
 
 }  // namespace atoms::api

@@ -3,6 +3,7 @@
 #include <Poco/Net/HTTPServerRequest.h>
 #include <Poco/Net/HTTPServerResponse.h>
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -48,18 +49,12 @@ std::optional<Target> route(std::string_view path) {
   return std::nullopt;
 }
 
-// What the writer hands back to the server thread.
-struct Answer {
-  int status = 503;
-  std::string body;
-  std::string reason;    // for the refusal audit; empty on 200
-  bool audited = false;  // the desk audited it already
-};
+using Answer = ApiAnswer;
 
-Answer ok(json::Value body) { return {200, json::canonical(body), "", false}; }
+Answer ok(json::Value body) { return apiOk(body); }
 
 Answer refusal(int status, const std::string& error, std::string reason, bool audited = false) {
-  return {status, jsonError(error), std::move(reason), audited};
+  return apiRefusal(status, error, std::move(reason), audited);
 }
 
 Answer storeFailed(const std::string& what, const Error& error) {
@@ -159,6 +154,12 @@ Answer handle(const BookSource& books, const Target& target, const std::string& 
 
 }  // namespace
 
+ApiAnswer apiOk(const json::Value& body) { return {200, json::canonical(body), "", false}; }
+
+ApiAnswer apiRefusal(int status, const std::string& error, std::string reason, bool audited) {
+  return {status, jsonError(error), std::move(reason), audited};
+}
+
 ApprovalsServer::ApprovalsServer(drivers::BearerTokens tokens, BookSource books, WriterPost post,
                                  ApprovalsServerOptions options)
     : tokens_(std::move(tokens)),
@@ -206,10 +207,24 @@ void ApprovalsServer::serve(Poco::Net::HTTPServerRequest& request,
   };
 
   const std::optional<Target> target = route(path);
-  if (!target) return answer(refusal(404, "not found", "no such path"));
-  const char* allowed = target->route == Route::kDecision ? "POST" : "GET";
-  if (request.getMethod() != allowed) {
-    response.set("Allow", allowed);
+  ApiResource* resource = nullptr;
+  std::vector<std::string> allowed;
+  if (target) {
+    allowed.push_back(target->route == Route::kDecision ? "POST" : "GET");
+  } else {
+    for (const std::shared_ptr<ApiResource>& r : options_.resources) {
+      allowed = r->methods(path);
+      if (!allowed.empty()) {
+        resource = r.get();
+        break;
+      }
+    }
+  }
+  if (allowed.empty()) return answer(refusal(404, "not found", "no such path"));
+  if (std::find(allowed.begin(), allowed.end(), request.getMethod()) == allowed.end()) {
+    std::string allow;
+    for (const std::string& m : allowed) allow += (allow.empty() ? "" : ", ") + m;
+    response.set("Allow", allow);
     return answer(refusal(405, "method not allowed", "method " + event.method + " not allowed"));
   }
   const std::string token = drivers::bearerToken(request);
@@ -220,6 +235,47 @@ void ApprovalsServer::serve(Poco::Net::HTTPServerRequest& request,
         refusal(401, "unauthorized", token.empty() ? "no bearer token" : "unknown token"));
   }
   event.person = *person;
+
+  // Runs `work` on the writer with the deadline and answers.
+  auto onWriter = [&](const std::function<Answer()>& work) {
+    Answer result;
+    const WriterCall call =
+        runOnWriter(post_, options_.writerTimeout, [&] { result = work(); });
+    switch (call) {
+      case WriterCall::kDone:
+        return answer(result);
+      case WriterCall::kThrew:
+        return answer(refusal(503, "the request failed; try again", "the handler threw"));
+      case WriterCall::kTimedOut:
+        return answer(refusal(503, "the box is busy; nothing was done, try again",
+                              "the engine did not take the request in time"));
+      case WriterCall::kRefused:
+      case WriterCall::kDropped:
+        break;
+    }
+    answer(refusal(503, "the box is stopping; nothing was done, try again",
+                   "the engine is stopping"));
+  };
+
+  if (resource != nullptr) {
+    if (!query.empty()) {
+      return answer(refusal(400, "query: this path takes no query",
+                            "query: this path takes no query (got '" + printable(query, 60) + "')"));
+    }
+    ApiRequest call{request.getMethod(), path, *person, ""};
+    if (call.method == "POST") {
+      std::optional<std::string> body = drivers::readRequestBody(request, options_.maxBodyBytes);
+      if (!body) {
+        const std::string limit = std::to_string(options_.maxBodyBytes);
+        return answer(refusal(413, "body too large", "body over the limit of " + limit + " bytes"));
+      }
+      bodyRead = true;
+      call.body = std::move(*body);
+    } else {
+      bodyRead = !request.hasContentLength() || request.getContentLength64() == 0;
+    }
+    return onWriter([&] { return resource->handle(call); });
+  }
 
   ApprovalFilter filter = ApprovalFilter::kPending;
   if (target->route == Route::kList && query == "state=all") {
@@ -245,24 +301,7 @@ void ApprovalsServer::serve(Poco::Net::HTTPServerRequest& request,
     bodyRead = !request.hasContentLength() || request.getContentLength64() == 0;
   }
 
-  Answer result;
-  const WriterCall call = runOnWriter(post_, options_.writerTimeout, [&] {
-    result = handle(books_, *target, *person, filter, decisionRequest);
-  });
-  switch (call) {
-    case WriterCall::kDone:
-      return answer(result);
-    case WriterCall::kThrew:
-      return answer(refusal(503, "the request failed; try again", "the handler threw"));
-    case WriterCall::kTimedOut:
-      return answer(refusal(503, "the box is busy; nothing was done, try again",
-                            "the engine did not take the request in time"));
-    case WriterCall::kRefused:
-    case WriterCall::kDropped:
-      break;
-  }
-  answer(
-      refusal(503, "the box is stopping; nothing was done, try again", "the engine is stopping"));
+  onWriter([&] { return handle(books_, *target, *person, filter, decisionRequest); });
 }
 
 }  // namespace atoms::api

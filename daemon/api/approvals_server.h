@@ -35,7 +35,9 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "daemon/api/api_resource.h"
 #include "daemon/callout/approval_book.h"
 #include "daemon/engine/writer_call.h"
 #include "drivers/http/bearer_tokens.h"
@@ -75,6 +77,9 @@ struct ApprovalsServerOptions {
   // How long a request waits for the writer to take it up before it is answered 503.
   std::chrono::milliseconds writerTimeout{5000};
   std::function<void(const RefusedApiRequest&)> onRefused;
+  // More resources on the same port (api_resource.h): the kill switch...; asked in order for a
+  // path that is not an approval's.
+  std::vector<std::shared_ptr<ApiResource>> resources;
 };
 
 class ApprovalsServer {

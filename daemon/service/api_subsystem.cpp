@@ -1,13 +1,16 @@
 #include "daemon/service/api_subsystem.h"
 
 #include "daemon/api/approvals_server.h"
+#include "daemon/api/killswitch_resource.h"
 #include "daemon/engine/engine.h"
 #include "daemon/log/log.h"
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/listen_address.h"
+#include "daemon/service/policy_subsystem.h"
 #include "daemon/service/refusal_audit.h"
 #include "daemon/service/store_subsystem.h"
+#include "daemon/site/site_repository.h"
 #include "drivers/http/bearer_tokens.h"
 
 namespace atoms {
@@ -62,6 +65,8 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
                              {"peer", e.peer}});
     });
   };
+  owners_ = splitConfigList(app.config().getString("policy.owners", ""));
+  if (policy_ != nullptr) options.resources.push_back(killSwitchResource());
   server_ = std::make_unique<api::ApprovalsServer>(
       std::move(*tokens), [this]() -> callout::ApprovalBook* { return active_ ? book_ : nullptr; },
       [&engine](std::function<void()> task) { return engine.post(std::move(task)); },
@@ -82,6 +87,43 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
     logWarning(logger_, "no call-out desk (SMS or call-outs off): the approvals API answers 503");
   }
   return Status::success();
+}
+
+std::shared_ptr<api::ApiResource> ApiSubsystem::killSwitchResource() {
+  api::KillSwitchAccess access;
+  access.current = [this]() -> Result<policy::KillSwitchState> {
+    return policy_->killSwitch().current();
+  };
+  access.roles = [this](const std::string& person) -> Result<std::optional<policy::PanelRoles>> {
+    auto site = site::loadSite(store_.store().db());
+    if (!site) return site.error();
+    std::optional<policy::PanelRoles> roles;
+    for (const site::Person& p : site->people) {
+      if (p.id == person && !roles) roles = policy::PanelRoles{};
+    }
+    if (!roles) return roles;
+    for (const std::string& owner : owners_) roles->owner = roles->owner || owner == person;
+    for (const site::Person& p : site->people) {
+      roles->managerOfRecord = roles->managerOfRecord || p.managerOfRecord == person;
+    }
+    return roles;
+  };
+  access.set = [this](const std::string& person, const policy::PanelRoles& roles,
+                      const api::KillSwitchRequest& request)
+      -> Result<policy::PanelKillSwitchResult> {
+    PolicySubsystem* policy = policy_;
+    policy::PanelKillSwitch panel(policy->gate(), policy->killSwitch(), store_.store().log(),
+                                  [policy] { return policy->state(); });
+    auto result = panel.set(formatTimestamp(engine_.clock().now()), person, roles, request.level,
+                            request.reason);
+    if (result && result->outcome == policy::PanelOutcome::kChanged) {
+      logWarning(logger_, "kill switch changed from the API",
+                 {{"person", person}, {"message", result->message}, {"reason", request.reason}});
+      policy->levelMayHaveChanged();
+    }
+    return result;
+  };
+  return std::make_shared<api::KillSwitchResource>(std::move(access));
 }
 
 void ApiSubsystem::stop() { tearDown(); }

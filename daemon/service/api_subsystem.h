@@ -24,15 +24,18 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "daemon/service/service_subsystem.h"
 
 namespace atoms {
 
 class EngineSubsystem;
+class PolicySubsystem;
 class RefusalAudit;
 class StoreSubsystem;
 namespace api {
+class ApiResource;
 class ApprovalsServer;
 }  // namespace api
 namespace callout {
@@ -53,6 +56,9 @@ class ApiSubsystem final : public ServiceSubsystem {
   // Before start(): the call-out desk's approvals (ConversationProcessor::approvals()), used on the
   // engine thread; it must stay valid until stop() returns. nullptr (the default): none.
   void setApprovals(callout::ApprovalBook* book) { book_ = book; }
+  // Before start(): the policy service, for the kill switch at /v1/killswitch (set by the people
+  // of policy.owners and the managers of record, panel_kill_switch.h). nullptr: not served.
+  void setPolicy(PolicySubsystem* policy) { policy_ = policy; }
 
   // The port the server is bound to (useful with port 0); 0 when stopped or off.
   std::uint16_t port() const;
@@ -63,11 +69,14 @@ class ApiSubsystem final : public ServiceSubsystem {
 
  private:
   void tearDown();  // main thread
+  std::shared_ptr<api::ApiResource> killSwitchResource();
 
   Poco::Logger& logger_;
   StoreSubsystem& store_;
   EngineSubsystem& engine_;
   callout::ApprovalBook* book_ = nullptr;
+  PolicySubsystem* policy_ = nullptr;
+  std::vector<std::string> owners_;  // policy.owners, read at start
 
   std::unique_ptr<api::ApprovalsServer> server_;
   std::unique_ptr<RefusalAudit> refusalAudit_;  // used on the engine thread only

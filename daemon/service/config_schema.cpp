@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -35,6 +36,10 @@ std::vector<ConfigKey> serviceConfigSchema() {
        "how often the whole audit log is verified while running (also once at start; 0: only "
        "at start); a broken chain raises the kill switch to L3",
        integerIn(0, 604800)},
+      {"policy.owners", "",
+       "person ids of the site's owners, separated by commas: they may set any kill-switch level "
+       "from the API (managers of record: L1 only; docs/policy-kill-switch.md)",
+       personIdList()},
       {"policy.graduation.staffing_scheduling", "propose",
        "how far the box may act alone on scheduling (call-out offers, giving a shift to the "
        "person who took it): shadow (decides and records only), propose (a manager approves "
@@ -156,6 +161,31 @@ ConfigValidator oneOf(std::vector<std::string> allowed) {
       expected += allowed[i];
     }
     return expected;
+  };
+}
+
+std::vector<std::string> splitConfigList(const std::string& v) {
+  std::vector<std::string> out;
+  std::string item;
+  for (char c : v + ",") {
+    if (c == ',' || c == ' ' || c == '\t') {
+      if (!item.empty()) out.push_back(item);
+      item.clear();
+    } else {
+      item += c;
+    }
+  }
+  return out;
+}
+
+ConfigValidator personIdList() {
+  return [](const std::string& v) -> std::optional<std::string> {
+    for (char c : v) {
+      const bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ||
+                      c == '.' || c == ',' || c == ' ';
+      if (!ok) return "person ids (letters, digits, - _ .) separated by commas";
+    }
+    return std::nullopt;
   };
 }
 

@@ -36,6 +36,10 @@ std::vector<ConfigKey> serviceConfigSchema();
 // Validators for rows.
 ConfigValidator oneOf(std::vector<std::string> allowed);
 ConfigValidator absolutePath();
+// Person ids separated by commas (and spaces); empty is allowed.
+ConfigValidator personIdList();
+// The items of such a list, without the separators.
+std::vector<std::string> splitConfigList(const std::string& v);
 // A decimal integer in [lo, hi].
 ConfigValidator integerIn(std::int64_t lo, std::int64_t hi);
 

@@ -1,0 +1,50 @@
+// ApiResource: one more resource of the box's JSON API (docs/api.md) beside the approvals, served
+// by the same server (approvals_server.h) on the same port with the same bearer tokens. The server
+// does the common part for every resource: routing by path, the allowed methods (405 with Allow),
+// the token (401), the body limit (413), running the work on the writer with a deadline (503) and
+// reporting every answer but a 200 for the refusal audit. A resource says which paths it serves
+// and answers one request on the writer.
+//
+// Threading: methods() is called from the server's threads (it must only look at the path);
+// handle() runs on the writer (the engine thread), one request at a time.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "store/canonical_json.h"
+
+namespace atoms::api {
+
+struct ApiRequest {
+  std::string method;  // "GET", "POST"
+  std::string path;    // without the query
+  std::string person;  // the token's person id
+  std::string body;    // POST: the body (at most the server's limit); else empty
+};
+
+// What the writer hands back to the server thread.
+struct ApiAnswer {
+  int status = 503;
+  std::string body;
+  std::string reason;    // for the refusal audit; empty on 200
+  bool audited = false;  // the handler audited the refusal itself
+};
+
+// 200 with the canonical JSON of `body`.
+ApiAnswer apiOk(const json::Value& body);
+// `status` with {"error": error}; `reason` goes to the refusal audit.
+ApiAnswer apiRefusal(int status, const std::string& error, std::string reason,
+                     bool audited = false);
+
+class ApiResource {
+ public:
+  virtual ~ApiResource() = default;
+  // The methods `path` takes ("GET", "POST"), empty when the path is not this resource's.
+  virtual std::vector<std::string> methods(std::string_view path) const = 0;
+  virtual ApiAnswer handle(const ApiRequest& request) = 0;
+};
+
+}  // namespace atoms::api

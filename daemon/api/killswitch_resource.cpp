@@ -1,0 +1,105 @@
+#include "daemon/api/killswitch_resource.h"
+
+#include "daemon/api/approval_json.h"
+#include "drivers/http/printable.h"
+
+namespace atoms::api {
+namespace {
+
+using drivers::printable;
+
+ApiAnswer storeFailed(const std::string& what, const Error& error) {
+  return apiRefusal(503, "the box could not " + what + "; try again",
+                    "store: " + printable(error.message, 300));
+}
+
+std::optional<policy::KillSwitchLevel> levelOf(const json::Value& value) {
+  if (value.isInt()) {
+    if (value.asInt() < 0 || value.asInt() > 3) return std::nullopt;
+    return policy::killSwitchLevelFromInt(static_cast<int>(value.asInt()));
+  }
+  if (!value.isString()) return std::nullopt;
+  const std::string& s = value.asString();
+  if (s.size() != 2 || (s[0] != 'L' && s[0] != 'l') || s[1] < '0' || s[1] > '3') {
+    return std::nullopt;
+  }
+  return policy::killSwitchLevelFromInt(s[1] - '0');
+}
+
+}  // namespace
+
+Result<KillSwitchRequest> parseKillSwitchRequest(std::string_view body) {
+  auto parsed = json::parse(body);
+  if (!parsed) return makeError(printable(parsed.message(), 200));
+  if (!parsed->isObject()) return makeError("the body is not a JSON object");
+  KillSwitchRequest request;
+  bool hasLevel = false;
+  for (const auto& [key, value] : parsed->asObject()) {
+    if (key == "level") {
+      auto level = levelOf(value);
+      if (!level) return makeError("level: expected one of L0, L1, L2, L3");
+      request.level = *level;
+      hasLevel = true;
+    } else if (key == "reason") {
+      if (!value.isString()) return makeError("reason: not a string");
+      if (auto problem = freeTextProblem("reason", value.asString(), kMaxKillSwitchReasonBytes)) {
+        return makeError(*problem);
+      }
+      request.reason = value.asString();
+    } else {
+      return makeError("unknown field '" + printable(key) + "'");
+    }
+  }
+  if (!hasLevel) return makeError("level: missing");
+  if (request.reason.find_first_not_of(' ') == std::string::npos) {
+    return makeError("reason: missing (say why, it goes on record)");
+  }
+  return request;
+}
+
+json::Value killSwitchJson(const policy::KillSwitchState& state) {
+  const auto orNull = [](const std::string& s) { return s.empty() ? json::Value() : json::Value(s); };
+  return json::Object{{"level", policy::killSwitchLevelName(state.level)},
+                      {"setAt", orNull(state.setAt)},
+                      {"setBy", orNull(state.setBy)},
+                      {"reason", orNull(state.reason)},
+                      {"automated", state.automated}};
+}
+
+std::vector<std::string> KillSwitchResource::methods(std::string_view path) const {
+  if (path != kKillSwitchPath) return {};
+  return {"GET", "POST"};
+}
+
+ApiAnswer KillSwitchResource::handle(const ApiRequest& request) {
+  auto roles = access_.roles(request.person);
+  if (!roles) return storeFailed("read the site", roles.error());
+  if (!*roles) {
+    return apiRefusal(403, "the token's person is not a person of this site",
+                      "person '" + request.person + "' is not on the site");
+  }
+  if (request.method == "GET") {
+    auto current = access_.current();
+    if (!current) return storeFailed("read the kill switch", current.error());
+    return apiOk(killSwitchJson(*current));
+  }
+  auto parsed = parseKillSwitchRequest(request.body);
+  if (!parsed) return apiRefusal(400, parsed.message(), parsed.message());
+  auto result = access_.set(request.person, **roles, *parsed);
+  if (!result) return storeFailed("change the kill switch", result.error());
+  json::Object body{{"message", result->message}, {"killSwitch", killSwitchJson(result->state)}};
+  switch (result->outcome) {
+    case policy::PanelOutcome::kChanged:
+      body["outcome"] = "changed";
+      return apiOk(body);
+    case policy::PanelOutcome::kUnchanged:
+      body["outcome"] = "unchanged";
+      return apiOk(body);
+    case policy::PanelOutcome::kRefused:
+      break;
+  }
+  body["error"] = result->message;
+  return {403, json::canonical(body), "kill switch change refused", true};
+}
+
+}  // namespace atoms::api

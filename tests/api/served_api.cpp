@@ -1,0 +1,53 @@
+#include "tests/api/served_api.h"
+
+#include <sys/stat.h>
+
+#include <boost/test/unit_test.hpp>
+
+#include "daemon/service/api_subsystem.h"
+#include "daemon/site/site_file.h"
+#include "daemon/site/site_repository.h"
+#include "drivers/http/bearer_tokens.h"
+#include "store/site_store.h"
+#include "store/state_dir.h"
+#include "tests/site/site_test_util.h"
+
+namespace atoms::test {
+
+ServedApi::ServedApi(const std::string& smsDriver, const std::map<std::string, std::string>& tokens,
+                     const std::map<std::string, std::string>& config)
+    : stateDir(tmp.file("state")) {
+  Status s = initStateDir(stateDir, InitOptions{"site-api-served"});
+  BOOST_REQUIRE_MESSAGE(s.ok(), s.message());
+  auto model = site::parseSiteFile(site::testing::readText(site::testing::demoSitePath()));
+  BOOST_REQUIRE_MESSAGE(model, model.message());
+  {
+    auto store = SiteStore::open(stateDir);
+    BOOST_REQUIRE_MESSAGE(store, store.message());
+    Status imported = site::importSite((*store)->db(), *model);
+    BOOST_REQUIRE_MESSAGE(imported.ok(), imported.message());
+  }
+  std::string lines;
+  for (const auto& [person, token] : tokens) {
+    lines += person + " " + drivers::BearerTokens::hashHex(token) + "\n";
+  }
+  const std::string tokensFile = tmp.write("api-tokens", lines);
+  BOOST_REQUIRE(::chmod(tokensFile.c_str(), 0600) == 0);
+  std::map<std::string, std::string> settings{
+      {"state.dir", stateDir},
+      {"sms.driver", smsDriver},
+      {"labor.rules_dir", std::string(ATOMS_SOURCE_DIR) + "/etc/labor"},
+      {"api.listen", "127.0.0.1:0"},
+      {"api.tokens_file", tokensFile}};
+  for (const auto& [key, value] : config) settings[key] = value;
+  app = std::make_unique<TestApp>(settings);
+  services = std::make_unique<EdgeServices>(*app, clock);
+  Status started = services->start();
+  BOOST_REQUIRE_MESSAGE(started.ok(), services->failedService() << ": " << started.message());
+}
+
+ServedApi::~ServedApi() { services->stop(); }
+
+std::uint16_t ServedApi::port() { return services->api().port(); }
+
+}  // namespace atoms::test

@@ -1,0 +1,32 @@
+// ServedApi: `serve`'s whole wiring (EdgeServices) in-process on the system clock, with the demo
+// site (etc/sites/demo-site.json) in a fresh state directory and the JSON API on a free loopback
+// port; a token per person given. For tests of the API in serve's wiring.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "daemon/engine/clock.h"
+#include "daemon/service/edge_services.h"
+#include "tests/support/temp_dir.h"
+#include "tests/support/test_app.h"
+
+namespace atoms::test {
+
+struct ServedApi {
+  // `tokens`: person id -> bearer token; `config`: more configuration keys (policy.owners...).
+  ServedApi(const std::string& smsDriver, const std::map<std::string, std::string>& tokens,
+            const std::map<std::string, std::string>& config = {});
+  ~ServedApi();
+
+  std::uint16_t port();
+
+  atoms::testing::TempDir tmp;
+  std::string stateDir;
+  SystemClock clock;
+  std::unique_ptr<TestApp> app;
+  std::unique_ptr<EdgeServices> services;
+};
+
+}  // namespace atoms::test
