@@ -46,8 +46,7 @@ SendResult FailoverGateway::send(const OutboundSms& message) {
                    b.maybeAccepted};
 }
 
-ReconcileResult FailoverGateway::reconcile(const OutboundSms& message,
-                                           SmsClock::time_point since) {
+ReconcileResult FailoverGateway::reconcile(const OutboundSms& message, SmsClock::time_point since) {
   using Kind = ReconcileResult::Kind;
   ReconcileResult first = primary_->reconcile(message, since);
   if (first.kind == Kind::kAccepted || !message.urgent) return first;

@@ -61,9 +61,8 @@ Result<Checklist> parseOne(const json::Value& v, const std::string& at) {
   Checklist c;
   c.id = idField->asString();
   const std::string where = at + " (" + c.id + ")";
-  if (Status s = onlyFields(v, {"id", "name", "names", "due", "graceMinutes", "owner",
-                                "temperature"},
-                            where);
+  if (Status s = onlyFields(
+          v, {"id", "name", "names", "due", "graceMinutes", "owner", "temperature"}, where);
       !s) {
     return s.error();
   }
@@ -95,7 +94,8 @@ Result<Checklist> parseOne(const json::Value& v, const std::string& at) {
   if (owner == nullptr || !owner->isObject() || owner->asObject().size() != 1) {
     return makeError(where + ": owner must be {\"person\": ID} or {\"station\": TAG}");
   }
-  if (const json::Value* p = stringField(*owner, "person"); p != nullptr && validId(p->asString())) {
+  if (const json::Value* p = stringField(*owner, "person");
+      p != nullptr && validId(p->asString())) {
     c.ownerPerson = p->asString();
   } else if (const json::Value* st = stringField(*owner, "station");
              st != nullptr && validId(st->asString())) {
@@ -105,7 +105,8 @@ Result<Checklist> parseOne(const json::Value& v, const std::string& at) {
   }
   if (const json::Value* t = v.find("temperature"); t != nullptr) {
     const std::string tw = where + ": temperature";
-    if (!t->isObject()) return makeError(tw + " must be {\"unit\": \"F\", \"min\": 33, \"max\": 41}");
+    if (!t->isObject())
+      return makeError(tw + " must be {\"unit\": \"F\", \"min\": 33, \"max\": 41}");
     if (Status s = onlyFields(*t, {"unit", "min", "max"}, tw); !s) return s.error();
     const json::Value* unit = stringField(*t, "unit");
     const json::Value* lo = t->find("min");

@@ -88,8 +88,9 @@ Result<ChecklistAnswer> ChecklistDesk::handleIn(SiteStore& store, AuditLog::Batc
     }
   }
 
-  ChecklistEntry entry{list->id, day, now, message.from, sender ? sender->personId : "", "sms",
-                       std::nullopt, std::nullopt};
+  ChecklistEntry entry{
+      list->id, day,          now,         message.from, sender ? sender->personId : "",
+      "sms",    std::nullopt, std::nullopt};
   if (reading) {
     entry.tenthsF = toTenthsFahrenheit(intent.tenths, intent.unit != 0 ? intent.unit : list->unit);
     entry.inRange = list->inRange(*entry.tenthsF);
@@ -115,10 +116,9 @@ Result<ChecklistAnswer> ChecklistDesk::handleIn(SiteStore& store, AuditLog::Batc
   auto safety = safety_.reportIn(store, batch, message, sender,
                                  SafetyReport{SafetyCategory::kFoodSafety, {}}, context, now);
   if (!safety) return safety.error();
-  return ChecklistAnswer{
-      "checklist_out_of_range",
-      checklistOutOfRangeText(context, *list, *entry.tenthsF, safety->replyText),
-      MessageClass::kSafetyAlert, safety->incident};
+  return ChecklistAnswer{"checklist_out_of_range",
+                         checklistOutOfRangeText(context, *list, *entry.tenthsF, safety->replyText),
+                         MessageClass::kSafetyAlert, safety->incident};
 }
 
 std::vector<ChecklistDesk::Due> ChecklistDesk::dueAround(TimePoint now) const {
@@ -210,7 +210,7 @@ Result<bool> ChecklistDesk::sendStage(SiteStore& store, const Due& due, Checklis
     request.id = "checklist-" + list.id + "-" + due.day + "-" +
                  std::string(checklistStageName(stage)) + "-" + std::to_string(k + 1);
     request.to = to[k].phone;
-    request.kind = list.temperature                ? MessageClass::kSafetyAlert
+    request.kind = list.temperature                  ? MessageClass::kSafetyAlert
                    : stage == ChecklistStage::kOwner ? MessageClass::kNotice
                                                      : MessageClass::kEscalation;
     request.urgent = list.temperature;

@@ -39,7 +39,7 @@ struct ChecklistAnswer {
   std::string outcome;
   std::string replyText;
   MessageClass replyClass = MessageClass::kThreadReply;  // a safety message when out of range
-  std::int64_t incident = 0;                              // the safety incident, when one opened
+  std::int64_t incident = 0;                             // the safety incident, when one opened
 };
 
 class ChecklistDesk {

@@ -9,7 +9,8 @@ std::string_view checklistStageName(ChecklistStage stage) {
   return stage == ChecklistStage::kOwner ? "owner" : "manager";
 }
 
-Result<std::optional<ChecklistEntry>> firstChecklistEntry(Database& db, std::string_view checklistId,
+Result<std::optional<ChecklistEntry>> firstChecklistEntry(Database& db,
+                                                          std::string_view checklistId,
                                                           std::string_view localDay) {
   auto stmt = db.prepare(
       "SELECT at, by_phone, person_id, channel, temperature_tenths_f, in_range"
@@ -63,8 +64,10 @@ Result<bool> markChecklistAlerted(Database& db, std::string_view checklistId,
       "INSERT OR IGNORE INTO checklist_alert(checklist_id, local_day, stage, sent_at)"
       " VALUES (?, ?, ?, ?)");
   if (!stmt) return stmt.error();
-  stmt->bind(1, checklistId).bind(2, localDay).bind(3, checklistStageName(stage)).bind(4,
-                                                                                 toUnixMillis(now));
+  stmt->bind(1, checklistId)
+      .bind(2, localDay)
+      .bind(3, checklistStageName(stage))
+      .bind(4, toUnixMillis(now));
   auto done = stmt->step();
   if (!done) return done.error();
   return db.changes() == 1;

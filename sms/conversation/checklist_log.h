@@ -34,7 +34,8 @@ enum class ChecklistStage { kOwner, kManager };
 std::string_view checklistStageName(ChecklistStage stage);  // "owner", "manager"
 
 // The first entry of `checklistId` on `localDay`; nullopt when there is none.
-Result<std::optional<ChecklistEntry>> firstChecklistEntry(Database& db, std::string_view checklistId,
+Result<std::optional<ChecklistEntry>> firstChecklistEntry(Database& db,
+                                                          std::string_view checklistId,
                                                           std::string_view localDay);
 Status addChecklistEntry(Database& db, const ChecklistEntry& entry);
 // Records that `stage` was sent; false (and nothing changes) when it already was.

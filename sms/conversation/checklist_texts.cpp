@@ -41,8 +41,8 @@ std::string checklistOutOfRangeText(const ReplyContext& c, const Checklist& list
                                     const std::string& safetyAnswer) {
   const std::string t = formatTemperature(tenthsF, list.unit);
   if (es(c)) {
-    return "Anotado: " + list.name + " en " + t + ", fuera del rango seguro " + range(list) +
-           ". " + safetyAnswer;
+    return "Anotado: " + list.name + " en " + t + ", fuera del rango seguro " + range(list) + ". " +
+           safetyAnswer;
   }
   return "Logged: " + list.name + " at " + t + ", outside the safe range " + range(list) + ". " +
          safetyAnswer;

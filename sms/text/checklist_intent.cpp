@@ -40,7 +40,8 @@ std::optional<ChecklistIntent> reading(std::string_view text, std::size_t at) {
     i += 2;
   if (i < text.size()) {
     const char u = static_cast<char>(std::toupper(static_cast<unsigned char>(text[i])));
-    const bool alone = i + 1 >= text.size() || !std::isalpha(static_cast<unsigned char>(text[i + 1]));
+    const bool alone =
+        i + 1 >= text.size() || !std::isalpha(static_cast<unsigned char>(text[i + 1]));
     if ((u == 'F' || u == 'C') && alone) r.unit = u;
   }
   r.tenths = static_cast<int>(whole * 10 + tenth) * (negative ? -1 : 1);

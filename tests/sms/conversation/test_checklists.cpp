@@ -49,8 +49,7 @@ struct ChecklistFixture : ConversationFixture {
     auto book = parseChecklistBook(kBook);
     BOOST_REQUIRE_MESSAGE(book, book.message());
     desk = std::make_unique<ChecklistDesk>(
-        *runner, *outreach, *safety, std::move(*book),
-        [this](const Checklist& list, TimePoint) {
+        *runner, *outreach, *safety, std::move(*book), [this](const Checklist& list, TimePoint) {
           // Ana owns the opening; Luis is on the kitchen station.
           return std::vector<Contact>{roster.people.at(list.ownerPerson == "p-ana" ? kAna : kLuis)};
         });
@@ -274,8 +273,9 @@ BOOST_FIXTURE_TEST_CASE(overdueRemindsTheOwnerThenTheManagerOnceADayAcrossAResta
   BOOST_TEST(outboxTo(kAna).size() == 1u);
   const auto toDana = outboxTo(kDana);
   BOOST_REQUIRE_EQUAL(toDana.size(), 1u);
-  BOOST_TEST(contains(toDana[0].body, "Opening was due at 10:30 and is not marked yet; a "
-                                      "reminder went out. If it is done, reply DONE opening."));
+  BOOST_TEST(contains(toDana[0].body,
+                      "Opening was due at 10:30 and is not marked yet; a "
+                      "reminder went out. If it is done, reply DONE opening."));
   BOOST_TEST(ContentLint().check(toDana[0].body).empty());
   restart();
   BOOST_TEST(overdue() == 0);

@@ -2,9 +2,10 @@
 
 // Safety alerts while the SMS provider is down (issue 7 item 5): with a modem configured as the
 // fallback (drivers/sms/failover_gateway.h), the alert and its reminders leave through the modem
-// (and the reporter's answer, 911 first) in the dispatcher's first pass, at night and under the L1 outreach freeze, each exactly once
-// over both carriers; everything else waits for the provider, and a send the provider may have
-// taken is reconciled with it instead of being handed to the modem.
+// (and the reporter's answer, 911 first) in the dispatcher's first pass, at night and under the L1
+// outreach freeze, each exactly once over both carriers; everything else waits for the provider,
+// and a send the provider may have taken is reconciled with it instead of being handed to the
+// modem.
 #include <chrono>
 #include <map>
 #include <memory>
@@ -68,7 +69,7 @@ struct FailoverFixture : ConversationFixture {
 
 BOOST_FIXTURE_TEST_CASE(aSafetyAlertLeavesThroughTheModemAtOnceWhileTheProviderIsDown,
                         FailoverFixture) {
-  setLocal(0, 23, 30);  // quiet hours
+  setLocal(0, 23, 30);                // quiet hours
   outreach->setOutreachFrozen(true);  // kill switch L1
   provider->failNextSends(1000, /*retryable=*/true, "connection refused");
   text(kAna, "Fire in the kitchen, the hood is smoking");
