@@ -33,8 +33,9 @@ constexpr NameTable<OverrideReason, 4> kReasonNames{{
     {OverrideReason::kWrongJudgment, "WRONG_JUDGMENT"},
 }};
 
-constexpr NameTable<GraduationCause, 6> kCauseNames{{
+constexpr NameTable<GraduationCause, 7> kCauseNames{{
     {GraduationCause::kStarted, "started"},
+    {GraduationCause::kConfigured, "configured"},
     {GraduationCause::kRegression, "regression"},
     {GraduationCause::kOwnerRegression, "owner_regression"},
     {GraduationCause::kAdvance, "advance"},
@@ -102,6 +103,12 @@ int count(const std::deque<bool>& window) {
 
 }  // namespace
 
+int entryTrustHalves(Graduation level) {
+  return level == Graduation::kAutonomous ? kAutonomousTrustHalves
+         : level == Graduation::kPropose  ? kProposeTrustHalves
+                                          : 0;
+}
+
 std::string trustText(int halves) {
   const std::string whole = std::to_string(halves / 2);
   return halves % 2 == 0 ? whole : whole + ".5";
@@ -168,7 +175,8 @@ json::Value Eligibility::toJson() const {
   return o;
 }
 
-Result<TrustBudget> TrustBudget::start(std::string_view function, TimePoint start) {
+Result<TrustBudget> TrustBudget::start(std::string_view function, TimePoint start,
+                                       Graduation level) {
   if (!isManagementFunction(function)) {
     return makeError("trust budget: \"" + std::string(function) +
                      "\" is not a management function (seed 000)");
@@ -177,6 +185,8 @@ Result<TrustBudget> TrustBudget::start(std::string_view function, TimePoint star
   b.function_ = std::string(function);
   start = std::chrono::floor<milliseconds>(start);
   b.since_ = b.listeningEnded_ = b.latest_ = start;
+  b.earned_ = level;
+  b.trustHalves_ = entryTrustHalves(level);
   return b;
 }
 
@@ -271,7 +281,8 @@ TrustUpdate TrustBudget::recordDecision(TimePoint at) {
   at = clampTime(at);
   prune(at);
   TrustUpdate out;
-  if (!hold_ && earned_ != Graduation::kShadow) {
+  // A budget younger than the window is new, not inactive: its quiet start does not count.
+  if (!hold_ && earned_ != Graduation::kShadow && at - listeningEnded_ >= kInactivityWindow) {
     const auto recent = std::count_if(recentDecisions_.begin(), recentDecisions_.end(),
                                       [&](TimePoint t) { return t > at - kInactivityWindow; });
     if (recent < kInactiveBelowDecisions) {
@@ -295,6 +306,11 @@ TrustUpdate TrustBudget::recordDecision(TimePoint at) {
     recentDecisions_.pop_front();
   }
   return out;
+}
+
+TrustUpdate TrustBudget::noteEligibleNoticed(TimePoint at) {
+  eligibleNoticed_ = clampTime(at);
+  return {};
 }
 
 TrustUpdate TrustBudget::recordOutcome(TimePoint at, TrustOutcome outcome) {
@@ -555,6 +571,8 @@ json::Value TrustBudget::toJson() const {
       {"latest", millis(latest_)},
       {"lastRegression", lastRegression_ ? json::Value(millis(*lastRegression_)) : json::Value()},
       {"hold", std::move(hold)},
+      {"eligibleNoticed",
+       eligibleNoticed_ ? json::Value(millis(*eligibleNoticed_)) : json::Value()},
       {"decisions", decisionCount_},
       {"recentDecisions", std::move(decisions)},
       {"shadow", bits(shadow_)},
@@ -568,8 +586,8 @@ json::Value TrustBudget::toJson() const {
 Result<TrustBudget> TrustBudget::fromJson(const json::Value& state) {
   StateReader r(state, "trust budget state: state");
   r.only({"function", "trustHalves", "earned", "since", "listeningEnded", "latest",
-          "lastRegression", "hold", "decisions", "recentDecisions", "shadow", "proposals",
-          "overrides", "sevs", "grants"});
+          "lastRegression", "hold", "eligibleNoticed", "decisions", "recentDecisions", "shadow",
+          "proposals", "overrides", "sevs", "grants"});
   TrustBudget b;
   b.function_ = r.text("function");
   if (r.error().empty() && !isManagementFunction(b.function_)) {
@@ -592,6 +610,10 @@ Result<TrustBudget> TrustBudget::fromJson(const json::Value& state) {
     b.hold_ = InactivityHold{h.time("since"),
                              static_cast<int>(h.integer("clean", 0, kCleanDecisionsToResume - 1))};
     r.adopt(h);
+  }
+  // Rows written before the field existed lack it: never noticed.
+  if (state.isObject() && state.find("eligibleNoticed")) {
+    b.eligibleNoticed_ = r.optionalTime("eligibleNoticed");
   }
   b.decisionCount_ = r.integer("decisions", 0, json::kMaxSafeInteger);
   for (const json::Value& t : r.array("recentDecisions")) {

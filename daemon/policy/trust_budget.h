@@ -20,7 +20,11 @@
 // - Inactivity: a decision after 30 days with fewer than 10 decisions starts an inactivity hold:
 //   the function acts one level below its earned level until 20 clean decisions (verified
 //   autonomous, approved without edit, shadow agreement) accrue, then returns to it. A debit
-//   during the hold starts the count again; any regression ends the hold.
+//   during the hold starts the count again; any regression ends the hold. Only time since the
+//   budget began counts: a budget younger than 30 days is new, not inactive.
+// - A budget begins in SHADOW with trust 0 (the seed), or at the level the owner configured at
+//   installation with the trust that level's entry needs (PROPOSE 20, AUTONOMOUS 60;
+//   docs/decisions/0010-trust-budget-start-and-ceiling.md).
 // - The seed's "calibration ECE < 0.10" is listed as not applicable: nothing on this box is a
 //   model with a calibration (docs/decisions/0009-trust-budget-on-the-box.md).
 //
@@ -65,6 +69,9 @@ inline constexpr std::chrono::hours kSevWindow{24 * 30};
 inline constexpr std::chrono::hours kInactivityWindow{24 * 30};
 inline constexpr std::chrono::hours kCapWindow{24};
 
+// The trust a level's entry needs: SHADOW 0, PROPOSE 20, AUTONOMOUS 60 (in half points).
+int entryTrustHalves(Graduation level);
+
 // "57.5", "20", "0" for a trust in half points; signedTrustText: "+1", "-0.5", "0" for a move.
 std::string trustText(int halves);
 std::string signedTrustText(int halves);
@@ -105,13 +112,15 @@ struct TrustChange {
 
 enum class GraduationCause {
   kStarted,          // the function's budget begins, in SHADOW
+  kConfigured,       // it begins at the level the owner configured at installation
   kRegression,       // automatic: trust floor, breaker trip, SEV
   kOwnerRegression,  // the owner narrowed it
   kAdvance,          // the owner's confirmed graduation.advance
   kInactivityHold,   // acts one level lower after a quiet stretch
   kHoldEnded,        // 20 clean decisions since: back to the earned level
 };
-// "started", "regression", "owner_regression", "advance", "inactivity_hold", "hold_ended".
+// "started", "configured", "regression", "owner_regression", "advance", "inactivity_hold",
+// "hold_ended".
 std::string_view graduationCauseName(GraduationCause c);
 
 // One condition of an advancement, with the value it was judged on.
@@ -186,10 +195,12 @@ struct InactivityHold {
 
 class TrustBudget {
  public:
-  // A function's budget beginning at `start`: SHADOW, trust 0. The box's listening (reading the
-  // site without deciding) ends when it starts deciding in shadow, so listening ended at `start`.
-  // Errors: `function` is not a seed 000 ManagementFunction.
-  static Result<TrustBudget> start(std::string_view function, TimePoint start);
+  // A function's budget beginning at `start`: at `level` (SHADOW unless the owner configured
+  // another level at installation) with the trust that level's entry needs (0, 20 or 60). The
+  // box's listening (reading the site without deciding) ends when it starts deciding, so
+  // listening ended at `start`. Errors: `function` is not a seed 000 ManagementFunction.
+  static Result<TrustBudget> start(std::string_view function, TimePoint start,
+                                   Graduation level = Graduation::kShadow);
   // The state toJson() wrote. Errors name the field; nothing is half-loaded.
   static Result<TrustBudget> fromJson(const json::Value& state);
   // The whole state (times as Unix milliseconds), for the store.
@@ -207,6 +218,10 @@ class TrustBudget {
   const std::vector<Sev>& sevs() const { return sevs_; }     // open ones, and those of 30 days
   std::int64_t decisions() const { return decisionCount_; }  // every decision ever recorded
   const std::vector<OverrideRecord>& overrides() const { return overrides_; }  // of 30 days
+  // When the owner was last told the function may advance (graduation.eligible); nullopt: never.
+  std::optional<TimePoint> eligibleNoticed() const { return eligibleNoticed_; }
+  // The owner is told now that the function may advance (the caller audits what it told).
+  TrustUpdate noteEligibleNoticed(TimePoint at);
 
   // The box made a decision for the function. Call it before the gate decides, then read
   // effective(): the decision that resumes after inactivity already runs one level lower.
@@ -260,6 +275,7 @@ class TrustBudget {
   TimePoint latest_;
   std::optional<TimePoint> lastRegression_;
   std::optional<InactivityHold> hold_;
+  std::optional<TimePoint> eligibleNoticed_;
   std::int64_t decisionCount_ = 0;
   std::deque<TimePoint> recentDecisions_;  // the last kInactiveBelowDecisions decisions
   std::deque<bool> shadow_;                // agreement of this SHADOW stay's shadow decisions

@@ -98,11 +98,20 @@ Result<std::map<std::string, Graduation>> TrustStore::graduations() const {
   return out;
 }
 
+Graduation TrustStore::startLevel(std::string_view function) const {
+  auto it = startLevels_.find(std::string(function));
+  return it == startLevels_.end() ? Graduation::kShadow : it->second;
+}
+
+Result<TrustBudget> TrustStore::begin(std::string_view function, TimePoint at) const {
+  return TrustBudget::start(function, at, startLevel(function));
+}
+
 Result<Eligibility> TrustStore::eligibility(std::string_view function, TimePoint at) const {
   auto stored = find(function);
   if (!stored) return stored.error();
   if (*stored) return (*stored)->eligibility(at);
-  auto fresh = TrustBudget::start(function, at);
+  auto fresh = begin(function, at);
   if (!fresh) return fresh.error();
   return fresh->eligibility(at);
 }
@@ -114,7 +123,7 @@ Result<TrustUpdate> TrustStore::update(AuditLog::Batch& batch, std::string_view 
   if (!stored) return stored.error();
   const bool started = !stored->has_value();
   if (started) {
-    auto fresh = TrustBudget::start(function, at);
+    auto fresh = begin(function, at);
     if (!fresh) return fresh.error();
     stored->emplace(std::move(*fresh));
   }
@@ -145,15 +154,24 @@ Result<TrustUpdate> TrustStore::update(AuditLog::Batch& batch, std::string_view 
     return Status::success();
   };
   if (started) {
-    const GraduationChange begun{GraduationCause::kStarted,
-                                 Graduation::kShadow,
-                                 Graduation::kShadow,
-                                 Graduation::kShadow,
-                                 Graduation::kShadow,
-                                 "the box starts deciding in shadow; listening ends",
-                                 at,
-                                 {}};
-    if (Status s = audit("graduation.changed", graduationBody(name, begun, 0, ref)); !s) {
+    const Graduation level = startLevel(function);
+    const bool configured = level != Graduation::kShadow;
+    const std::string levelName(graduationName(level));
+    const GraduationChange begun{
+        configured ? GraduationCause::kConfigured : GraduationCause::kStarted,
+        Graduation::kShadow,
+        level,
+        Graduation::kShadow,
+        level,
+        configured ? "begins at " + levelName +
+                         " as the owner configured it at installation (policy.graduation." + name +
+                         "), with the trust " + levelName + " needs; listening ends"
+                   : "the box starts deciding in shadow; listening ends",
+        at,
+        {}};
+    if (Status s =
+            audit("graduation.changed", graduationBody(name, begun, entryTrustHalves(level), ref));
+        !s) {
       return s.error();
     }
   }

@@ -7,10 +7,11 @@
 //   "reason", "trust", "evidence"? (an advance: every condition with its value), "ref"?};
 // - "trust.sev": a SEV recorded against the function or closed: {"function", "id", "level",
 //   "state": "open" | "closed", "ref"?}.
-// A function without a row begins (SHADOW, trust 0) at its first update(), audited as a
-// graduation.changed with cause "started". A step that changes only evidence (a decision
-// counted, a shadow disagreement) rewrites the row without an audit entry; one that changes
-// nothing writes nothing.
+// A function without a row begins at its first update(): at its configured start level (SHADOW,
+// trust 0 when none is given), audited as a graduation.changed with cause "started" (SHADOW) or
+// "configured" (the owner's configured level, docs/decisions/0010). A step that changes only
+// evidence (a decision counted, a shadow disagreement) rewrites the row without an audit entry; one
+// that changes nothing writes nothing.
 //
 // Threading: the owner thread of the Database and AuditLog (the engine thread). Holds references;
 // both must outlive it. Several instances over one store agree (the state is only in the store).
@@ -22,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "daemon/policy/trust_budget.h"
@@ -38,7 +40,10 @@ class TrustStore {
   // An error leaves the budget as it was and is returned by update().
   using Step = std::function<Result<TrustUpdate>(TrustBudget&)>;
 
-  TrustStore(AuditLog& log, Database& db) : log_(&log), db_(&db) {}
+  // `startLevels`: the level each function's budget begins at (the owner's configuration); a
+  // function not in it begins in SHADOW.
+  TrustStore(AuditLog& log, Database& db, std::map<std::string, Graduation> startLevels = {})
+      : log_(&log), db_(&db), startLevels_(std::move(startLevels)) {}
 
   // The function's stored budget; nullopt when it never began. Errors: the store's, a row that
   // does not parse (named).
@@ -50,6 +55,8 @@ class TrustStore {
   // The next step of the function and its evidence at `at` (a function never begun: as if it
   // began at `at`). Writes nothing.
   Result<Eligibility> eligibility(std::string_view function, TimePoint at) const;
+  // The level `function`'s budget begins at.
+  Graduation startLevel(std::string_view function) const;
 
   // Runs `step` on the function's budget (begun at `at` when it has no row), stores the result
   // and audits every change inside the caller's batch. `actor` is the audit actor ("engine",
@@ -62,8 +69,12 @@ class TrustStore {
                              std::string_view ref, const Step& step);
 
  private:
+  // A budget begun at `at` at the function's start level.
+  Result<TrustBudget> begin(std::string_view function, TimePoint at) const;
+
   AuditLog* log_;
   Database* db_;
+  std::map<std::string, Graduation> startLevels_;
 };
 
 }  // namespace atoms::policy

@@ -7,6 +7,7 @@
 // entries.
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -630,6 +631,45 @@ BOOST_AUTO_TEST_CASE(tenDecisionsInThirtyDaysKeepTheLevelAndNineDoNot) {
   BOOST_TEST(!edge.recordDecision(kT0 + 30 * kDay).graduation.empty());  // the first one left
 }
 
+BOOST_AUTO_TEST_CASE(aNewFunctionIsNotInactiveJustBecauseItIsNew) {
+  // Begun at PROPOSE (the owner's configuration): its first decisions, days apart, are decisions
+  // of a new function, not of a quiet one.
+  auto begun = TrustBudget::start(kFn, kT0, Graduation::kPropose);
+  BOOST_REQUIRE_MESSAGE(begun.ok(), begun.message());
+  TrustBudget b = *begun;
+  BOOST_TEST(b.recordDecision(kT0 + kDay).graduation.empty());
+  BOOST_TEST(b.recordDecision(kT0 + 30 * kDay - kMs).graduation.empty());
+  BOOST_TEST(b.effective() == Graduation::kPropose);
+  // Once the whole 30 days before a decision lie after the start, the rule applies as written:
+  // two decisions in them are fewer than ten.
+  auto held = b.recordDecision(kT0 + 30 * kDay + kDay);
+  BOOST_REQUIRE_EQUAL(held.graduation.size(), 1u);
+  BOOST_TEST(held.graduation[0].cause == GraduationCause::kInactivityHold);
+  BOOST_TEST(b.effective() == Graduation::kShadow);
+}
+
+BOOST_AUTO_TEST_CASE(aBudgetBeginsAtTheConfiguredLevelWithTheTrustItsEntryNeeds) {
+  for (Graduation g : {Graduation::kShadow, Graduation::kPropose, Graduation::kAutonomous}) {
+    BOOST_TEST_CONTEXT(graduationName(g)) {
+      auto b = TrustBudget::start(kFn, kT0, g);
+      BOOST_REQUIRE_MESSAGE(b.ok(), b.message());
+      BOOST_TEST(b->earned() == g);
+      BOOST_TEST(b->effective() == g);
+      BOOST_TEST(b->trustHalves() == entryTrustHalves(g));
+      BOOST_TEST((b->since() == kT0));
+    }
+  }
+  BOOST_TEST(entryTrustHalves(Graduation::kPropose) == 40);      // 20
+  BOOST_TEST(entryTrustHalves(Graduation::kAutonomous) == 120);  // 60
+  // A configured AUTONOMOUS function still regresses on the seed's floor.
+  auto a = TrustBudget::start(kFn, kT0, Graduation::kAutonomous);
+  BOOST_REQUIRE(a.ok());
+  auto fell = a->recordOverride(kT0 + kDay, OverrideReason::kWrongFacts);
+  BOOST_TEST(fell.graduation.empty());  // 60 - 3 = 57
+  for (int i = 0; i < 6; ++i) a->recordOverride(kT0 + kDay, OverrideReason::kWrongFacts);
+  BOOST_TEST(a->earned() == Graduation::kPropose);  // 39 < 40
+}
+
 BOOST_AUTO_TEST_CASE(shadowHasNoLevelToDropTo) {
   TrustBudget b = fresh();
   BOOST_TEST(b.recordDecision(kT0 + 100 * kDay).empty());
@@ -693,6 +733,20 @@ BOOST_AUTO_TEST_CASE(theStateRoundTripsThroughJson) {
   BOOST_TEST(back->hold()->cleanDecisions == 1);
   BOOST_TEST(back->overrides().size() == 1u);
   BOOST_TEST(back->sevs().size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(theOwnersNoticeIsKeptAndAStateWrittenBeforeItStillLoads) {
+  TrustBudget b = fresh();
+  BOOST_TEST(!b.eligibleNoticed().has_value());
+  BOOST_TEST(b.noteEligibleNoticed(kT0 + kDay).empty());
+  auto back = TrustBudget::fromJson(b.toJson());
+  BOOST_REQUIRE_MESSAGE(back.ok(), back.message());
+  BOOST_TEST((back->eligibleNoticed() == kT0 + kDay));
+  json::Value old = fresh().toJson();
+  old.asObject().erase("eligibleNoticed");
+  auto older = TrustBudget::fromJson(old);
+  BOOST_REQUIRE_MESSAGE(older.ok(), older.message());
+  BOOST_TEST(!older->eligibleNoticed().has_value());
 }
 
 BOOST_AUTO_TEST_CASE(aDamagedStateIsRefusedNamingTheField) {
@@ -805,6 +859,31 @@ BOOST_AUTO_TEST_CASE(aFunctionBeginsAtItsFirstUpdateAndEveryChangeIsAudited) {
   BOOST_TEST(field(credits[0], "to") == "1");
   BOOST_TEST(field(credits[0], "delta") == "+1");
   BOOST_TEST(field(credits[0], "ref") == "receipt:7");
+}
+
+BOOST_AUTO_TEST_CASE(aConfiguredFunctionBeginsAtItsLevelAuditedAsConfigured) {
+  Box box;
+  box.trust = std::make_unique<TrustStore>(
+      box.store->log(), box.store->db(),
+      std::map<std::string, Graduation>{{std::string(kFn), Graduation::kAutonomous}});
+  BOOST_TEST(box.trust->startLevel(kFn) == Graduation::kAutonomous);
+  BOOST_TEST(box.trust->startLevel("quiet_hr") == Graduation::kShadow);
+  auto e = box.trust->eligibility(kFn, kT0);
+  BOOST_REQUIRE(e.ok());
+  BOOST_TEST(e->from == Graduation::kAutonomous);  // not begun: as it would begin
+  box.update(kT0, [](TrustBudget& b) { return b.recordDecision(kT0); });
+  auto begun = box.entries("graduation.changed");
+  BOOST_REQUIRE_EQUAL(begun.size(), 1u);
+  BOOST_TEST(field(begun[0], "cause") == "configured");
+  BOOST_TEST(field(begun[0], "from") == "SHADOW");
+  BOOST_TEST(field(begun[0], "to") == "AUTONOMOUS");
+  BOOST_TEST(field(begun[0], "trust") == "60");
+  BOOST_TEST(field(begun[0], "reason") ==
+             "begins at AUTONOMOUS as the owner configured it at installation "
+             "(policy.graduation.staffing_scheduling), with the trust AUTONOMOUS needs; listening "
+             "ends");
+  BOOST_TEST(box.stored().earned() == Graduation::kAutonomous);
+  BOOST_TEST(box.stored().trustHalves() == 120);
 }
 
 BOOST_AUTO_TEST_CASE(theBudgetSurvivesAReopen) {
