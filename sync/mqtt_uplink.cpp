@@ -147,6 +147,7 @@ void MqttUplink::onConnected(bool sessionPresent) {
   state_ = State::kConnected;
   ++stats_.connects;
   backoff_.reset();
+  if (onConnection_) onConnection_(true, {});
   publishFailureLogged_ = false;
   log(UplinkLogLevel::kInfo, "connected to the broker",
       {{"broker", transport_->describe()},
@@ -169,6 +170,7 @@ void MqttUplink::onConnected(bool sessionPresent) {
 void MqttUplink::onConnectFailed(const std::string& reason) {
   if (state_ != State::kConnecting) return;
   ++stats_.connectFailures;
+  if (onConnection_) onConnection_(false, reason);
   log(backoff_.attempts() == 0 ? UplinkLogLevel::kWarning : UplinkLogLevel::kDebug,
       "cannot connect to the broker", {{"broker", transport_->describe()}, {"reason", reason}});
   scheduleRetry();
@@ -177,6 +179,7 @@ void MqttUplink::onConnectFailed(const std::string& reason) {
 void MqttUplink::onConnectionLost(const std::string& reason) {
   if (state_ != State::kConnected) return;
   ++stats_.connectionsLost;
+  if (onConnection_) onConnection_(false, reason);
   inflight_.clear();
   log(UplinkLogLevel::kWarning, "lost the broker connection", {{"reason", reason}});
   scheduleRetry();

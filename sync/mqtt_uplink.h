@@ -115,6 +115,10 @@ class MqttUplink {
   // Handles the cmd topic with `processor` (owner thread; it must outlive the uplink). Call
   // before start(); without one the uplink does not subscribe to commands.
   void setCommandProcessor(command::CommandProcessor* processor) { commands_ = processor; }
+  // Told (owner thread) when the broker session comes up (true) and when it is lost or cannot
+  // come up (false, with the reason): the service feeds BRK-CONN-broker. Call before start().
+  using ConnectionListener = std::function<void(bool connected, const std::string& reason)>;
+  void setConnectionListener(ConnectionListener listener) { onConnection_ = std::move(listener); }
 
   UplinkStats stats() const;
   StatusReport statusReport();
@@ -155,6 +159,7 @@ class MqttUplink {
   std::unique_ptr<MqttTransport> transport_;
   Executor& executor_;
   std::function<TimePoint()> now_;
+  ConnectionListener onConnection_;
   UplinkLogger logger_;
   UplinkOptions options_;
   SiteTopics topics_;

@@ -147,19 +147,16 @@ Result<Breaker> Breaker::fromJson(BreakerConfig config, const json::Value& state
 
 json::Value Breaker::toJson() const {
   json::Array samples;
-  for (const Sample& s : samples_) samples.push_back(json::Object{{"at", millis(s.at)}, {"ok", s.ok}});
+  for (const Sample& s : samples_)
+    samples.push_back(json::Object{{"at", millis(s.at)}, {"ok", s.ok}});
   json::Array signals;
   for (const Signal& s : signals_) {
     signals.push_back(json::Object{{"at", millis(s.at)}, {"name", s.name}});
   }
-  return json::Object{{"state", breakerStateName(state_)},
-                      {"since", millis(since_)},
-                      {"latest", millis(latest_)},
-                      {"lastAlive", millis(lastAlive_)},
-                      {"probesStarted", probesStarted_},
-                      {"cleanProbes", cleanProbes_},
-                      {"samples", std::move(samples)},
-                      {"signals", std::move(signals)}};
+  return json::Object{{"state", breakerStateName(state_)}, {"since", millis(since_)},
+                      {"latest", millis(latest_)},         {"lastAlive", millis(lastAlive_)},
+                      {"probesStarted", probesStarted_},   {"cleanProbes", cleanProbes_},
+                      {"samples", std::move(samples)},     {"signals", std::move(signals)}};
 }
 
 Breaker::Breaker(BreakerConfig config, TimePoint start)

@@ -23,14 +23,14 @@ json::Value changedBody(const BreakerEvent& e) {
 }  // namespace
 
 json::Value BreakerView::toJson() const {
-  return json::Object{{"id", id},
-                      {"state", breakerStateName(state)},
-                      {"since", formatTimestamp(since)},
-                      {"reason", reason},
-                      {"probes", json::Object{{"started", probesStarted},
-                                              {"clean", cleanProbes},
-                                              {"of", probeDecisions}}},
-                      {"awaitingAck", awaitingAck}};
+  return json::Object{
+      {"id", id},
+      {"state", breakerStateName(state)},
+      {"since", formatTimestamp(since)},
+      {"reason", reason},
+      {"probes",
+       json::Object{{"started", probesStarted}, {"clean", cleanProbes}, {"of", probeDecisions}}},
+      {"awaitingAck", awaitingAck}};
 }
 
 Result<std::unique_ptr<BreakerBoard>> BreakerBoard::open(AuditLog& log, Database& db,
@@ -72,6 +72,12 @@ std::set<std::string> BreakerBoard::openBreakers() const {
 bool BreakerBoard::isOpen(std::string_view id) const {
   auto it = breakers_.find(std::string(id));
   return it != breakers_.end() && it->second.breaker.state() != BreakerState::kClosed;
+}
+
+std::optional<BreakerState> BreakerBoard::stateOf(std::string_view id) const {
+  auto it = breakers_.find(std::string(id));
+  if (it == breakers_.end()) return std::nullopt;
+  return it->second.breaker.state();
 }
 
 std::vector<BreakerView> BreakerBoard::list(TimePoint at) const {
@@ -147,7 +153,8 @@ Result<BreakerBoard::Events> BreakerBoard::recordSuccess(std::string_view id, Ti
 Result<BreakerBoard::Events> BreakerBoard::recordFailure(std::string_view id, TimePoint at,
                                                          std::string_view actor,
                                                          std::string_view what) {
-  return apply(id, at, actor, [at, what](Breaker& b) { return eventsOf(b.recordFailure(at, what)); });
+  return apply(id, at, actor,
+               [at, what](Breaker& b) { return eventsOf(b.recordFailure(at, what)); });
 }
 
 Result<BreakerBoard::Events> BreakerBoard::recordHeartbeat(std::string_view id, TimePoint at,

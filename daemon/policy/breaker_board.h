@@ -23,6 +23,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -99,6 +100,8 @@ class BreakerBoard {
   // Open or half-open breakers: what the gate clamps on (PolicyState::openBreakers).
   std::set<std::string> openBreakers() const;
   bool isOpen(std::string_view id) const;
+  // nullopt for a breaker the site does not have.
+  std::optional<BreakerState> stateOf(std::string_view id) const;
   // Every breaker, by id.
   std::vector<BreakerView> list(TimePoint at) const;
 
@@ -110,8 +113,7 @@ class BreakerBoard {
   using Step = std::function<Result<Events>(Breaker&)>;
 
   BreakerBoard(AuditLog& log, Database& db) : log_(&log), db_(&db) {}
-  Result<Events> apply(std::string_view id, TimePoint at, std::string_view actor,
-                       const Step& step);
+  Result<Events> apply(std::string_view id, TimePoint at, std::string_view actor, const Step& step);
   Status store(AuditLog::Batch& batch, const std::string& id, const Entry& entry, TimePoint at,
                std::string_view actor, const Events& events);
   void announce(const Events& events);

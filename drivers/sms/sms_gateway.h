@@ -53,6 +53,9 @@ struct SendError {
   // reconcile() before it sends again, instead of risking a second copy. False when it surely did
   // not (connection refused, DNS failure, an error status in the answer).
   bool maybeAccepted = false;
+  // True when the provider refused our credentials (HTTP 401/403 from Twilio): retrying may help
+  // once they are fixed, but the connection's breaker opens at once (seed 001 section 8).
+  bool authFailure = false;
 };
 
 // Either the accepted send or the classified error.

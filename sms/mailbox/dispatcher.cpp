@@ -77,6 +77,7 @@ Status Dispatcher::runPass() {
     const drivers::SendResult answer = gateway_.send(Outbox::outboundSms(**claimed));
     // A row whose answer cannot be recorded stays in `sending`, due: the next pass reconciles it.
     if (auto s = outbox_.recordSend(**claimed, gateway_.name(), answer); !s) return s;
+    if (options_.onSendResult) options_.onSendResult(gateway_.name(), answer);
   }
 }
 

@@ -21,6 +21,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "drivers/sms/sms_gateway.h"
@@ -36,6 +37,9 @@ struct DispatcherOptions {
   std::chrono::milliseconds errorPause{5'000};
   // One line per failed pass (the service logs it). Called on the dispatcher thread.
   std::function<void(const std::string&)> onError;
+  // What the gateway answered to each send(), with its name, after the answer is recorded (the
+  // service feeds the connection's breaker). Called on the dispatcher thread; must be quick.
+  std::function<void(std::string_view gateway, const drivers::SendResult&)> onSendResult;
 };
 
 class Dispatcher {

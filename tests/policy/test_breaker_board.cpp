@@ -88,8 +88,8 @@ BOOST_AUTO_TEST_CASE(aTripIsAuditedWithItsReasonAndSurvivesAReopen) {
   std::vector<BreakerEvent> heard;
   box.board->setOnChange([&](const BreakerEvent& e) { heard.push_back(e); });
   for (int i = 0; i < 4; ++i) {
-    BOOST_TEST(box.ok(box.board->recordFailure("BRK-CONN-twilio", kT0 + i * 1s, "sms", "503"))
-                   .empty());
+    BOOST_TEST(
+        box.ok(box.board->recordFailure("BRK-CONN-twilio", kT0 + i * 1s, "sms", "503")).empty());
   }
   auto opened = box.ok(box.board->recordFailure("BRK-CONN-twilio", kT0 + 4s, "sms", "503"));
   BOOST_REQUIRE_EQUAL(opened.size(), 1u);
@@ -233,7 +233,7 @@ BOOST_AUTO_TEST_CASE(reconfiguringKeepsTheStateAndTheSignals) {
   for (int i = 0; i < 8; ++i) {
     box.ok(box.board->recordSignal("BRK-OUT", kT0 + i * 1min, "sms", kSignalOutreachSent));
   }
-  BOOST_TEST(box.state("BRK-OUT", kT0 + 8min) == "closed");  // 2 people: trips at 9
+  BOOST_TEST(box.state("BRK-OUT", kT0 + 8min) == "closed");              // 2 people: trips at 9
   BOOST_REQUIRE(box.board->reconfigure(outreachBreakerConfig(1)).ok());  // trips at 5
   auto opened = box.ok(box.board->tick(kT0 + 9min));
   BOOST_REQUIRE_EQUAL(opened.size(), 1u);

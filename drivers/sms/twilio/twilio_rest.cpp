@@ -216,7 +216,8 @@ SendResult classifySendReply(const HttpReply& reply) {
   const bool maybeAccepted = reply.status == 502 || reply.status == 504;
   std::string what =
       retryable ? "Twilio did not take the message (" : "Twilio refused the message (";
-  return SendError{retryable, what + describeErrorReply(reply) + ")", maybeAccepted};
+  const bool authFailure = reply.status == 401 || reply.status == 403;
+  return SendError{retryable, what + describeErrorReply(reply) + ")", maybeAccepted, authFailure};
 }
 
 Result<MessagePage> parseMessagePage(const std::string& json) {
