@@ -34,9 +34,10 @@ void StallWatchdog::beat(TimePoint at) {
   lastBeat_ = at;
 }
 
-void StallWatchdog::publish(std::vector<WatchedItem> items) {
+void StallWatchdog::publish(std::vector<WatchedItem> items, TimePoint at) {
   std::lock_guard lock(mutex_);
   items_ = std::move(items);
+  itemsAt_ = at;
 }
 
 std::vector<Stall> StallWatchdog::stallsAt(TimePoint now) {
@@ -52,21 +53,21 @@ std::vector<Stall> StallWatchdog::stallsAt(TimePoint now) {
     const std::string waited = minutesBetween(item.since, now);
     switch (item.kind) {
       case WatchedItem::Kind::kApproval:
-        if (now > item.since) {
+        if (itemsAt_ > item.since) {
           out.push_back({"approval:" + item.id,
                          who + "approval " + item.id + " expired " + waited +
                              " ago and is still waiting. Please check the approvals."});
         }
         break;
       case WatchedItem::Kind::kHumanPacket:
-        if (now > item.since + 2 * item.sla) {
+        if (itemsAt_ > item.since + 2 * item.sla) {
           out.push_back({"human_packet:" + item.id, who + "a decision for a person (packet " +
                                                         item.id + ") has waited " + waited +
                                                         ". Please check the approvals."});
         }
         break;
       case WatchedItem::Kind::kSafetyIncident:
-        if (now > item.since + 2 * item.sla) {
+        if (itemsAt_ > item.since + 2 * item.sla) {
           out.push_back({"safety:" + item.id, who + "safety alert " + item.id + " has been open " +
                                                   waited +
                                                   " with no ACK. Please call the site now."});

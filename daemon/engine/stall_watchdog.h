@@ -8,8 +8,10 @@
 //   (b) "approval:<id>": an approval past its expiry that is still pending;
 //   (c) "human_packet:<id>" / "safety:<id>": a HUMAN_ONLY packet or an unacknowledged safety
 //       incident older than twice its SLA.
-// (b) and (c) come from the facts the engine publishes with each heartbeat (publish()); when the
-// engine is stuck they stay as last published, which is exactly what is still waiting.
+// (b) and (c) come from the facts the engine publishes with each heartbeat (publish()), judged at
+// the time the engine read them: only what the engine itself still saw waiting past its limit is
+// escalated, so facts a minute old never raise a stall the engine has just resolved (and when the
+// engine is stuck, (a) says so).
 //
 // Each stall is escalated through `escalate` (the independent path: direct SMS through the gateway,
 // never the engine or the outbox, docs/watchdog.md), logged always (error), and handed to `audit`
@@ -76,8 +78,8 @@ class StallWatchdog {
 
   // The engine's heartbeat timer ran at `at`. Until the first beat the engine is not watched.
   void beat(TimePoint at);
-  // What is waiting for a human now (replaces the last facts).
-  void publish(std::vector<WatchedItem> items);
+  // What was waiting for a human at `at`, the engine's reading of the clock (replaces the last).
+  void publish(std::vector<WatchedItem> items, TimePoint at);
 
   // One pass at the clock's now(): escalates every stall not escalated within repeatAfter;
   // returns those it escalated.
@@ -104,6 +106,7 @@ class StallWatchdog {
   std::condition_variable changed_;
   std::optional<TimePoint> lastBeat_;
   std::vector<WatchedItem> items_;
+  TimePoint itemsAt_{};
   std::map<std::string, TimePoint> escalatedAt_;
   std::optional<TimePoint> checkedAt_;
   bool woken_ = false;

@@ -9,6 +9,7 @@
 #include "daemon/service/store_subsystem.h"
 #include "daemon/service/sync_subsystem.h"
 #include "daemon/service/terminal_subsystem.h"
+#include "daemon/service/watchdog_subsystem.h"
 
 namespace atoms {
 
@@ -37,6 +38,8 @@ EdgeServices::EdgeServices(Poco::Util::Application& app, Clock& clock)
   api_ = &add<ApiSubsystem>(Poco::Logger::get("api"), *store_, *engine_);
   api_->setPolicy(policy_);
   sync_ = &add<SyncSubsystem>(Poco::Logger::get("sync"), *store_, *engine_, *policy_);
+  // Last: it starts once everything it watches runs, and stops first (docs/watchdog.md).
+  add<WatchdogSubsystem>(Poco::Logger::get("watchdog"), *store_, *engine_, *sms_);
 }
 
 sms_site::CalloutOptions EdgeServices::calloutOptions() {
