@@ -35,6 +35,7 @@ EdgeServices::EdgeServices(Poco::Util::Application& app, Clock& clock)
         return std::move(*processor);
       });
   terminal_ = &add<TerminalSubsystem>(Poco::Logger::get("terminal"), *store_, *engine_);
+  terminal_->setBreakerReports([this](BreakerReport r) { policy_->reportBreaker(std::move(r)); });
   api_ = &add<ApiSubsystem>(Poco::Logger::get("api"), *store_, *engine_);
   api_->setPolicy(policy_);
   sync_ = &add<SyncSubsystem>(Poco::Logger::get("sync"), *store_, *engine_, *policy_);

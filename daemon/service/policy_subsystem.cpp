@@ -70,7 +70,48 @@ Status PolicySubsystem::start(Poco::Util::Application& app) {
             logWarning(logger, "could not verify the audit log this time", {{"error", why}});
           }});
   integrity_->start();
+  const std::vector<std::string> connections = configuredConnections(app.config());
+  auto breakers = onEngine(engine_.engine(), [this, &connections]() -> Status {
+    auto made = SiteBreakers::create(
+        engine_.engine(), store_.store(), logger_, connections,
+        policy::BreakerBoard::TripHook{},  // the trust budget's regression: wired next
+        [this](const policy::BreakerEvent& e) { breakerChanged(e); });
+    if (!made) return made.error();
+    breakers_ = std::move(*made);
+    return Status::success();
+  });
+  if (!breakers) return makeError("policy: the engine is not running");
+  if (!*breakers) return makeError("policy: cannot load the breakers: " + breakers->message());
+  for (const std::string& id : onEngine(engine_.engine(), [this] {
+                                 return breakers_->board().openBreakers();
+                               }).value_or(std::set<std::string>{})) {
+    logWarning(logger_, "breaker is not closed", {{"breaker", id}});
+  }
   return Status::success();
+}
+
+void PolicySubsystem::reportBreaker(BreakerReport report) {
+  if (breakers_) breakers_->report(std::move(report));
+}
+
+bool PolicySubsystem::outreachFrozen() const {
+  // Seed 001 section 8: Open freezes outreach per L1; half-open is the trial, where the gate
+  // clamps each outreach decision to PROPOSE instead.
+  return level_ >= policy::KillSwitchLevel::kL1 ||
+         (breakers_ && breakers_->board().stateOf("BRK-OUT") == policy::BreakerState::kOpen);
+}
+
+void PolicySubsystem::breakerChanged(const policy::BreakerEvent& e) {
+  if (e.to == policy::BreakerState::kOpen) {
+    logWarning(logger_, "breaker opened", {{"breaker", e.breaker}, {"reason", e.reason}});
+  } else {
+    logInfo(logger_, "breaker changed",
+            {{"breaker", e.breaker},
+             {"to", policy::breakerStateName(e.to)},
+             {"reason", e.reason}});
+  }
+  if (e.breaker != "BRK-OUT") return;
+  for (auto& [id, listener] : listeners_) listener(level_);
 }
 
 void PolicySubsystem::integrityFailed(const VerifyReport& report) {
@@ -94,6 +135,8 @@ void PolicySubsystem::stop() {
   if (integrity_) integrity_->stop();  // no report is posted after this
   (void)onEngine(engine_.engine(), [this] {
     listeners_.clear();
+    if (breakers_) breakers_->stop();
+    breakers_.reset();
     killSwitch_.reset();  // a report posted before the watch stopped finds none
     return true;
   });
@@ -106,6 +149,7 @@ policy::PolicyState PolicySubsystem::state() {
   s.level = level_;
   s.defaultGraduation = policy::Graduation::kPropose;
   s.graduation["staffing_scheduling"] = scheduling_;
+  if (breakers_) s.openBreakers = breakers_->board().openBreakers();
   return s;
 }
 

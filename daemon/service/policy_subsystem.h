@@ -11,6 +11,9 @@
 //   start and every policy.integrity_check_interval_s; a broken chain raises the kill switch to
 //   L3 (automated, actor "integrity", the problem as the reason) and is logged as an error
 //   (seed 001 section 7: L3 is automatic on an integrity failure; lowering it is for a person).
+// - the site's breakers (SiteBreakers: BRK-OUT, BRK-SCH, BRK-CONN-<system>), kept in the store,
+//   fed through reportBreaker(); state().openBreakers is theirs, a trip regresses the trust budget
+//   in the trip's transaction, and BRK-OUT open freezes outreach as L1 does.
 // Listeners (the SMS layer freezes outreach from L1 and releases held messages back at L0) are
 // added and removed on the main thread while the engine runs; they are called on the engine
 // thread, at addition with the current level and after each change.
@@ -30,6 +33,7 @@
 #include "daemon/policy/kill_switch.h"
 #include "daemon/policy/policy_gate.h"
 #include "daemon/service/service_subsystem.h"
+#include "daemon/service/site_breakers.h"
 
 namespace atoms {
 
@@ -60,6 +64,17 @@ class PolicySubsystem final : public ServiceSubsystem {
   // Preconditions: started(). Tests use it to ask for a check and count them.
   policy::IntegrityWatch& integrityWatch() { return *integrity_; }
 
+  // ---- Breakers (daemon/service/site_breakers.h; docs/policy-breakers.md) ----
+  // Any thread, between start and stop: a live signal for one of the site's breakers.
+  void reportBreaker(BreakerReport report);
+  // Engine thread: outreach is frozen (seed 001 sections 7 and 8): the kill switch is at L1 or
+  // higher, or BRK-OUT is open (half-open is its trial: released, each outreach decision clamped
+  // to PROPOSE by the gate). The listeners are called again (with the unchanged level) whenever
+  // BRK-OUT moves, so the SMS layer holds and releases outreach on the kill switch's path.
+  bool outreachFrozen() const;
+  // Engine thread, preconditions: started(). Acknowledge and list for the panel and the API.
+  SiteBreakers& breakers() { return *breakers_; }
+
  protected:
   Status start(Poco::Util::Application& app) override;
   void stop() override;
@@ -67,6 +82,8 @@ class PolicySubsystem final : public ServiceSubsystem {
  private:
   // Engine thread: raises the kill switch to L3 for a broken audit chain.
   void integrityFailed(const VerifyReport& report);
+  // Engine thread: a committed breaker transition (logged; BRK-OUT calls the listeners).
+  void breakerChanged(const policy::BreakerEvent& event);
 
   Poco::Logger& logger_;
   StoreSubsystem& store_;
@@ -78,6 +95,7 @@ class PolicySubsystem final : public ServiceSubsystem {
   policy::KillSwitchLevel level_ = policy::KillSwitchLevel::kL0;
   // policy.graduation.staffing_scheduling: the owner's choice, read at start.
   policy::Graduation scheduling_ = policy::Graduation::kPropose;
+  std::unique_ptr<SiteBreakers> breakers_;  // engine thread, except reportBreaker()
   std::map<int, LevelListener> listeners_;
   int nextListener_ = 1;
 };

@@ -7,6 +7,7 @@
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/policy_subsystem.h"
 #include "daemon/service/refusal_audit.h"
+#include "daemon/service/sms_breaker_signals.h"
 #include "daemon/service/sms_config.h"
 #include "daemon/service/store_subsystem.h"
 #include "drivers/sms/failover_gateway.h"
@@ -147,6 +148,7 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
       *runner_, now, [this] { return std::uniform_real_distribution<double>(0.0, 1.0)(random_); },
       settings.retry);
   outbox_->setOnOutcome([this](const OutboxRow& row) {
+    if (auto report = outboxOutcomeReport(row); report && policy_) policy_->reportBreaker(*report);
     if (row.state != OutboxState::kFailed && row.state != OutboxState::kUndelivered) return;
     logWarning(logger_, "SMS not delivered",
                {{"id", row.id},
@@ -222,11 +224,22 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
     processor_ = std::make_unique<LeaveRowsNew>();
     logInfo(logger_, "no conversation layer: inbound messages are stored and stay new");
   }
-  inbox_->setOnStored([this](const sms::mailbox::InboxRow&) { postProcessing(); });
+  inbox_->setOnStored([this, keywords = std::make_shared<const sms::KeywordParser>()](
+                          const sms::mailbox::InboxRow& row) {
+    if (auto report = inboundReport(row, *keywords); report && policy_) {
+      policy_->reportBreaker(*report);
+    }
+    postProcessing();
+  });
   sms::mailbox::DispatcherOptions dispatch;
   dispatch.followsSystemTime = clock.followsSystemTime();
   dispatch.onError = [this](const std::string& error) {
     logWarning(logger_, "SMS dispatcher pass failed; it will try again", {{"error", error}});
+  };
+  dispatch.onSendResult = [this](std::string_view gateway, const drivers::SendResult& result) {
+    if (auto report = sendResultReport(gateway, result); report && policy_) {
+      policy_->reportBreaker(*report);
+    }
   };
   dispatcher_ = std::make_unique<sms::mailbox::Dispatcher>(*outbox_, *gateway_, dispatch);
 
@@ -256,9 +269,10 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
   }
   if (policy_ != nullptr) {
     // Called on the engine thread, now with the stored level and after every change.
-    policyListener_ = policy_->addListener([this](policy::KillSwitchLevel level) {
+    policyListener_ = policy_->addListener([this](policy::KillSwitchLevel /*level*/) {
       if (!active_) return;
-      processor_->setOutreachFrozen(level >= policy::KillSwitchLevel::kL1);
+      // L1 or higher, or BRK-OUT open (the policy calls again when BRK-OUT moves).
+      processor_->setOutreachFrozen(policy_->outreachFrozen());
     });
   }
   postProcessing();  // rows a previous run stored but did not handle

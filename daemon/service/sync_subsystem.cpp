@@ -164,6 +164,11 @@ Status SyncSubsystem::start(Poco::Util::Application& app) {
             store.log(), store.db(), *commandTarget_, cloudKey, [&clock] { return clock.now(); }});
     uplink_ = std::move(*uplink);
     uplink_->setCommandProcessor(commands_.get());
+    uplink_->setConnectionListener([this](bool connected, const std::string& reason) {
+      policy_.reportBreaker({connected ? BreakerReport::Kind::kConnected
+                                       : BreakerReport::Kind::kDisconnected,
+                             connectionBreakerId("broker"), reason, "sync"});
+    });
     uplink_->start();
     return Status::success();
   });

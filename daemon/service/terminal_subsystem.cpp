@@ -48,8 +48,13 @@ Status TerminalSubsystem::start(Poco::Util::Application& app) {
       store_.store(), [&engine](std::function<void()> ev) { return engine.post(std::move(ev)); },
       [&engine] { return engine.onEngineThread(); });
   terminal::PunchLedger::Listener onAccepted;
-  if (listener_) {
+  if (listener_ || breakerReports_) {
     onAccepted = [this](const std::vector<site::Punch>& punches) {
+      if (breakerReports_) {
+        breakerReports_({BreakerReport::Kind::kSuccess, connectionBreakerId("terminals"), {},
+                         "terminals"});
+      }
+      if (!listener_) return;
       try {
         listener_(punches);
       } catch (const std::exception& e) {
@@ -68,6 +73,10 @@ Status TerminalSubsystem::start(Poco::Util::Application& app) {
   options.address = listen->host;
   options.port = listen->port;
   options.onRefused = [this, &engine, &clock](const drivers::terminal::RefusedPunchRequest& e) {
+    if (breakerReports_ && (e.httpStatus == 401 || e.httpStatus == 403)) {
+      breakerReports_({BreakerReport::Kind::kAuthFailure, connectionBreakerId("terminals"),
+                       e.reason, "terminals"});
+    }
     // Server thread: hand the audit to the engine, which owns the store; never wait here.
     (void)engine.post([this, e, &clock] {
       if (!active_) return;

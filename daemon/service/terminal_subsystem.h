@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "daemon/service/service_subsystem.h"
+#include "daemon/service/site_breakers.h"
 #include "daemon/site/site_model.h"
 
 namespace atoms {
@@ -56,6 +57,12 @@ class TerminalSubsystem final : public ServiceSubsystem {
   // in request order (the store already holds them). Must not block on other threads; an
   // exception it throws is logged and does not undo the punches.
   void setPunchListener(PunchListener listener) { listener_ = std::move(listener); }
+  // Before start(). Where BRK-CONN-terminals hears about the terminals (PolicySubsystem::
+  // reportBreaker): a refused token (401/403) is an auth failure, a stored punch request a
+  // success. Called on server and engine threads; must be quick.
+  void setBreakerReports(std::function<void(BreakerReport)> reports) {
+    breakerReports_ = std::move(reports);
+  }
 
   // The port the server is bound to (useful with port 0); 0 when stopped or off.
   std::uint16_t port() const;
@@ -71,6 +78,7 @@ class TerminalSubsystem final : public ServiceSubsystem {
   StoreSubsystem& store_;
   EngineSubsystem& engine_;
   PunchListener listener_;
+  std::function<void(BreakerReport)> breakerReports_;
 
   std::unique_ptr<sms::mailbox::PostingStoreRunner> runner_;
   std::unique_ptr<terminal::PunchLedger> ledger_;

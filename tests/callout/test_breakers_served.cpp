@@ -1,0 +1,120 @@
+// The site's breakers in serve's wiring (daemon/service/site_breakers.h, docs/policy-breakers.md)
+// on the call-out site of served_site.h: live signals open them (stop-class replies, the SMS
+// provider refusing our credentials), BRK-OUT open holds offers as the kill switch's L1 does and
+// lets them go when it leaves Open, the gate sees open breakers, and a restart keeps them.
+#include <boost/test/unit_test.hpp>
+#include <set>
+#include <string>
+
+#include "daemon/policy/breaker.h"
+#include "daemon/service/policy_subsystem.h"
+#include "tests/callout/callout_fixture.h"
+#include "tests/callout/served_site.h"
+
+using namespace atoms;
+using namespace atoms::callout::testing;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string field(const Entry& e, const char* name) {
+  const json::Value* v = e.body.find(name);
+  BOOST_REQUIRE_MESSAGE(v && v->isString(), "no string field " << name);
+  return v->asString();
+}
+
+std::set<std::string> openBreakers(ServedSite& site) {
+  std::set<std::string> open;
+  site.withPolicy([&](PolicySubsystem& policy) { open = policy.state().openBreakers; });
+  return open;
+}
+
+std::string breakerState(ServedSite& site, const std::string& id) {
+  std::string state = "absent";
+  site.withPolicy([&](PolicySubsystem& policy) {
+    for (const policy::BreakerView& v : policy.breakers().list()) {
+      if (v.id == id) state = policy::breakerStateName(v.state);
+    }
+  });
+  return state;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(breakers_served)
+
+BOOST_FIXTURE_TEST_CASE(brkOutOpenHoldsOffersAcrossARestartAndLetsThemGoWhenItLeavesOpen,
+                        ServedSite) {
+  BOOST_TEST(breakerState(*this, "BRK-CONN-twilio") == "closed");
+  withPolicy([&](PolicySubsystem& policy) {
+    auto tripped = policy.breakers().board().trip("BRK-OUT", now(), "test",
+                                                  "reply rate down 45% week over week");
+    BOOST_TEST_REQUIRE(tripped.ok(), tripped.message());
+  });
+  BOOST_TEST(openBreakers(*this) == std::set<std::string>{"BRK-OUT"});
+  text(kRosa, "Jamal didn't show, I'm alone on the line");
+  BOOST_TEST(heldTo(kBen) == 1);
+  BOOST_TEST(lastTo(kRosa).find("Finding cover for Jamal") != std::string::npos, lastTo(kRosa));
+
+  close();
+  open();
+  BOOST_TEST(breakerState(*this, "BRK-OUT") == "open");
+  BOOST_TEST(heldTo(kBen) == 1);
+
+  advance(12h + 1min);  // BRK-OUT's cooldown
+  BOOST_TEST(breakerState(*this, "BRK-OUT") == "half-open");
+  BOOST_TEST(openBreakers(*this) == std::set<std::string>{"BRK-OUT"});  // still clamps the gate
+  BOOST_TEST(heldTo(kBen) == 0);  // re-decided on release, as after L1
+  auto changed = entries("breaker.changed");
+  BOOST_REQUIRE_EQUAL(changed.size(), 2u);
+  BOOST_TEST(field(changed[0], "reason") == "reply rate down 45% week over week");
+  BOOST_TEST(field(changed[1], "to") == "half-open");
+  BOOST_TEST(changed[1].actor == "engine");
+
+  // A clean trial of 48 hours, then a person closes it; an automated process never can.
+  advance(48h);
+  std::string refused;
+  std::string closed;
+  withPolicy([&](PolicySubsystem& policy) {
+    for (const policy::BreakerView& v : policy.breakers().list()) {
+      if (v.id == "BRK-OUT") BOOST_TEST(v.awaitingAck);
+    }
+    auto automated = policy.breakers().acknowledge("BRK-OUT", {"engine", true});
+    refused = automated.ok() ? std::string() : automated.message();
+    auto person = policy.breakers().acknowledge("BRK-OUT", {"panel:kwame", false});
+    closed = person.ok() ? person->describe() : person.message();
+  });
+  BOOST_TEST(refused == "an automated process cannot acknowledge BRK-OUT; a person must");
+  BOOST_TEST(closed ==
+             "BRK-OUT half-open -> closed: probe window clean; acknowledged by panel:kwame");
+  BOOST_TEST(openBreakers(*this).empty());
+  BOOST_TEST(entries("breaker.ack_refused").size() == 1u);
+}
+
+BOOST_FIXTURE_TEST_CASE(threeStopRepliesInADayOpenBrkOut, ServedSite) {
+  text(kAna, "STOP");
+  text(kBen, "stop");
+  BOOST_TEST(openBreakers(*this).empty());
+  text(kCleo, "STOP");
+  BOOST_TEST(openBreakers(*this) == std::set<std::string>{"BRK-OUT"});
+  auto changed = entries("breaker.changed");
+  BOOST_REQUIRE_EQUAL(changed.size(), 1u);
+  BOOST_TEST(changed[0].actor == "sms");
+  BOOST_TEST(field(changed[0], "reason") == "outreach.stop_reply 3 >= 3 over 86400 s");
+}
+
+BOOST_FIXTURE_TEST_CASE(theProviderRefusingOurCredentialsOpensItsConnectionBreaker, ServedSite) {
+  provider.failNext(drivers::twilio::FakeFailure{401, 20003, "Authenticate"});
+  text(kRosa, "Jamal didn't show, I'm alone on the line");
+  BOOST_TEST(breakerState(*this, "BRK-CONN-twilio") == "open");
+  auto changed = entries("breaker.changed");
+  BOOST_REQUIRE_EQUAL(changed.size(), 1u);
+  BOOST_TEST(field(changed[0], "breaker") == "BRK-CONN-twilio");
+  BOOST_TEST(field(changed[0], "reason") == "conn.auth_failure 1 >= 1 over 3600 s");
+  // A connection breaker clamps no action kind: the offers still go out once the provider takes
+  // them (the outbox retries).
+  advance(5min);
+  BOOST_TEST(!textsTo(kBen).empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
