@@ -230,6 +230,9 @@ std::vector<ConfigKey> smsConfigKeys() {
       {"sms.safety.reminder-minutes", "5",
        "how often the people alerted about a safety report are reminded until one replies ACK",
        integerIn(1, 60)},
+      {"sms.checklists.file", "",
+       "the site's checklists with due times (JSON, docs/checklists.md); empty: none",
+       syncOptionalPath()},
       {"sms.contact.name", "",
        "who HELP names for people without a manager of record and for unknown numbers", oneLine()},
       {"sms.contact.phone", "", "that person's phone number, E.164 (may be empty)", optionalE164()},
@@ -310,6 +313,15 @@ Result<SmsSettings> loadSmsSettings(const Poco::Util::AbstractConfiguration& c,
   talk.safety.realertEvery = std::chrono::minutes(c.getInt("sms.safety.reminder-minutes"));
   if (Status s = sms::conversation::validateConversationSettings(talk); !s) {
     return makeError("sms.quiet-hours/sms.daily-cap/sms.safety.*: " + s.message());
+  }
+  if (const std::string file = c.getString("sms.checklists.file"); !file.empty()) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return makeError("sms.checklists.file " + file + " cannot be read");
+    std::ostringstream text;
+    text << in.rdbuf();
+    auto book = sms::conversation::parseChecklistBook(text.str());
+    if (!book) return makeError("sms.checklists.file " + file + ": " + book.message());
+    talk.checklists = std::move(*book);
   }
   settings.contact.name = c.getString("sms.contact.name");
   settings.contact.phone = c.getString("sms.contact.phone");

@@ -69,6 +69,30 @@ Result<std::unique_ptr<ConversationProcessor>> ConversationProcessor::create(
   processor->conversation_ = std::make_unique<sms::conversation::Conversation>(
       mailbox.store, mailbox.inbox, *processor->outreach_, processor->handler_.get(),
       processor->safety_.get());
+  if (!mailbox.conversation.checklists.empty()) {
+    // A checklist's owners: the person, or whoever has a shift at the station just then.
+    auto people = std::make_shared<const site::SiteModel>(model ? *model : site::SiteModel{});
+    const SiteRoster* roster = &processor->roster_;
+    auto owners = [people, roster](const sms::conversation::Checklist& list, TimePoint now) {
+      std::vector<sms::conversation::Contact> out;
+      const auto add = [&](const std::string& personId) {
+        for (const site::Person& p : people->people) {
+          if (p.id != personId) continue;
+          if (auto contact = roster->findByPhone(p.phone)) out.push_back(*contact);
+        }
+      };
+      if (!list.ownerPerson.empty()) add(list.ownerPerson);
+      for (const site::Shift& shift : people->shifts) {
+        if (list.ownerStation.empty() || shift.stationId != list.ownerStation) continue;
+        if (shift.assignee && shift.start.utc <= now && now < shift.end.utc) add(*shift.assignee);
+      }
+      return out;
+    };
+    processor->checklists_ = std::make_unique<sms::conversation::ChecklistDesk>(
+        mailbox.store, *processor->outreach_, *processor->safety_, mailbox.conversation.checklists,
+        std::move(owners));
+    processor->conversation_->setChecklistDesk(processor->checklists_.get());
+  }
   return processor;
 }
 
@@ -81,7 +105,8 @@ ConversationProcessor::ConversationProcessor(Engine& engine, Poco::Logger& logge
       siteTime_(std::move(siteTime)),
       releaseTimer_(engine, [this] { releaseDue(); }),
       realertTimer_(engine, [this] { realertDue(); }),
-      calloutTimer_(engine, [this] { calloutDue(); }) {}
+      calloutTimer_(engine, [this] { calloutDue(); }),
+      checklistTimer_(engine, [this] { checklistsDue(); }) {}
 
 ConversationProcessor::~ConversationProcessor() = default;
 
@@ -102,6 +127,27 @@ void ConversationProcessor::processPending() {
   scheduleRelease();
   scheduleRealert();
   scheduleCallout();
+  scheduleChecklists();
+}
+
+void ConversationProcessor::checklistsDue() {
+  const TimePoint now = engine_.clock().now();
+  Result<int> sent = checklists_->alertOverdue(now);
+  if (!sent) {
+    logError(logger_, "overdue checklists could not be sent; trying again in a minute",
+             {{"error", sent.message()}});
+    checklistTimer_.setAt(now + std::chrono::minutes(1));
+    return;
+  }
+  if (*sent > 0) logInfo(logger_, "overdue checklists chased", {{"stages", std::to_string(*sent)}});
+  checklistsCaughtUp_ = true;
+  scheduleChecklists();
+}
+
+void ConversationProcessor::scheduleChecklists() {
+  if (!checklists_) return;
+  const TimePoint now = engine_.clock().now();
+  checklistTimer_.setAt(checklistsCaughtUp_ ? checklists_->nextCheck(now) : std::optional(now));
 }
 
 void ConversationProcessor::calloutDue() {

@@ -37,6 +37,7 @@
 #include "daemon/sms/site_roster.h"
 #include "sms/conversation/conversation.h"
 #include "sms/conversation/outreach.h"
+#include "sms/conversation/checklist_desk.h"
 #include "sms/conversation/safety_desk.h"
 #include "store/result.h"
 
@@ -85,6 +86,8 @@ class ConversationProcessor final : public InboundProcessor {
   void scheduleRealert();
   void calloutDue();
   void scheduleCallout();
+  void checklistsDue();
+  void scheduleChecklists();
 
   Engine& engine_;
   Poco::Logger& logger_;
@@ -97,11 +100,14 @@ class ConversationProcessor final : public InboundProcessor {
   std::unique_ptr<callout::CalloutHandler> handler_;
   std::unique_ptr<callout::NoShowWatch> noShow_;
   std::unique_ptr<callout::CalloutApprovals> approvals_;
+  std::unique_ptr<sms::conversation::ChecklistDesk> checklists_;  // null without checklists
+  bool checklistsCaughtUp_ = false;  // the first pass sends what was missed while down
   std::unique_ptr<sms::conversation::Conversation> conversation_;
   // Last, so they are cancelled first (on the engine thread: SmsSubsystem destroys us there).
   DeadlineTimer releaseTimer_;  // held messages
   DeadlineTimer realertTimer_;  // safety reminders
   DeadlineTimer calloutTimer_;  // call-out waves, escalations, expiries
+  DeadlineTimer checklistTimer_;  // overdue checklists (docs/checklists.md)
 };
 
 }  // namespace atoms::sms_site

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string>
 
+#include "sms/conversation/checklist_book.h"
 #include "sms/conversation/language.h"
 #include "sms/outreach/outreach_policy.h"
 #include "store/result.h"
@@ -28,6 +29,8 @@ struct ConversationSettings {
   SafetySettings safety;
   // Inbound messages handled per Conversation::handlePending() call.
   std::size_t batchLimit = 50;
+  // The site's checklists (sms.checklists.file; checklist_book.h); empty: none.
+  ChecklistBook checklists;
 };
 
 // Ok, or one line naming the setting: the number is 2-15 digits, the interval 1-60 minutes.

@@ -12,7 +12,6 @@
 #pragma once
 
 #include <chrono>
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -54,11 +53,9 @@ class ServedSite {
   void punch(const std::string& personId, drivers::terminal::PunchKind kind, TimePoint at);
 
   void setLevel(policy::KillSwitchLevel level);
-  // Runs `fn` on the engine thread with the policy subsystem (its breakers, its state), then
-  // waits until the service is quiet.
-  void withPolicy(const std::function<void(PolicySubsystem&)>& fn);
   void setGraduation(policy::Graduation graduation);  // policy.graduation.*, then a restart
   void setWaveSize(int size);                         // callout.wave_size, then a restart
+  void setChecklists(const std::string& json);        // sms.checklists.file, then a restart
 
   // Bodies the provider was handed for `to`, oldest first.
   std::vector<std::string> textsTo(const std::string& to);

@@ -172,6 +172,29 @@ BOOST_AUTO_TEST_CASE(theSimPinComesFromAPrivateFileOrACredentialAndIsNeverEchoed
   BOOST_TEST(fromCredential->modem->simPin == "1234");
 }
 
+BOOST_AUTO_TEST_CASE(theChecklistFileIsReadAtLoadAndABadOneNamesTheKey) {
+  const std::string good = tmp.write(
+      "checklists.json",
+      R"({"version": 1, "checklists": [{"id": "opening", "name": "Opening", "due": "10:30",)"
+      R"( "owner": {"person": "p-ana"}}]})");
+  auto s = load({{"sms.checklists.file", good}});
+  BOOST_REQUIRE_MESSAGE(s, s.message());
+  BOOST_REQUIRE_EQUAL(s->conversation.checklists.all().size(), 1u);
+  BOOST_TEST(s->conversation.checklists.all()[0].dueMinute == 10 * 60 + 30);
+  BOOST_TEST(load({})->conversation.checklists.empty());
+
+  const std::string bad = tmp.write("bad.json", R"({"version": 1, "checklists": [{"id": "x"}]})");
+  auto refused = load({{"sms.checklists.file", bad}});
+  BOOST_REQUIRE(!refused);
+  BOOST_TEST(refused.message() ==
+                 "sms.checklists.file " + bad + ": checklists[0] (x): name must be 1-60 characters",
+             refused.message());
+  auto missing = load({{"sms.checklists.file", tmp.file("absent.json")}});
+  BOOST_REQUIRE(!missing);
+  BOOST_TEST(missing.message() == "sms.checklists.file " + tmp.file("absent.json") +
+                                      " cannot be read");
+}
+
 BOOST_AUTO_TEST_CASE(modemFailoverNeedsTwilioAndAModemDevice) {
   auto withoutTwilio = load({{"sms.driver", "modem"},
                              {"sms.modem.device", "/dev/ttyUSB2"},
