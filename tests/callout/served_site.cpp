@@ -184,6 +184,16 @@ void ServedSite::setLevel(policy::KillSwitchLevel level) {
   settle();
 }
 
+void ServedSite::withPolicy(const std::function<void(PolicySubsystem&)>& fn) {
+  PolicySubsystem& policy = services_->policy();
+  auto ran = onEngine(services_->engine().engine(), [&] {
+    fn(policy);
+    return true;
+  });
+  BOOST_TEST_REQUIRE(ran.has_value());
+  settle();
+}
+
 void ServedSite::setGraduation(policy::Graduation graduation) {
   config_["policy.graduation.staffing_scheduling"] = std::string(policy::graduationName(graduation));
   close();

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -53,6 +54,9 @@ class ServedSite {
   void punch(const std::string& personId, drivers::terminal::PunchKind kind, TimePoint at);
 
   void setLevel(policy::KillSwitchLevel level);
+  // Runs `fn` on the engine thread with the policy subsystem (its breakers, its state), then
+  // waits until the service is quiet.
+  void withPolicy(const std::function<void(PolicySubsystem&)>& fn);
   void setGraduation(policy::Graduation graduation);  // policy.graduation.*, then a restart
   void setWaveSize(int size);                         // callout.wave_size, then a restart
   void setChecklists(const std::string& json);        // sms.checklists.file, then a restart
