@@ -164,13 +164,14 @@ const site::Shift* CalloutDesk::shiftOf(std::string_view personId, site::Instant
   return best;
 }
 
-policy::GateDecision CalloutDesk::ask(std::string_view kind, bool automated,
+policy::GateDecision CalloutDesk::ask(Step& step, std::string_view kind, bool automated,
                                       std::string_view subject) {
   policy::ProposedAction action;
   action.kind = std::string(kind);
   action.actor = automated ? "engine" : "person";
   action.automated = automated;
   action.subject = std::string(subject);
+  if (automated && feedback_.decision) feedback_.decision(step.batch, step.now, action);
   return gate_(action);
 }
 
@@ -247,7 +248,7 @@ Result<DeskAnswer> CalloutDesk::reportIn(DeskTurn& turn, const Contact& reporter
   auto id = step.rows.insertCallout(c);
   if (!id) return id.error();
   c.id = *id;
-  const policy::GateDecision record = ask("callout.record", true, absentId);
+  const policy::GateDecision record = ask(step, "callout.record", true, absentId);
   if (Status s = audit(step, "callout.open",
                        {{"callout", c.id},
                         {"shift", c.shiftId},
@@ -264,7 +265,7 @@ Result<DeskAnswer> CalloutDesk::reportIn(DeskTurn& turn, const Contact& reporter
   const site::Person* absent = site_.index().person(absentId);
   const std::string checkinWith =
       absent != nullptr && absent->managerOfRecord ? *absent->managerOfRecord : std::string();
-  const policy::GateDecision handoff = ask("handoff.checkin", true, absentId);
+  const policy::GateDecision handoff = ask(step, "handoff.checkin", true, absentId);
   if (Status s = audit(
           step, "handoff.checkin",
           {{"callout", c.id},
@@ -278,7 +279,7 @@ Result<DeskAnswer> CalloutDesk::reportIn(DeskTurn& turn, const Contact& reporter
     return s.error();
   }
 
-  const policy::GateDecision offer = ask("callout.offer", true, "");
+  const policy::GateDecision offer = ask(step, "callout.offer", true, "");
   const ShiftWords w = words(c.shiftId, turn.now);
   int offered = 0;
   if (offersMayGo(offer)) {
@@ -508,7 +509,7 @@ Result<DeskAnswer> CalloutDesk::takeIn(DeskTurn& turn, const Contact& person,
     if (!asked) return asked.error();
     return *asked;
   }
-  const policy::GateDecision gate = ask("shift.assign", true, person.personId);
+  const policy::GateDecision gate = ask(step, "shift.assign", true, person.personId);
   if (!gate.executes()) {
     auto asked = requestApproval(step, c, offer, v, "shift.assign");
     if (!asked) return asked.error();
@@ -686,7 +687,7 @@ Result<DeskAnswer> CalloutDesk::requestApproval(Step& step, CalloutRow& c, Offer
   receipt.source("org", "shift:" + c.shiftId, shiftLabel(w))
       .source("policy", "labor-rules", "the labor rules of the site's jurisdictions")
       .labor(verdict.verdict.evaluations)
-      .gate(ask(kind, true, subject))
+      .gate(ask(step, kind, true, subject))
       .field("approval", a.id)
       .field("callout", c.id)
       .field("person", subject)
@@ -787,7 +788,7 @@ Result<Decision> CalloutDesk::decideAs(DeskTurn& turn, const Decider& who,
     return refuse(DecisionOutcome::kRefusedNotApprover, "not_approver",
                   approvalNotYoursText(ctx, a.id));
   }
-  const policy::GateDecision gate = ask(a.kind, false, a.subjectId);
+  const policy::GateDecision gate = ask(step, a.kind, false, a.subjectId);
   if (approve && !gate.executes() && gate.outcome != policy::EffectiveOutcome::kQueueForApproval) {
     return refuse(DecisionOutcome::kRefusedPolicy, "policy", approvalsPausedText(ctx),
                   gate.toJson());
@@ -812,6 +813,9 @@ Result<Decision> CalloutDesk::decideAs(DeskTurn& turn, const Decider& who,
                         {"gate", gate.toJson()}});
       !s) {
     return s.error();
+  }
+  if (feedback_.proposal) {
+    feedback_.proposal(step.batch, turn.now, a.kind, approve, "approval-" + std::to_string(a.id));
   }
   const DecisionOutcome recorded = approve ? DecisionOutcome::kApproved : DecisionOutcome::kDenied;
   std::string text = approvalRecordedText(ctx, a.id, approve);
@@ -982,7 +986,7 @@ Status CalloutDesk::escalate(Step& step, CalloutRow& c, std::string_view why) {
                          step.now);
   receipt.source("org", "shift:" + c.shiftId, shiftLabel(w))
       .source("decision", "callout-" + std::to_string(c.id), "the call-out and its offers")
-      .gate(ask("callout.escalate", true, ""))
+      .gate(ask(step, "callout.escalate", true, ""))
       .field("callout", c.id)
       .field("offers", sent)
       .field("why", why)
@@ -1077,7 +1081,7 @@ Result<int> CalloutDesk::due(TimePoint now) {
         }
       } else {
         if (wave) {
-          const policy::GateDecision gate = ask("callout.offer", true, "");
+          const policy::GateDecision gate = ask(step, "callout.offer", true, "");
           auto allowed = laterWaveAllowed(step, c, gate);
           if (!allowed) return allowed.error();
           if (*allowed) {

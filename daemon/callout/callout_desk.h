@@ -12,6 +12,8 @@
 //   3. due() (the engine's timer, at nextDue()): the next wave every `waveInterval` while nobody
 //      has taken it; the general manager is told after `escalateAfter` (the lead too); approvals
 //      expire; a call-out whose shift has ended closes.
+// The box's own gate decisions and the approver's answers to its proposals are told to the trust
+// budget through TrustFeedback (setTrustFeedback), in the same batch.
 // Every step goes through the policy gate (its decision is in the receipt) and every text through
 // Outreach (consent, opt-out, quiet hours, caps, the kill switch's freeze), with deterministic ids,
 // so a crash and a restart never send anything twice and the flow resumes from the store.
@@ -30,6 +32,7 @@
 #include "daemon/callout/callout_store.h"
 #include "daemon/callout/callout_texts.h"
 #include "daemon/callout/site_snapshot.h"
+#include "daemon/callout/trust_feedback.h"
 #include "daemon/policy/policy_gate.h"
 #include "sms/conversation/outreach.h"
 #include "sms/mailbox/store_runner.h"
@@ -140,6 +143,10 @@ class CalloutDesk {
   // The person's current shift, or their next one starting within the lookahead (nullptr: none).
   const site::Shift* shiftOf(std::string_view personId, site::Instant now) const;
 
+  // Who hears of the desk's decisions and its proposals' outcomes (the trust budget); none by
+  // default. Call before the first turn.
+  void setTrustFeedback(TrustFeedback feedback) { feedback_ = std::move(feedback); }
+
   const CalloutSettings& settings() const { return settings_; }
   TimePoint now() const { return outreach_.now(); }
   // How to write to a person: their language, the site's name, the human they can reach.
@@ -179,13 +186,16 @@ class CalloutDesk {
                                                      why = std::nullopt);
   ReplyContext contextForPhone(const std::string& phone) const;
   sms::conversation::HumanContact generalManager() const;
-  policy::GateDecision ask(std::string_view kind, bool automated, std::string_view subject);
+  // Asks the gate (an automated ask is first counted as a decision through feedback_).
+  policy::GateDecision ask(Step& step, std::string_view kind, bool automated,
+                           std::string_view subject);
 
   SiteSnapshot& site_;
   sms::conversation::Outreach& outreach_;
   sms::mailbox::StoreRunner& store_;
   CalloutSettings settings_;
   GateFunction gate_;
+  TrustFeedback feedback_;
   sms::RandomSource random_;
 };
 

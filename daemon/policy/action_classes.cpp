@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -289,6 +290,29 @@ Result<const ActionClass*> ActionClassTable::find(std::string_view kind) const {
     return makeError("unknown action kind \"" + std::string(kind) + "\" (treated as HUMAN_ONLY)");
   }
   return &*it;
+}
+
+namespace {
+
+std::vector<std::string> functionsOf(const std::vector<ActionClass>& rows,
+                                     const std::function<bool(const ActionClass&)>& keep) {
+  std::vector<std::string> out;
+  for (const ActionClass& row : rows) {
+    if (keep(row) && std::find(out.begin(), out.end(), row.function) == out.end()) {
+      out.push_back(row.function);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> ActionClassTable::functions() const {
+  return functionsOf(rows_, [](const ActionClass&) { return true; });
+}
+
+std::vector<std::string> ActionClassTable::functionsUsingBreaker(std::string_view breaker) const {
+  return functionsOf(rows_, [&](const ActionClass& row) { return row.breaker == breaker; });
 }
 
 Clamped clamp(const ActionClass& action, Graduation graduation, KillSwitchLevel level,

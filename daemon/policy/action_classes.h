@@ -83,6 +83,10 @@ class ActionClassTable {
   Result<const ActionClass*> find(std::string_view kind) const;
   // All rows in file order.
   const std::vector<ActionClass>& all() const { return rows_; }
+  // The functions the rows name, each once, in file order (each has a trust budget).
+  std::vector<std::string> functions() const;
+  // The functions with a row whose breaker is `breaker` ("BRK-OUT"), each once, in file order.
+  std::vector<std::string> functionsUsingBreaker(std::string_view breaker) const;
 
  private:
   std::vector<ActionClass> rows_;

@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "daemon/log/setup.h"
+#include "daemon/policy/shipped_actions.h"
 #include "daemon/service/api_subsystem.h"
 #include "daemon/service/listen_address.h"
 #include "daemon/service/sms_config.h"
@@ -101,6 +102,21 @@ std::vector<ConfigKey> serviceConfigSchema() {
        "verifier key of the cloud's command signing key (empty: every command is refused)",
        syncCloudKey()},
   };
+  // policy.graduation.<function> for every other function of the action table: the level its
+  // trust budget begins at and its ceiling (docs/decisions/0010-trust-budget-start-and-ceiling.md).
+  if (auto table = policy::shippedActionTable()) {
+    for (const std::string& function : table->functions()) {
+      const std::string key = "policy.graduation." + function;
+      if (std::any_of(rows.begin(), rows.end(), [&](const ConfigKey& r) { return r.key == key; })) {
+        continue;
+      }
+      rows.push_back({key, "propose",
+                      "how far the box may act alone on " + function +
+                          ": shadow, propose or autonomous; the level its trust begins at and the "
+                          "highest it may reach (seed 001 section 6)",
+                      oneOf({"shadow", "propose", "autonomous"})});
+    }
+  }
   // Time-clock terminals (daemon/service/terminal_subsystem.h, docs/terminals.md).
   rows.push_back({"terminal.listen", "",
                   "host:port the terminals POST punches to (LAN or loopback); empty: off",

@@ -64,6 +64,14 @@ sms_site::CalloutOptions EdgeServices::calloutOptions() {
   options.gate = [policy](const policy::ProposedAction& action) {
     return policy->gate().decide(action, policy->state());
   };
+  options.trust.decision = [policy](AuditLog::Batch& batch, TimePoint at,
+                                    const policy::ProposedAction& action) {
+    policy->recordDecision(batch, at, action);
+  };
+  options.trust.proposal = [policy](AuditLog::Batch& batch, TimePoint at, std::string_view kind,
+                                    bool approved, std::string_view ref) {
+    policy->recordProposalOutcome(batch, at, kind, approved, ref);
+  };
   return options;
 }
 

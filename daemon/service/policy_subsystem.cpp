@@ -1,5 +1,8 @@
 #include "daemon/service/policy_subsystem.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "daemon/log/log.h"
 #include "daemon/policy/shipped_actions.h"
 #include "daemon/service/config_schema.h"
@@ -9,6 +12,14 @@
 #include "store/state_dir.h"
 
 namespace atoms {
+
+namespace {
+
+constexpr std::chrono::hours kEligibilityCheckEvery{24};
+// Seed 001 section 6 asks for the owner's tap, not for nagging: once in 30 days per function.
+constexpr std::chrono::hours kEligibleNoticeEvery{24 * 30};
+
+}  // namespace
 
 PolicySubsystem::PolicySubsystem(Poco::Logger& logger, StoreSubsystem& store,
                                  EngineSubsystem& engine)
@@ -39,10 +50,22 @@ Status PolicySubsystem::start(Poco::Util::Application& app) {
                 {"by", s.setBy},
                 {"reason", s.reason}});
   }
-  const std::string scheduling = app.config().getString("policy.graduation.staffing_scheduling");
-  scheduling_ = scheduling == "autonomous" ? policy::Graduation::kAutonomous
-                : scheduling == "shadow"   ? policy::Graduation::kShadow
-                                           : policy::Graduation::kPropose;
+  for (const std::string& function : gate_->table().functions()) {
+    // Checked at load: shadow, propose or autonomous.
+    std::string value = app.config().getString("policy.graduation." + function, "propose");
+    for (char& c : value) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    ceilings_[function] = policy::graduationFromName(value).value_or(policy::Graduation::kPropose);
+  }
+  const bool trusted =
+      onEngine(engine_.engine(), [this] {
+        SiteStore& store = store_.store();
+        trust_ = std::make_unique<policy::TrustStore>(store.log(), store.db(), ceilings_);
+        eligibilityTimer_ =
+            std::make_unique<DeadlineTimer>(engine_.engine(), [this] { eligibilityDue(); });
+        eligibilityTimer_->setAt(engine_.clock().now());
+        return true;
+      }).value_or(false);
+  if (!trusted) return makeError("policy: the engine is not running");
   const auto interval =
       parseConfigInteger(app.config().getString("policy.integrity_check_interval_s"));
   if (!interval) return makeError("policy.integrity_check_interval_s: not an integer");
@@ -137,6 +160,8 @@ void PolicySubsystem::stop() {
     listeners_.clear();
     if (breakers_) breakers_->stop();
     breakers_.reset();
+    eligibilityTimer_.reset();
+    trust_.reset();
     killSwitch_.reset();  // a report posted before the watch stopped finds none
     return true;
   });
@@ -148,9 +173,222 @@ policy::PolicyState PolicySubsystem::state() {
   policy::PolicyState s;
   s.level = level_;
   s.defaultGraduation = policy::Graduation::kPropose;
-  s.graduation["staffing_scheduling"] = scheduling_;
+  auto budgets = trust_->graduations();
+  if (!budgets) {
+    logError(logger_, "cannot read the trust budgets: every function acts in SHADOW",
+             {{"error", budgets.message()}});
+  }
+  for (const auto& [function, ceiling] : ceilings_) {
+    if (!budgets) {
+      s.graduation[function] = policy::Graduation::kShadow;
+      continue;
+    }
+    auto b = budgets->find(function);
+    const policy::Graduation earned = b != budgets->end() ? b->second : ceiling;
+    s.graduation[function] = std::min(ceiling, earned);
+  }
   if (breakers_) s.openBreakers = breakers_->board().openBreakers();
   return s;
+}
+
+std::optional<policy::Graduation> PolicySubsystem::ceilingOf(std::string_view function) const {
+  auto it = ceilings_.find(std::string(function));
+  if (it == ceilings_.end()) return std::nullopt;
+  return it->second;
+}
+
+json::Value PolicySubsystem::FunctionTrust::toJson() const {
+  return json::Object{{"function", function},
+                      {"ceiling", policy::graduationName(ceiling)},
+                      {"earned", policy::graduationName(earned)},
+                      {"effective", policy::graduationName(effective)},
+                      {"trust", policy::trustText(trustHalves)},
+                      {"begun", begun},
+                      {"held", held},
+                      {"withinCeiling", withinCeiling},
+                      {"eligibility", eligibility.toJson()}};
+}
+
+Result<std::vector<PolicySubsystem::FunctionTrust>> PolicySubsystem::trustBudgets() {
+  const TimePoint now = engine_.clock().now();
+  std::vector<FunctionTrust> out;
+  for (const std::string& function : gate_->table().functions()) {
+    auto stored = trust_->find(function);
+    if (!stored) return stored.error();
+    FunctionTrust t;
+    t.function = function;
+    t.ceiling = ceilings_.at(function);
+    t.begun = stored->has_value();
+    auto budget = t.begun ? Result<policy::TrustBudget>(**stored)
+                          : policy::TrustBudget::start(function, now, t.ceiling);
+    if (!budget) return budget.error();
+    t.earned = budget->earned();
+    t.effective = std::min(t.ceiling, budget->effective());
+    t.trustHalves = budget->trustHalves();
+    t.held = budget->hold().has_value();
+    t.eligibility = budget->eligibility(now);
+    t.withinCeiling = t.eligibility.to && *t.eligibility.to <= t.ceiling;
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+Error PolicySubsystem::refuse(std::string_view function, std::string_view action,
+                              std::string_view actor, const std::string& why) {
+  const TimePoint now = engine_.clock().now();
+  auto seq = store_.store().log().append(
+      formatTimestamp(now), "graduation.refused", actor,
+      json::Object{
+          {"function", std::string(function)}, {"action", std::string(action)}, {"reason", why}});
+  if (!seq) {
+    logError(logger_, "cannot audit a refused graduation change", {{"error", seq.message()}});
+  }
+  logWarning(logger_, "graduation change refused",
+             {{"function", std::string(function)}, {"actor", std::string(actor)}, {"reason", why}});
+  return makeError(why);
+}
+
+Result<policy::TrustUpdate> PolicySubsystem::advance(std::string_view function,
+                                                     std::string_view actor, bool automated) {
+  const auto ceiling = ceilingOf(function);
+  if (!ceiling) {
+    return refuse(function, "graduation.advance", actor,
+                  "\"" + std::string(function) + "\" is not a function of the action table");
+  }
+  if (automated) {
+    return refuse(function, "graduation.advance", actor,
+                  "only the owner can advance " + std::string(function) +
+                      "; an automated process never does (seed 001 section 6)");
+  }
+  const TimePoint now = engine_.clock().now();
+  auto eligibility = trust_->eligibility(function, now);
+  if (!eligibility) return eligibility.error();
+  if (eligibility->to && *eligibility->to > *ceiling) {
+    return refuse(function, "graduation.advance", actor,
+                  std::string(function) + " is at " +
+                      std::string(policy::graduationName(eligibility->from)) +
+                      ", the highest level policy.graduation." + std::string(function) +
+                      " allows; raise that setting first");
+  }
+  auto update = trust_->update(function, now, actor, "",
+                               [now](policy::TrustBudget& b) { return b.advance(now, true); });
+  if (!update) return refuse(function, "graduation.advance", actor, update.message());
+  return update;
+}
+
+Result<policy::TrustUpdate> PolicySubsystem::regress(std::string_view function,
+                                                     policy::Graduation to, std::string_view reason,
+                                                     std::string_view actor) {
+  if (!ceilingOf(function)) {
+    return refuse(function, "graduation.regress", actor,
+                  "\"" + std::string(function) + "\" is not a function of the action table");
+  }
+  const TimePoint now = engine_.clock().now();
+  auto update = trust_->update(function, now, actor, "", [&](policy::TrustBudget& b) {
+    return b.ownerRegress(now, to, reason);
+  });
+  if (!update) return refuse(function, "graduation.regress", actor, update.message());
+  return update;
+}
+
+void PolicySubsystem::recordDecision(AuditLog::Batch& batch, TimePoint at,
+                                     const policy::ProposedAction& action) {
+  if (!action.automated) return;
+  auto row = gate_->table().find(action.kind);
+  if (!row) return;  // the gate makes an unknown kind a packet; no function to count it for
+  const policy::ActionEffect effect = (*row)->effect;
+  if (effect == policy::ActionEffect::kInternal ||
+      effect == policy::ActionEffect::kEscalationPath) {
+    return;  // no graduation bounds it: not evidence of the function's autonomy
+  }
+  auto update = trust_->update(batch, (*row)->function, at, "engine", action.kind,
+                               [at](policy::TrustBudget& b) { return b.recordDecision(at); });
+  if (!update) {
+    logError(logger_, "cannot record a decision in the trust budget",
+             {{"function", (*row)->function}, {"kind", action.kind}, {"error", update.message()}});
+  }
+}
+
+void PolicySubsystem::recordProposalOutcome(AuditLog::Batch& batch, TimePoint at,
+                                            std::string_view kind, bool approved,
+                                            std::string_view ref) {
+  auto row = gate_->table().find(kind);
+  if (!row) return;
+  const policy::TrustOutcome outcome = approved ? policy::TrustOutcome::kProposalApprovedUnedited
+                                                : policy::TrustOutcome::kProposalDeclined;
+  auto update = trust_->update(
+      batch, (*row)->function, at, "engine", ref,
+      [at, outcome](policy::TrustBudget& b) { return b.recordOutcome(at, outcome); });
+  if (!update) {
+    logError(
+        logger_, "cannot record a proposal's outcome in the trust budget",
+        {{"function", (*row)->function}, {"ref", std::string(ref)}, {"error", update.message()}});
+  }
+}
+
+Status PolicySubsystem::recordBreakerTripIn(AuditLog::Batch& batch, std::string_view breaker,
+                                            TimePoint at) {
+  const std::string actor = "breaker:" + std::string(breaker);
+  for (const std::string& function : gate_->table().functionsUsingBreaker(breaker)) {
+    auto update = trust_->update(batch, function, at, actor, "", [&](policy::TrustBudget& b) {
+      return b.breakerTripped(at, breaker);
+    });
+    if (!update) return update.error();
+  }
+  return Status::success();
+}
+
+void PolicySubsystem::recordBreakerTrip(std::string_view breaker, TimePoint at) {
+  auto batch = store_.store().log().begin();
+  Status done = batch ? recordBreakerTripIn(*batch, breaker, at) : Status(batch.error());
+  if (done) {
+    auto note = batch->commit();
+    if (!note) done = note.error();
+  }
+  if (!done) {
+    logError(logger_, "cannot record a breaker trip in the trust budgets",
+             {{"breaker", std::string(breaker)}, {"error", done.message()}});
+  }
+}
+
+Result<int> PolicySubsystem::checkEligibility() {
+  const TimePoint now = engine_.clock().now();
+  auto budgets = trust_->all();
+  if (!budgets) return budgets.error();
+  int audited = 0;
+  for (const policy::TrustBudget& budget : *budgets) {
+    const auto ceiling = ceilingOf(budget.function());
+    const policy::Eligibility e = budget.eligibility(now);
+    if (!ceiling || !e.eligible || !e.to || *e.to > *ceiling) continue;
+    if (budget.eligibleNoticed() && now - *budget.eligibleNoticed() < kEligibleNoticeEvery) {
+      continue;
+    }
+    auto batch = store_.store().log().begin();
+    if (!batch) return batch.error();
+    auto noted =
+        trust_->update(*batch, budget.function(), now, "engine", "",
+                       [now](policy::TrustBudget& b) { return b.noteEligibleNoticed(now); });
+    if (!noted) return noted.error();
+    json::Value body = e.toJson();
+    body.asObject().emplace("ceiling", policy::graduationName(*ceiling));
+    body.asObject().emplace("trust", policy::trustText(budget.trustHalves()));
+    auto seq = batch->add(formatTimestamp(now), "graduation.eligible", "engine", std::move(body));
+    if (!seq) return seq.error();
+    if (auto note = batch->commit(); !note) return note.error();
+    logInfo(logger_, "a function may advance: the owner can confirm it",
+            {{"function", budget.function()}, {"to", policy::graduationName(*e.to)}});
+    ++audited;
+  }
+  return audited;
+}
+
+void PolicySubsystem::eligibilityDue() {
+  if (!trust_) return;  // stopping
+  if (auto checked = checkEligibility(); !checked) {
+    logError(logger_, "cannot check whether a function may advance",
+             {{"error", checked.message()}});
+  }
+  eligibilityTimer_->setAt(engine_.clock().now() + kEligibilityCheckEvery);
 }
 
 void PolicySubsystem::levelMayHaveChanged() {

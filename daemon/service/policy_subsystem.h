@@ -11,6 +11,13 @@
 //   start and every policy.integrity_check_interval_s; a broken chain raises the kill switch to
 //   L3 (automated, actor "integrity", the problem as the reason) and is logged as an error
 //   (seed 001 section 7: L3 is automatic on an integrity failure; lowering it is for a person).
+// - the trust budget of every function of the action table (daemon/policy/trust_store.h; seed 001
+//   section 6; docs/decisions/0010-trust-budget-start-and-ceiling.md): policy.graduation.<function>
+//   is both the level a function's budget begins at and its ceiling; the gate sees the lower of
+//   the ceiling and the budget's effective level. The box's own decisions and the approver's
+//   answers to its proposals are recorded (recordDecision, recordProposalOutcome, in the caller's
+//   batch), breaker trips regress it (recordBreakerTrip), the owner advances or narrows it
+//   (advance, regress), and a daily check audits graduation.eligible when the next step is open.
 // - the site's breakers (SiteBreakers: BRK-OUT, BRK-SCH, BRK-CONN-<system>), kept in the store,
 //   fed through reportBreaker(); state().openBreakers is theirs, a trip regresses the trust budget
 //   in the trip's transaction, and BRK-OUT open freezes outreach as L1 does.
@@ -19,8 +26,9 @@
 // thread, at addition with the current level and after each change.
 //
 // Threading: start/stop and add/removeListener on the main thread; gate() from any thread (it is
-// immutable); killSwitch(), state() and levelMayHaveChanged() on the engine thread (which owns the
-// store). Must be started after the store and the engine, before the SMS and sync subsystems.
+// immutable); killSwitch(), state(), levelMayHaveChanged() and the trust methods on the engine
+// thread (which owns the store). Must be started after the store and the engine, before the SMS and
+// sync subsystems.
 #pragma once
 
 #include <Poco/Logger.h>
@@ -28,10 +36,16 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
+#include "daemon/engine/deadline_timer.h"
 #include "daemon/policy/integrity_watch.h"
 #include "daemon/policy/kill_switch.h"
 #include "daemon/policy/policy_gate.h"
+#include "daemon/policy/trust_store.h"
 #include "daemon/service/service_subsystem.h"
 #include "daemon/service/site_breakers.h"
 
@@ -51,9 +65,10 @@ class PolicySubsystem final : public ServiceSubsystem {
   // Preconditions: started().
   const policy::PolicyGate& gate() const { return *gate_; }
   policy::KillSwitch& killSwitch() { return *killSwitch_; }
-  // What the gate reads besides the action: the level, graduations, open breakers. Until the
-  // trust budget and breaker board are wired, every function is at PROPOSE (the box proposes,
-  // a human confirms) and no breaker is open.
+  // What the gate reads besides the action: the level, each function's graduation (the lower of
+  // its ceiling and its trust budget's effective level; its start level before the budget began;
+  // SHADOW for all when the budgets cannot be read, logged), open breakers. A kind whose function
+  // is not in the action table counts as PROPOSE.
   policy::PolicyState state();
   void levelMayHaveChanged();
 
@@ -75,6 +90,50 @@ class PolicySubsystem final : public ServiceSubsystem {
   // Engine thread, preconditions: started(). Acknowledge and list for the panel and the API.
   SiteBreakers& breakers() { return *breakers_; }
 
+  // ---- Trust budget: engine thread, preconditions: started() ----
+  // One function's trust as the owner's console shows it.
+  struct FunctionTrust {
+    std::string function;
+    policy::Graduation ceiling = policy::Graduation::kPropose;    // policy.graduation.<function>
+    policy::Graduation earned = policy::Graduation::kPropose;     // the start level until it began
+    policy::Graduation effective = policy::Graduation::kPropose;  // what the gate uses
+    int trustHalves = 0;
+    bool begun = false;               // false: no decision recorded yet
+    bool held = false;                // an inactivity hold: acting one level below its earned level
+    policy::Eligibility eligibility;  // the next step and every condition of it now
+    bool withinCeiling = false;       // there is a next step and it is not above the ceiling
+    // {"function", "ceiling", "earned", "effective", "trust", "begun", "held", "withinCeiling",
+    //  "eligibility": {...}}.
+    json::Value toJson() const;
+  };
+  // Every function of the action table, in table order.
+  Result<std::vector<FunctionTrust>> trustBudgets();
+  // The owner confirms the next step of `function` (graduation.advance). Errors (audited as
+  // graduation.refused; nothing else changes): an unknown function, an automated actor (never
+  // advances), a step above the function's ceiling, a condition not met (named with its value).
+  Result<policy::TrustUpdate> advance(std::string_view function, std::string_view actor,
+                                      bool automated = false);
+  // The owner narrows `function` to `to` (graduation.regress). Errors (audited as
+  // graduation.refused): an unknown function, `to` not below its earned level, no reason.
+  Result<policy::TrustUpdate> regress(std::string_view function, policy::Graduation to,
+                                      std::string_view reason, std::string_view actor);
+  // The box originated `action` and is about to ask the gate (callout::TrustFeedback::decision):
+  // one decision of its function when its graduation bounds it (outreach, replies, writes; not
+  // internal or escalation-path kinds). Recorded in `batch`; errors are logged.
+  void recordDecision(AuditLog::Batch& batch, TimePoint at, const policy::ProposedAction& action);
+  // The approver approved (proposal_approved_unedited, +2) or denied (proposal_declined) a
+  // proposal of kind `kind` (callout::TrustFeedback::proposal). Errors are logged.
+  void recordProposalOutcome(AuditLog::Batch& batch, TimePoint at, std::string_view kind,
+                             bool approved, std::string_view ref);
+  // `breaker` tripped (Closed or HalfOpen -> Open): every function with an action behind it
+  // regresses from AUTONOMOUS to PROPOSE, in a batch of its own. Errors are logged.
+  void recordBreakerTrip(std::string_view breaker, TimePoint at);
+  Status recordBreakerTripIn(AuditLog::Batch& batch, std::string_view breaker, TimePoint at);
+  // Audits graduation.eligible (the evidence) for every begun function whose next step is open
+  // and within its ceiling, at most once in 30 days per function. Run daily by an engine timer
+  // (and once at start). Returns how many were audited.
+  Result<int> checkEligibility();
+
  protected:
   Status start(Poco::Util::Application& app) override;
   void stop() override;
@@ -84,6 +143,12 @@ class PolicySubsystem final : public ServiceSubsystem {
   void integrityFailed(const VerifyReport& report);
   // Engine thread: a committed breaker transition (logged; BRK-OUT calls the listeners).
   void breakerChanged(const policy::BreakerEvent& event);
+  // The ceiling of a function of the table; nullopt for any other name.
+  std::optional<policy::Graduation> ceilingOf(std::string_view function) const;
+  // Audits a refused owner request (graduation.refused) and returns `why` as the error.
+  Error refuse(std::string_view function, std::string_view action, std::string_view actor,
+               const std::string& why);
+  void eligibilityDue();
 
   Poco::Logger& logger_;
   StoreSubsystem& store_;
@@ -93,8 +158,11 @@ class PolicySubsystem final : public ServiceSubsystem {
   std::unique_ptr<policy::IntegrityWatch> integrity_;
   // Engine thread only.
   policy::KillSwitchLevel level_ = policy::KillSwitchLevel::kL0;
-  // policy.graduation.staffing_scheduling: the owner's choice, read at start.
-  policy::Graduation scheduling_ = policy::Graduation::kPropose;
+  // policy.graduation.<function> of every function of the table: the owner's choice, read at
+  // start (start level and ceiling).
+  std::map<std::string, policy::Graduation> ceilings_;
+  std::unique_ptr<policy::TrustStore> trust_;        // engine thread
+  std::unique_ptr<DeadlineTimer> eligibilityTimer_;  // engine thread
   std::unique_ptr<SiteBreakers> breakers_;  // engine thread, except reportBreaker()
   std::map<int, LevelListener> listeners_;
   int nextListener_ = 1;

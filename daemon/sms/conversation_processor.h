@@ -44,11 +44,12 @@
 namespace atoms::sms_site {
 
 // The call-out flow behind the conversation (daemon/callout/): where the labor rule tables are,
-// its settings and the policy gate it asks.
+// its settings, the policy gate it asks and who hears of its decisions (the trust budget).
 struct CalloutOptions {
   std::string laborDir;
   callout::CalloutSettings settings;
   callout::GateFunction gate;
+  callout::TrustFeedback trust;
   // A shift started this long ago without a clock-in: its lead is asked (0: never).
   std::chrono::minutes noShowGrace{10};
 };

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <boost/test/unit_test.hpp>
+#include <cctype>
 #include <fstream>
 
 #include "daemon/service/engine_subsystem.h"
@@ -195,9 +196,22 @@ void ServedSite::withPolicy(const std::function<void(PolicySubsystem&)>& fn) {
 }
 
 void ServedSite::setGraduation(policy::Graduation graduation) {
-  config_["policy.graduation.staffing_scheduling"] = std::string(policy::graduationName(graduation));
+  std::string value(policy::graduationName(graduation));
+  for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  config_["policy.graduation.staffing_scheduling"] = value;  // as the config file spells it
   close();
   open();
+}
+
+std::string ServedSite::ownerRegress(std::string_view function, policy::Graduation to) {
+  PolicySubsystem& policy = services_->policy();
+  auto done = onEngine(services_->engine().engine(), [&] {
+    auto regressed = policy.regress(function, to, "trying it out", "panel:owner");
+    return regressed.ok() ? std::string() : regressed.message();
+  });
+  BOOST_TEST_REQUIRE(done.has_value());
+  settle();
+  return *done;
 }
 
 void ServedSite::setChecklists(const std::string& json) {

@@ -31,6 +31,12 @@ int offersTo(Site& f, const std::string& phone) {
       all.begin(), all.end(), [](const std::string& t) { return contains(t, "to take it"); }));
 }
 
+std::string field(const Entry& e, const char* name) {
+  const json::Value* v = e.body.find(name);
+  BOOST_REQUIRE_MESSAGE(v && v->isString(), "no string field " << name);
+  return v->asString();
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(callout_flow)
@@ -395,6 +401,68 @@ BOOST_FIXTURE_TEST_CASE(aBoxThatWasDownWhenTheGraceEndedAsksOnceWhenItIsBack, Se
   open();
   advance(5min);
   BOOST_TEST(textsTo(kRosa).size() == 1u);
+}
+
+// The trust budget in the flow (docs/decisions/0010-trust-budget-start-and-ceiling.md), through the
+// service only: the policy subsystem keeps it.
+BOOST_FIXTURE_TEST_CASE(inProposeModeAManagersApproveCreditsTheSchedulingBudget, ServedSite) {
+  setGraduation(policy::Graduation::kPropose);
+  text(kRosa, "Jamal didn't show, I'm alone on the line");
+  BOOST_TEST(offersTo(*this, kBen) == 0);
+  // The budget began at the configured level with the call-out's first bounded decision.
+  auto begun = entries("graduation.changed");
+  BOOST_REQUIRE_EQUAL(begun.size(), 1u);
+  BOOST_TEST(field(begun[0], "cause") == "configured");
+  BOOST_TEST(field(begun[0], "to") == "PROPOSE");
+  BOOST_TEST(entries("trust.changed").empty());
+
+  text(kKwame, "APPROVE 1");
+  BOOST_TEST(offersTo(*this, kBen) == 1);
+  auto credits = entries("trust.changed");
+  BOOST_REQUIRE_EQUAL(credits.size(), 1u);
+  BOOST_TEST(field(credits[0], "function") == "staffing_scheduling");
+  BOOST_TEST(field(credits[0], "event") == "proposal_approved_unedited");
+  BOOST_TEST(field(credits[0], "from") == "20");
+  BOOST_TEST(field(credits[0], "to") == "22");
+  BOOST_TEST(field(credits[0], "ref") == "approval-1");
+  // Still PROPOSE: trust alone never advances a function, so taking it waits for the manager.
+  text(kBen, codeFor(kBen));
+  BOOST_TEST(storedAssignee("s-jamal") == "p-jamal");
+  BOOST_TEST(contains(lastTo(kKwame), "Approval 2"));
+}
+
+BOOST_FIXTURE_TEST_CASE(anOwnerWhoNarrowsSchedulingToShadowGetsCallOutsRecordedNotSent,
+                        ServedSite) {
+  BOOST_TEST(ownerRegress("staffing_scheduling", policy::Graduation::kShadow).empty());
+  text(kRosa, "Jamal didn't show, I'm alone on the line");
+  for (const char* phone : {kBen, kAna, kCleo, kMia}) BOOST_TEST(offersTo(*this, phone) == 0);
+  // The general manager hears it at once, and the receipt says why nobody was asked.
+  const json::Value receipt = receiptWithId("callout-1-escalate");
+  const std::string why = receipt.asObject().at("why").asString();
+  BOOST_TEST(contains(why, "record_only"), why);
+  BOOST_TEST(contains(why, "SHADOW"), why);
+  BOOST_TEST(storedAssignee("s-jamal") == "p-jamal");
+  auto narrowed = entries("graduation.changed");
+  BOOST_REQUIRE_EQUAL(narrowed.size(), 2u);
+  BOOST_TEST(field(narrowed[1], "cause") == "owner_regression");
+  BOOST_TEST(narrowed[1].actor == "panel:owner");
+  // Still record-only after a restart: the budget is in the store.
+  close();
+  open();
+  advance(5min);
+  due();
+  BOOST_TEST(offersTo(*this, kBen) == 0);
+}
+
+BOOST_FIXTURE_TEST_CASE(aSiteConfiguredAutonomousActsAutonomouslyFromItsFirstCallOut, ServedSite) {
+  text(kRosa, "Jamal didn't show, I'm alone on the line");
+  BOOST_TEST(offersTo(*this, kBen) == 1);
+  text(kBen, codeFor(kBen));
+  BOOST_TEST(storedAssignee("s-jamal") == "p-ben");
+  auto begun = entries("graduation.changed");
+  BOOST_REQUIRE_EQUAL(begun.size(), 1u);
+  BOOST_TEST(field(begun[0], "to") == "AUTONOMOUS");
+  BOOST_TEST(field(begun[0], "trust") == "60");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

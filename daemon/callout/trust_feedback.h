@@ -1,0 +1,33 @@
+// TrustFeedback: what the call-out flow tells the policy side about its own decisions and about
+// how managers received its proposals, for the trust budget of each function (seed 001 section
+// 6; daemon/policy/trust_budget.h). The call-out code calls it without knowing who listens; in
+// `serve` the PolicySubsystem does (PolicySubsystem::recordDecision, recordProposalOutcome).
+//
+// Threading: called on the store's writer (the engine thread), inside the turn's open batch, so
+// what the listener records commits (or is dropped) with the event. Errors: the listener's own to
+// log; evidence that cannot be recorded never stops a call-out. Either member may be empty.
+#pragma once
+
+#include <functional>
+#include <string_view>
+
+#include "daemon/engine/clock.h"
+#include "daemon/policy/policy_gate.h"
+#include "store/audit_log.h"
+
+namespace atoms::callout {
+
+struct TrustFeedback {
+  // The box is about to ask the gate about `action`, which it originates itself (automated), at
+  // `at`: one decision of the action's function. Called before the gate decides, so the gate
+  // already sees what counting it changed.
+  std::function<void(AuditLog::Batch& batch, TimePoint at, const policy::ProposedAction& action)>
+      decision;
+  // The approver approved (true) or denied one of the box's proposals: an approval of action kind
+  // `kind` ("callout.offer", "overtime.approve"); `ref` names it ("approval-12").
+  std::function<void(AuditLog::Batch& batch, TimePoint at, std::string_view kind, bool approved,
+                     std::string_view ref)>
+      proposal;
+};
+
+}  // namespace atoms::callout
