@@ -793,6 +793,20 @@ Result<Decision> CalloutDesk::decideAs(DeskTurn& turn, const Decider& who,
     return refuse(DecisionOutcome::kRefusedPolicy, "policy", approvalsPausedText(ctx),
                   gate.toJson());
   }
+  if (approve) {
+    // Seed 001 EC-RISK-001, re-validation at Act: the box is about to carry out what was OKed.
+    // While that kind's breaker is open nothing is carried out: the approval stays pending
+    // ("held by breaker" in its approval.refused entry) and the approver is told.
+    policy::ProposedAction act;
+    act.kind = a.kind;
+    act.actor = "engine";
+    act.subject = a.subjectId;
+    const policy::GateDecision atAct = gate_(act);
+    if (!atAct.breaker.empty()) {
+      return refuse(DecisionOutcome::kRefusedPolicy, "held_by_breaker",
+                    heldByBreakerText(ctx, a.id), atAct.toJson());
+    }
+  }
   auto foundCallout = step.rows.callout(a.calloutId);
   if (!foundCallout) return foundCallout.error();
   if (!*foundCallout) return makeError("approval " + std::to_string(a.id) + ": call-out missing");

@@ -23,24 +23,6 @@ constexpr const char* kPinCredential = "modem-sim-pin";
 
 std::string millis(milliseconds m) { return std::to_string(m.count()); }
 
-// "HH:MM" (00:00-23:59) as minutes after midnight; nullopt when malformed.
-std::optional<int> parseClockTime(const std::string& v) {
-  if (v.size() != 5 || v[2] != ':') return std::nullopt;
-  for (std::size_t i : {0u, 1u, 3u, 4u}) {
-    if (v[i] < '0' || v[i] > '9') return std::nullopt;
-  }
-  const int hours = (v[0] - '0') * 10 + (v[1] - '0');
-  const int minutes = (v[3] - '0') * 10 + (v[4] - '0');
-  if (hours > 23 || minutes > 59) return std::nullopt;
-  return hours * 60 + minutes;
-}
-
-std::string clockTime(int minute) {
-  char text[8];
-  std::snprintf(text, sizeof text, "%02d:%02d", minute / 60 % 24, minute % 60);
-  return text;
-}
-
 ConfigValidator oneLine() {
   return [](const std::string& v) -> std::optional<std::string> {
     for (const unsigned char c : v) {
@@ -53,7 +35,7 @@ ConfigValidator oneLine() {
 
 ConfigValidator clockTimeValue() {
   return [](const std::string& v) -> std::optional<std::string> {
-    if (parseClockTime(v)) return std::nullopt;
+    if (sms::parseHhmm(v)) return std::nullopt;
     return "a local time HH:MM, e.g. 21:00";
   };
 }
@@ -209,10 +191,10 @@ std::vector<ConfigKey> smsConfigKeys() {
        integerIn(100, 86'400'000)},
       {"sms.retry.max-attempts", std::to_string(retry.maxAttempts),
        "sends of one message before it is failed for good", integerIn(1, 100)},
-      {"sms.quiet-hours.start", clockTime(outreach.quietStartMinute),
+      {"sms.quiet-hours.start", sms::hhmm(outreach.quietStartMinute),
        "local time non-urgent texts stop for the night (HH:MM; equal to the end: none)",
        clockTimeValue()},
-      {"sms.quiet-hours.end", clockTime(outreach.quietEndMinute),
+      {"sms.quiet-hours.end", sms::hhmm(outreach.quietEndMinute),
        "local time held texts go out in the morning (HH:MM)", clockTimeValue()},
       {"sms.daily-cap", std::to_string(outreach.dailyCap),
        "offers and notices per person per local day (replies and safety alerts not counted)",
@@ -303,8 +285,8 @@ Result<SmsSettings> loadSmsSettings(const Poco::Util::AbstractConfiguration& c,
   }
 
   sms::conversation::ConversationSettings& talk = settings.conversation;
-  talk.outreach.quietStartMinute = *parseClockTime(c.getString("sms.quiet-hours.start"));
-  talk.outreach.quietEndMinute = *parseClockTime(c.getString("sms.quiet-hours.end"));
+  talk.outreach.quietStartMinute = *sms::parseHhmm(c.getString("sms.quiet-hours.start"));
+  talk.outreach.quietEndMinute = *sms::parseHhmm(c.getString("sms.quiet-hours.end"));
   talk.outreach.dailyCap = c.getInt("sms.daily-cap");
   talk.defaultLanguage = c.getString("sms.language") == "es"
                              ? sms::conversation::Language::kSpanish

@@ -40,10 +40,12 @@ SendResult FailoverGateway::send(const OutboundSms& message) {
   if (second.ok()) return second;
   const SendError& a = first.error();
   const SendError& b = second.error();
-  return SendError{a.retryable || b.retryable,
-                   std::string(primary_->name()) + ": " + a.message + "; " +
-                       std::string(fallback_->name()) + ": " + b.message,
-                   b.maybeAccepted};
+  SendError both{a.retryable || b.retryable,
+                 std::string(primary_->name()) + ": " + a.message + "; " +
+                     std::string(fallback_->name()) + ": " + b.message,
+                 b.maybeAccepted};
+  both.authFailure = a.authFailure;  // the primary's credentials: its breaker opens at once
+  return both;
 }
 
 ReconcileResult FailoverGateway::reconcile(const OutboundSms& message, SmsClock::time_point since) {

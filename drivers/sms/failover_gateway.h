@@ -16,7 +16,8 @@
 //
 // Threading: as SmsGateway (send/reconcile on the dispatcher thread; start/stop on the owner's).
 // onFailover is called on the dispatcher thread after each hand-over; it must be quick.
-// Errors: a failed hand-over returns one line naming both carriers' errors.
+// Errors: a failed hand-over returns one line naming both carriers' errors (retryable when either
+// was, the primary's authFailure kept). A hand-over the fallback took is a success to the caller.
 #pragma once
 
 #include <functional>

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "sms/outreach/outreach_policy.h"
 #include "sms/text/checklist_intent.h"
 #include "sms/text/tokens.h"
 #include "store/canonical_json.h"
@@ -24,17 +25,6 @@ bool validId(const std::string& id) {
     if (!ok) return false;
   }
   return true;
-}
-
-std::optional<int> clockMinute(const std::string& v) {
-  if (v.size() != 5 || v[2] != ':') return std::nullopt;
-  for (const std::size_t i : {0u, 1u, 3u, 4u}) {
-    if (v[i] < '0' || v[i] > '9') return std::nullopt;
-  }
-  const int h = (v[0] - '0') * 10 + (v[1] - '0');
-  const int m = (v[3] - '0') * 10 + (v[4] - '0');
-  if (h > 23 || m > 59) return std::nullopt;
-  return h * 60 + m;
 }
 
 Status onlyFields(const json::Value& object, std::initializer_list<std::string_view> allowed,
@@ -81,7 +71,7 @@ Result<Checklist> parseOne(const json::Value& v, const std::string& at) {
     }
   }
   const json::Value* due = stringField(v, "due");
-  const auto minute = due != nullptr ? clockMinute(due->asString()) : std::nullopt;
+  const auto minute = due != nullptr ? parseHhmm(due->asString()) : std::nullopt;
   if (!minute) return makeError(where + ": due must be HH:MM, e.g. 10:30");
   c.dueMinute = *minute;
   if (const json::Value* grace = v.find("graceMinutes"); grace != nullptr) {

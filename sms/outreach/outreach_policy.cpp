@@ -78,6 +78,17 @@ std::string hhmm(int minute) {
   return buf;
 }
 
+std::optional<int> parseHhmm(std::string_view v) {
+  if (v.size() != 5 || v[2] != ':') return std::nullopt;
+  for (const std::size_t i : {0u, 1u, 3u, 4u}) {
+    if (v[i] < '0' || v[i] > '9') return std::nullopt;
+  }
+  const int hours = (v[0] - '0') * 10 + (v[1] - '0');
+  const int minutes = (v[3] - '0') * 10 + (v[4] - '0');
+  if (hours > 23 || minutes > 59) return std::nullopt;
+  return hours * 60 + minutes;
+}
+
 bool inQuietHours(const OutreachSettings& s, local_seconds t) {
   const int m = minuteOfDay(t);
   if (s.quietStartMinute == s.quietEndMinute) return false;

@@ -76,6 +76,9 @@ struct OutreachSettings {
 // Minutes after local midnight of a local time (0..1439), and one written "17:05".
 int minuteOfDay(std::chrono::local_seconds t);
 std::string hhmm(int minuteOfDay);
+// The inverse of hhmm(): "HH:MM" (00:00-23:59, two digits each) as minutes after midnight;
+// nullopt for anything else.
+std::optional<int> parseHhmm(std::string_view text);
 // Whether local time `t` falls in the quiet hours of `s` (rule 5 below).
 bool inQuietHours(const OutreachSettings& s, std::chrono::local_seconds t);
 

@@ -21,7 +21,7 @@ std::optional<Contact> TestRoster::findByPhone(std::string_view e164) const {
 }
 
 HumanContact TestRoster::humanContact(std::string_view) const {
-  return HumanContact{"Dana Lee", "+15550100200"};
+  return HumanContact{"Dana Lee", kDana};
 }
 
 ConversationFixture::ConversationFixture() : stateDir(tmp.sub("state")) {

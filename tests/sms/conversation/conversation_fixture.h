@@ -34,6 +34,8 @@ inline constexpr char kAna[] = "+15551230001";        // on the roster, consent,
 inline constexpr char kLuis[] = "+15551230002";       // on the roster, consent, Spanish
 inline constexpr char kNoConsent[] = "+15551230003";  // on the roster, no consent
 inline constexpr char kStranger[] = "+15559990000";   // not on the roster
+inline constexpr char kDana[] = "+15550100200";  // everyone's manager of record (humanContact)
+inline constexpr char kSam[] = "+15550100300";   // the site's safety contact (not on the roster)
 
 class TestRoster final : public Roster {
  public:
@@ -43,7 +45,7 @@ class TestRoster final : public Roster {
   HumanContact humanContact(std::string_view personId) const override;
   std::vector<HumanContact> safetyContacts() const override { return safety; }
   std::map<std::string, Contact, std::less<>> people;
-  std::vector<HumanContact> safety{{"Sam Ortiz", "+15550100300"}};  // the site's safety contact
+  std::vector<HumanContact> safety{{"Sam Ortiz", kSam}};  // the site's safety contact
 };
 
 // A clock that moves only when told; thread-safe.

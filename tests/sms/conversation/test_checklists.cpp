@@ -22,10 +22,10 @@ namespace {
 using namespace std::chrono_literals;
 using testing::ConversationFixture;
 using testing::kAna;
+using testing::kDana;
+using testing::kSam;
 using testing::kLuis;
 
-constexpr char kDana[] = "+15550100200";  // everyone's manager of record in the fixture
-constexpr char kSam[] = "+15550100300";   // the site's safety contact
 
 constexpr char kBook[] = R"({"version": 1, "checklists": [
   {"id": "opening", "name": "Opening", "names": ["apertura"], "due": "10:30",

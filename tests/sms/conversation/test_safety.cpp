@@ -19,11 +19,11 @@ namespace {
 using namespace std::chrono_literals;
 using testing::ConversationFixture;
 using testing::kAna;
+using testing::kDana;
+using testing::kSam;
 using testing::kLuis;
 using testing::kStranger;
 
-constexpr char kDana[] = "+15550100200";  // everyone's manager of record in the fixture
-constexpr char kSam[] = "+15550100300";   // the site's safety contact (not on the roster)
 
 bool contains(const std::string& text, std::string_view part) {
   return text.find(part) != std::string::npos;

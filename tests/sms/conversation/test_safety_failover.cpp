@@ -23,9 +23,9 @@ using namespace std::chrono_literals;
 using drivers::SimulatedSmsGateway;
 using testing::ConversationFixture;
 using testing::kAna;
+using testing::kDana;
+using testing::kSam;
 
-constexpr char kDana[] = "+15550100200";  // everyone's manager of record in the fixture
-constexpr char kSam[] = "+15550100300";   // the site's safety contact
 
 // The fixture's conversation layer with a dispatcher over provider + modem (both simulated).
 struct FailoverFixture : ConversationFixture {
