@@ -170,6 +170,20 @@ std::string approvalsPausedText(const ReplyContext& c) {
          human(c) + " can help.";
 }
 
+std::string heldByBreakerText(const ReplyContext& c, std::int64_t approval) {
+  const std::string n = std::to_string(approval);
+  if (es(c)) {
+    return "Aprobación " + n +
+           " en espera: un control de seguridad pausó los cambios de horario. No cambié nada y "
+           "sigue abierta; responde APPROVE " +
+           n + " más tarde. " + human(c) + " puede ayudar.";
+  }
+  return "Approval " + n +
+         " is on hold: a safety check paused schedule changes for now. Nothing changed and it "
+         "stays open; reply APPROVE " +
+         n + " later. " + human(c) + " can help.";
+}
+
 std::string approvedButNotAllowedText(const ReplyContext& c, const std::string& who) {
   if (es(c)) {
     return "Aprobado, pero " + who +

@@ -61,6 +61,9 @@ std::string offersWaitingApprovalText(const ReplyContext& c, const ShiftWords& s
                                       const std::string& manager);
 // An approval the policy gate does not let through now (kill switch L2/L3): nothing changed.
 std::string approvalsPausedText(const ReplyContext& c);
+// An approval OKed while the breaker of what it would do is open (seed 001 EC-RISK-001): nothing
+// was done, the approval stays open for a later APPROVE.
+std::string heldByBreakerText(const ReplyContext& c, std::int64_t approval);
 // Approved, but the person no longer passes the labor rules: the search goes on.
 std::string approvedButNotAllowedText(const ReplyContext& c, const std::string& who);
 std::string approvalRequestText(const ReplyContext& c, std::int64_t approval,

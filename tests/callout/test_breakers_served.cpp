@@ -117,4 +117,35 @@ BOOST_FIXTURE_TEST_CASE(theProviderRefusingOurCredentialsOpensItsConnectionBreak
   BOOST_TEST(!textsTo(kBen).empty());
 }
 
+// Seed 001 EC-RISK-001: BRK-SCH trips while the manager's OK for overtime is pending. The APPROVE
+// is re-validated at Act: nothing is carried out, the approval stays open, marked held by the
+// breaker, and the manager is told in plain words; once the breaker is closed the same APPROVE
+// gives the shift.
+BOOST_FIXTURE_TEST_CASE(ecRisk001ABreakerTrippedDuringAnApprovalHoldsItAtAct, ServedSite) {
+  setWaveSize(4);
+  text(kRosa, "Jamal didn't show");
+  text(kMia, codeFor(kMia));
+  BOOST_TEST_REQUIRE(lastTo(kKwame).find("Approval 1: Mia can cover") != std::string::npos,
+                     lastTo(kKwame));
+  withPolicy([&](PolicySubsystem& policy) {
+    auto tripped =
+        policy.breakers().board().trip("BRK-SCH", now(), "test", "3 swap reversals in 7 days");
+    BOOST_TEST_REQUIRE(tripped.ok(), tripped.message());
+  });
+  text(kKwame, "APPROVE 1");
+  BOOST_TEST(storedAssignee("s-jamal") == "p-jamal");  // nothing executed
+  BOOST_TEST(
+      lastTo(kKwame) ==
+          "Approval 1 is on hold: a safety check paused schedule changes for now. Nothing "
+          "changed and it stays open; reply APPROVE 1 later. Kwame at +15551000009 can help.",
+      lastTo(kKwame));
+  auto refused = entries("approval.refused");
+  BOOST_REQUIRE_EQUAL(refused.size(), 1u);
+  BOOST_TEST(field(refused[0], "reason") == "held_by_breaker");
+  const json::Value* gate = refused[0].body.find("gate");
+  BOOST_REQUIRE(gate != nullptr && gate->isObject());
+  BOOST_TEST(gate->find("breaker")->asString() == "BRK-SCH");
+  BOOST_TEST(entries("approval.decided").empty());  // still pending
+}
+
 BOOST_AUTO_TEST_SUITE_END()

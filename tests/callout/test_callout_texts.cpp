@@ -25,6 +25,7 @@ BOOST_AUTO_TEST_CASE(everyCalloutTextPassesTheContentLintInBothLanguages) {
         offersApprovalRequestText(c, 7, "Jamal", s),
         offersWaitingApprovalText(c, s, "Kwame"),
         approvalsPausedText(c),
+        heldByBreakerText(c, 2),
         approvedButNotAllowedText(c, "Mia"),
         searchingText(c, s, "Jamal", 3, false),
         searchingText(c, s, "Jamal", 1, true),
