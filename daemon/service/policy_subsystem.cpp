@@ -97,7 +97,9 @@ Status PolicySubsystem::start(Poco::Util::Application& app) {
   auto breakers = onEngine(engine_.engine(), [this, &connections]() -> Status {
     auto made = SiteBreakers::create(
         engine_.engine(), store_.store(), logger_, connections,
-        policy::BreakerBoard::TripHook{},  // the trust budget's regression: wired next
+        [this](AuditLog::Batch& batch, const policy::BreakerEvent& e) {
+          return recordBreakerTripIn(batch, e.breaker, e.at);
+        },
         [this](const policy::BreakerEvent& e) { breakerChanged(e); });
     if (!made) return made.error();
     breakers_ = std::move(*made);

@@ -117,6 +117,26 @@ BOOST_FIXTURE_TEST_CASE(theProviderRefusingOurCredentialsOpensItsConnectionBreak
   BOOST_TEST(!textsTo(kBen).empty());
 }
 
+// Seed 001 section 6: a trip regresses every function with an action behind the breaker from
+// AUTONOMOUS to PROPOSE, in the trip's own transaction.
+BOOST_FIXTURE_TEST_CASE(aTripRegressesTheFunctionBehindTheBreaker, ServedSite) {
+  setGraduation(policy::Graduation::kAutonomous);
+  withPolicy([&](PolicySubsystem& policy) {
+    auto tripped = policy.breakers().board().trip("BRK-SCH", now(), "test", "fairness warning");
+    BOOST_TEST_REQUIRE(tripped.ok(), tripped.message());
+    BOOST_TEST((policy.state().graduation["staffing_scheduling"] == policy::Graduation::kPropose));
+  });
+  int regressions = 0;
+  for (const Entry& e : entries("graduation.changed")) {
+    if (field(e, "cause") != "regression") continue;
+    ++regressions;
+    BOOST_TEST(field(e, "function") == "staffing_scheduling");
+    BOOST_TEST(field(e, "to") == "PROPOSE");
+    BOOST_TEST(e.actor == "breaker:BRK-SCH");
+  }
+  BOOST_TEST(regressions == 1);
+}
+
 // Seed 001 EC-RISK-001: BRK-SCH trips while the manager's OK for overtime is pending. The APPROVE
 // is re-validated at Act: nothing is carried out, the approval stays open, marked held by the
 // breaker, and the manager is told in plain words; once the breaker is closed the same APPROVE
