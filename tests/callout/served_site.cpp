@@ -203,17 +203,6 @@ void ServedSite::setGraduation(policy::Graduation graduation) {
   open();
 }
 
-std::string ServedSite::ownerRegress(std::string_view function, policy::Graduation to) {
-  PolicySubsystem& policy = services_->policy();
-  auto done = onEngine(services_->engine().engine(), [&] {
-    auto regressed = policy.regress(function, to, "trying it out", "panel:owner");
-    return regressed.ok() ? std::string() : regressed.message();
-  });
-  BOOST_TEST_REQUIRE(done.has_value());
-  settle();
-  return *done;
-}
-
 void ServedSite::setChecklists(const std::string& json) {
   config_["sms.checklists.file"] = tmp_.write("checklists.json", json);
   close();

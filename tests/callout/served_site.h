@@ -58,8 +58,6 @@ class ServedSite {
   // waits until the service is quiet.
   void withPolicy(const std::function<void(PolicySubsystem&)>& fn);
   void setGraduation(policy::Graduation graduation);  // policy.graduation.*, then a restart
-  // The owner narrows a function's trust budget (PolicySubsystem::regress); its error, or "".
-  std::string ownerRegress(std::string_view function, policy::Graduation to);
   void setWaveSize(int size);                         // callout.wave_size, then a restart
   void setChecklists(const std::string& json);        // sms.checklists.file, then a restart
 

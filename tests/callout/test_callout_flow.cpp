@@ -7,6 +7,7 @@
 #include <map>
 #include <tuple>
 
+#include "daemon/service/policy_subsystem.h"
 #include "sms/text/content_lint.h"
 #include "tests/callout/callout_fixture.h"
 #include "tests/callout/served_site.h"
@@ -433,7 +434,13 @@ BOOST_FIXTURE_TEST_CASE(inProposeModeAManagersApproveCreditsTheSchedulingBudget,
 
 BOOST_FIXTURE_TEST_CASE(anOwnerWhoNarrowsSchedulingToShadowGetsCallOutsRecordedNotSent,
                         ServedSite) {
-  BOOST_TEST(ownerRegress("staffing_scheduling", policy::Graduation::kShadow).empty());
+  std::string refused = "not run";
+  withPolicy([&](PolicySubsystem& policy) {
+    auto narrowed = policy.regress("staffing_scheduling", policy::Graduation::kShadow,
+                                   "trying it out", "panel:owner");
+    refused = narrowed.ok() ? "" : narrowed.message();
+  });
+  BOOST_TEST(refused.empty(), refused);
   text(kRosa, "Jamal didn't show, I'm alone on the line");
   for (const char* phone : {kBen, kAna, kCleo, kMia}) BOOST_TEST(offersTo(*this, phone) == 0);
   // The general manager hears it at once, and the receipt says why nobody was asked.
