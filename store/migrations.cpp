@@ -189,6 +189,15 @@ constexpr Migration kStoreMigrations[] = {
     {13, "callout_lookups",
      "CREATE INDEX callout_by_absent ON callout(absent_id, shift_start);"
      "CREATE INDEX callout_offer_by_person_time ON callout_offer(person_id, offered_at);"},
+    // Breakers (daemon/policy/breaker_board.h, docs/policy-breakers.md): one row per breaker.
+    // `state_json` is the whole breaker as canonical JSON (state, probe progress, the samples and
+    // signals inside their windows; instants in Unix milliseconds) and is what is loaded; state,
+    // since and reason repeat it for people reading the database.
+    {14, "breakers",
+     "CREATE TABLE breaker(id TEXT PRIMARY KEY,"
+     " state TEXT NOT NULL CHECK(state IN ('closed','open','half-open')),"
+     " since INTEGER NOT NULL, reason TEXT NOT NULL, updated_at INTEGER NOT NULL,"
+     " state_json TEXT NOT NULL);"},
     // Checklists (sms/conversation/checklist_desk.h, docs/checklists.md): every completion or
     // temperature reading (tenths of a degree F), and each overdue alert stage sent, once per
     // checklist, site local day (YYYY-MM-DD) and stage. Instants are Unix milliseconds (UTC).
@@ -201,15 +210,6 @@ constexpr Migration kStoreMigrations[] = {
      "CREATE TABLE checklist_alert(checklist_id TEXT NOT NULL, local_day TEXT NOT NULL,"
      " stage TEXT NOT NULL CHECK(stage IN ('owner','manager')), sent_at INTEGER NOT NULL,"
      " PRIMARY KEY(checklist_id, local_day, stage));"},
-    // Breakers (daemon/policy/breaker_board.h, docs/policy-breakers.md): one row per breaker.
-    // `state_json` is the whole breaker as canonical JSON (state, probe progress, the samples and
-    // signals inside their windows; instants in Unix milliseconds) and is what is loaded; state,
-    // since and reason repeat it for people reading the database.
-    {14, "breakers",
-     "CREATE TABLE breaker(id TEXT PRIMARY KEY,"
-     " state TEXT NOT NULL CHECK(state IN ('closed','open','half-open')),"
-     " since INTEGER NOT NULL, reason TEXT NOT NULL, updated_at INTEGER NOT NULL,"
-     " state_json TEXT NOT NULL);"},
 };
 
 constexpr std::string_view kCreateTable =
