@@ -92,7 +92,6 @@ Status PolicySubsystem::start(Poco::Util::Application& app) {
           [&logger](const std::string& why) {
             logWarning(logger, "could not verify the audit log this time", {{"error", why}});
           }});
-  integrity_->start();
   const std::vector<std::string> connections = configuredConnections(app.config());
   auto breakers = onEngine(engine_.engine(), [this, &connections]() -> Status {
     auto made = SiteBreakers::create(
@@ -112,6 +111,7 @@ Status PolicySubsystem::start(Poco::Util::Application& app) {
                                }).value_or(std::set<std::string>{})) {
     logWarning(logger_, "breaker is not closed", {{"breaker", id}});
   }
+  integrity_->start();  // last: a start that fails leaves no thread running
   return Status::success();
 }
 
