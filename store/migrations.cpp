@@ -210,6 +210,10 @@ constexpr Migration kStoreMigrations[] = {
      "CREATE TABLE checklist_alert(checklist_id TEXT NOT NULL, local_day TEXT NOT NULL,"
      " stage TEXT NOT NULL CHECK(stage IN ('owner','manager')), sent_at INTEGER NOT NULL,"
      " PRIMARY KEY(checklist_id, local_day, stage));"},
+    // Inbound texts parked while the kill switch froze writes (L2+), handled again when it lifts
+    // (sms/conversation/parked_messages.h). parked_at: Unix milliseconds (UTC).
+    {16, "sms_parked",
+     "CREATE TABLE sms_parked(inbox_id INTEGER PRIMARY KEY, parked_at INTEGER NOT NULL);"},
 };
 
 constexpr std::string_view kCreateTable =

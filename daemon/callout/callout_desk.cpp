@@ -306,6 +306,9 @@ Result<DeskAnswer> CalloutDesk::reportIn(DeskTurn& turn, const Contact& reporter
                       c.id};
   }
   if (Status s = step.rows.updateCallout(c); !s) return s.error();
+  if (offer.outcome == policy::EffectiveOutcome::kHold) {  // outreach frozen: the offers wait
+    return DeskAnswer{"callout_held", heldSearchText(ctx, w, nameOf(absentId), self), c.id};
+  }
   return DeskAnswer{"callout_opened", searchingText(ctx, w, nameOf(absentId), offered, self), c.id};
 }
 

@@ -77,6 +77,30 @@ std::string searchingText(const ReplyContext& c, const ShiftWords& s, const std:
          (offers == 1 ? " person" : " people") + "; I'll text you when it's covered.";
 }
 
+std::string heldSearchText(const ReplyContext& c, const ShiftWords& s, const std::string& absent,
+                           bool self) {
+  if (self) {
+    if (es(c)) {
+      return "Gracias por avisar. Los mensajes de este sistema están en pausa ahora, así que buscar "
+             "quien cubra tu turno de " +
+             shift(c, s) + " espera hasta que se reanuden. Avisa también a " + human(c) + ".";
+    }
+    return "Thanks for letting us know. Texts from this box are paused right now, so finding "
+           "cover for your " +
+           shift(c, s) + " shift waits until they're back on. Please also let " + human(c) +
+           " know.";
+  }
+  if (es(c)) {
+    return "Entendido. Los mensajes de este sistema están en pausa ahora, así que las ofertas para "
+           "cubrir a " +
+           absent + " en " + shift(c, s) +
+           " esperan y salen cuando se reanuden. Para cubrirlo antes: " + human(c) + ".";
+  }
+  return "Got it. Texts from this box are paused right now, so the offers to cover " + absent +
+         " on " + shift(c, s) + " are waiting and go out when they're back on. For cover sooner: " +
+         human(c) + ".";
+}
+
 std::string nobodyEligibleText(const ReplyContext& c, const ShiftWords& s,
                                const std::string& manager) {
   if (es(c)) {

@@ -39,6 +39,10 @@ std::string offerText(const ReplyContext& c, const ShiftWords& s, const std::str
 std::string searchingText(const ReplyContext& c, const ShiftWords& s, const std::string& absent,
                           int offers, bool self);
 // Nobody can take it now (all denied or unreachable): the general manager was told.
+// The search opened while outreach is frozen (kill switch L1, seed 001 EC-RISK-008): the offers
+// wait for the release; the sender is pointed to a person for cover sooner.
+std::string heldSearchText(const ReplyContext& c, const ShiftWords& s, const std::string& absent,
+                           bool self);
 std::string nobodyEligibleText(const ReplyContext& c, const ShiftWords& s,
                                const std::string& manager);
 std::string coveredText(const ReplyContext& c, const ShiftWords& s, const std::string& who);

@@ -269,10 +269,11 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
   }
   if (policy_ != nullptr) {
     // Called on the engine thread, now with the stored level and after every change.
-    policyListener_ = policy_->addListener([this](policy::KillSwitchLevel /*level*/) {
+    policyListener_ = policy_->addListener([this](policy::KillSwitchLevel level) {
       if (!active_) return;
       // L1 or higher, or BRK-OUT open (the policy calls again when BRK-OUT moves).
       processor_->setOutreachFrozen(policy_->outreachFrozen());
+      processor_->setWritesFrozen(level >= policy::KillSwitchLevel::kL2);
     });
   }
   postProcessing();  // rows a previous run stored but did not handle

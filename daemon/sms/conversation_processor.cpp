@@ -214,6 +214,28 @@ void ConversationProcessor::setOutreachFrozen(bool frozen) {
   }
 }
 
+void ConversationProcessor::setWritesFrozen(bool frozen) {
+  const bool wasFrozen = writesFrozen_;
+  writesFrozen_ = frozen;
+  conversation_->setParking(frozen);
+  if (frozen) {
+    if (!wasFrozen) logWarning(logger_, "writes frozen by the kill switch: requests wait");
+    return;
+  }
+  // Also at start: a box stopped right after the freeze lifted still has its parked rows.
+  auto released = conversation_->releaseParked();
+  if (!released) {
+    logWarning(logger_, "handling the parked SMS failed; they stay parked",
+               {{"error", released.message()}});
+    return;
+  }
+  if (released->released + released->withdrawn == 0) return;
+  logInfo(logger_, "write freeze lifted; handling the parked SMS again",
+          {{"released", std::to_string(released->released)},
+           {"withdrawn", std::to_string(released->withdrawn)}});
+  processPending();
+}
+
 void ConversationProcessor::releaseDue() {
   Result<sms::conversation::ReleaseSummary> released = outreach_->releaseDue(engine_.clock().now());
   if (!released) {

@@ -12,6 +12,9 @@
 // - setOutreachFrozen() follows the kill switch (SmsSubsystem calls it at start and after each
 //   change): from L1 Outreach holds everything but replies in a person's own thread, safety
 //   alerts and escalations; back at L0 every held message is decided again at once.
+// - setWritesFrozen() (from L2): requests by text are parked and answered "paused; here is your
+//   human"; when the level drops below L2 they are handled again from scratch, in order
+//   (sms/conversation/parked_messages.h), except those parked over 48 hours (withdrawn).
 // - A store that holds no site yet is not an error: every sender is then an unknown number (one
 //   polite reply a day), in UTC; the log says so once.
 //
@@ -69,6 +72,8 @@ class ConversationProcessor final : public InboundProcessor {
   void processPending() override;
   // Freezes outreach (kill switch L1+); lifting the freeze releases what it held at once.
   void setOutreachFrozen(bool frozen) override;
+  // Parks new requests (kill switch L2+); lifting it handles what was parked, from scratch.
+  void setWritesFrozen(bool frozen) override;
 
   sms::conversation::Outreach& outreach() { return *outreach_; }
   // The call-out desk; nullptr when call-outs are off.
@@ -104,6 +109,7 @@ class ConversationProcessor final : public InboundProcessor {
   std::unique_ptr<sms::conversation::ChecklistDesk> checklists_;  // null without checklists
   bool checklistsCaughtUp_ = false;  // the first pass sends what was missed while down
   std::unique_ptr<sms::conversation::Conversation> conversation_;
+  bool writesFrozen_ = false;  // engine thread
   // Last, so they are cancelled first (on the engine thread: SmsSubsystem destroys us there).
   DeadlineTimer releaseTimer_;  // held messages
   DeadlineTimer realertTimer_;  // safety reminders

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "sms/conversation/conversation_tables.h"
+#include "sms/conversation/parked_messages.h"
 #include "sms/conversation/replies.h"
 #include "sms/conversation/why_text.h"
 #include "sms/mailbox/message_checks.h"
@@ -147,9 +148,13 @@ Result<bool> Conversation::handleOne(const InboxRow& row) {
 }
 
 Status Conversation::respond(Handling& h) {
-  const auto send = [&](MessageClass kind, std::string text, bool whyReply = false) -> Status {
+  // `id`: the reply's own id instead of the next reply:inbox-<id>-<n> (a parked message's answer,
+  // which must not take the id its real handling will use later).
+  const auto send = [&](MessageClass kind, std::string text, bool whyReply = false,
+                        std::string id = {}) -> Status {
     OutreachRequest request;
-    request.id = replyId(h.row.id, static_cast<int>(h.replies.size()) + 1);
+    request.id = !id.empty() ? std::move(id)
+                             : replyId(h.row.id, static_cast<int>(h.replies.size()) + 1);
     request.to = h.row.from;
     request.kind = kind;
     request.body = std::move(text);
@@ -282,6 +287,14 @@ Status Conversation::respond(Handling& h) {
     return send(MessageClass::kThreadReply, whyText(entry->body, h.context, lint_), true);
   }
 
+  // Writes frozen (L2+): kept for when the freeze lifts, then decided from scratch.
+  if (parking_) {
+    if (Status s = ParkedMessages(h.store.db()).park(h.row.id, h.now); !s) return s;
+    h.outcome = "parked";
+    return send(MessageClass::kThreadReply, pausedText(h.context), false,
+                "parked:inbox-" + std::to_string(h.row.id));
+  }
+
   TurnKind turn = TurnKind::kConversation;
   switch (kind) {
     case KeywordKind::kTakeOffer:
@@ -328,6 +341,37 @@ Status Conversation::respond(Handling& h) {
   }
   h.outcome = "fallback";
   return send(MessageClass::kThreadReply, conversationFallbackText(h.context));
+}
+
+Result<Conversation::ParkedRelease> Conversation::releaseParked() {
+  std::lock_guard lock(mutex_);
+  ParkedRelease out;
+  Status status = store_.run([&](SiteStore& store) -> Status {
+    ParkedMessages parked(store.db());
+    auto rows = parked.all();
+    if (!rows) return rows.error();
+    if (rows->empty()) return Status::success();
+    auto batch = store.log().begin();
+    if (!batch) return batch.error();
+    const TimePoint now = outreach_.now();
+    for (const ParkedMessage& m : *rows) {
+      const bool stale = now - m.parkedAt > kParkedMaxAge;
+      if (Status s = parked.remove(m.inboxId); !s) return s;
+      if (!stale) {
+        if (Status s = inbox_.reopen(m.inboxId); !s) return s;
+      }
+      json::Object body{{"inbox", m.inboxId}, {"parkedAt", formatTimestamp(m.parkedAt)}};
+      auto added = batch->add(formatTimestamp(now),
+                              stale ? "sms.parked_withdrawn" : "sms.parked_released", "engine",
+                              json::Value(std::move(body)));
+      if (!added) return added.error();
+      ++(stale ? out.withdrawn : out.released);
+    }
+    if (auto committed = batch->commit(); !committed) return committed.error();
+    return Status::success();
+  });
+  if (!status) return status.error();
+  return out;
 }
 
 Status Conversation::recordFailure(const InboxRow& row, const std::string& reason) {

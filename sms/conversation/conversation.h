@@ -28,6 +28,7 @@
 // Errors: store errors end the call (the message stays unhandled and is tried again next time).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -65,6 +66,20 @@ class Conversation {
   // handled. Call again while it returns the limit.
   Result<int> handlePending();
 
+  // Writes frozen (kill switch L2 and above): a message that would reach the ReplyHandler (a
+  // report, an offer code, APPROVE/DENY, conversation) is parked instead (parked_messages.h) and
+  // answered "paused; here is your human". STOP/START, HELP, WHY, safety reports, checklists and
+  // unknown numbers are handled as usual. Any thread.
+  void setParking(bool parking) { parking_ = parking; }
+  struct ParkedRelease {
+    int released = 0;   // reopened: the next handlePending() handles them from scratch
+    int withdrawn = 0;  // parked longer than kParkedMaxAge: dropped, audited
+  };
+  // After the freeze lifted: every parked message is reopened in the inbox (audited
+  // "sms.parked_released") or, past kParkedMaxAge, withdrawn ("sms.parked_withdrawn"). Call
+  // handlePending() after it.
+  Result<ParkedRelease> releaseParked();
+
  private:
   struct Handling;
   // One message in one transaction; false when it was no longer new.
@@ -78,6 +93,7 @@ class Conversation {
   ReplyHandler* handler_;
   SafetyDesk* safety_;
   ChecklistDesk* checklists_ = nullptr;
+  std::atomic<bool> parking_{false};
   SafetyDetector safetyDetector_;
   KeywordParser keywords_;
   InjectionDetector injection_;

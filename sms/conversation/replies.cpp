@@ -101,6 +101,19 @@ std::string approvalsLaterText(const ReplyContext& c) {
          human(c) + ".";
 }
 
+std::string pausedText(const ReplyContext& c) {
+  if (es(c)) {
+    return "Gracias. El asistente de " + c.site +
+           " está en pausa y aún no puedo actuar. Guardé tu mensaje y lo retomo al volver. "
+           "Urgente: " +
+           human(c) + ".";
+  }
+  return "Thanks. The scheduling assistant at " + c.site +
+         " is paused right now, so I can't act on this yet. I've kept your message and will pick "
+         "it up when it's back. For anything urgent: " +
+         human(c) + ".";
+}
+
 std::string conversationFallbackText(const ReplyContext& c) {
   if (es(c)) {
     return "Gracias por tu mensaje. Soy el asistente automático de turnos de " + c.site +

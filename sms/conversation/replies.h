@@ -40,6 +40,8 @@ std::string offerClosedText(const ReplyContext& c);
 std::string offerAmbiguousText(const ReplyContext& c);
 // APPROVE/DENY when nothing handles approvals by text yet.
 std::string approvalsLaterText(const ReplyContext& c);
+// Writes are frozen (kill switch L2+): the message is kept for later; who to reach meanwhile.
+std::string pausedText(const ReplyContext& c);
 // Anything else, when nothing else answers it: what the assistant does, and the way to a person.
 std::string conversationFallbackText(const ReplyContext& c);
 // When handling the text failed on the box's side.

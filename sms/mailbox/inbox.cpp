@@ -240,6 +240,25 @@ Result<std::optional<InboxRow>> Inbox::find(std::int64_t id) {
   return result;
 }
 
+Status Inbox::reopen(std::int64_t id) {
+  return store_.run([&](SiteStore& store) -> Status {
+    auto row = findRow(store.db(), id);
+    if (!row) return row.error();
+    if (!*row) return makeError("no inbound SMS with id " + std::to_string(id));
+    if ((*row)->state == InboxState::kRefused) {
+      return makeError("inbound SMS " + std::to_string(id) + " was refused; it cannot be reopened");
+    }
+    if ((*row)->state == InboxState::kNew) return Status::success();
+    auto stmt =
+        store.db().prepare("UPDATE sms_inbox SET state = 'new', handled_at = NULL WHERE id = ?");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, id);
+    auto done = stmt->step();
+    if (!done) return done.error();
+    return Status::success();
+  });
+}
+
 Status Inbox::markHandled(std::int64_t id) {
   return store_.run([&](SiteStore& store) -> Status {
     auto row = findRow(store.db(), id);

@@ -70,6 +70,9 @@ class Inbox final : public drivers::SmsSink {
   Result<std::optional<InboxRow>> find(std::int64_t id);
   // new -> handled; handling twice is ok. Error for an unknown or refused id.
   Status markHandled(std::int64_t id);
+  // handled -> new, for a message parked while writes were frozen (kill switch L2+) that is to be
+  // handled again now (conversation/parking.h); new stays new. Error for an unknown or refused id.
+  Status reopen(std::int64_t id);
 
  private:
   StoreRunner& store_;

@@ -206,13 +206,18 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(aCandidateWhoTextsStopIsNotOfferedAgain, Site, Sit
   BOOST_TEST(offersTo(f, kCleo) == 1);
 }
 
+// Also seed 001 EC-RISK-008 on a site box: the chase is deferred and the lead is told the box is
+// frozen, with a person to reach for cover sooner (not "offers sent").
 BOOST_AUTO_TEST_CASE_TEMPLATE(atKillSwitchL1OffersAreHeldAndOnlyTheLeadsThreadGetsAnswers, Site, Sites) {
   Site f;
   f.setLevel(policy::KillSwitchLevel::kL1);
   f.text(kRosa, "Jamal didn't show, I'm alone on the line");
   BOOST_TEST(offersTo(f, kBen) == 0);
   BOOST_TEST(f.heldTo(kBen) == 1);
-  BOOST_TEST(contains(f.lastTo(kRosa), "Finding cover for Jamal"));
+  BOOST_TEST(contains(f.lastTo(kRosa), "Texts from this box are paused right now"), f.lastTo(kRosa));
+  BOOST_TEST(contains(f.lastTo(kRosa), "the offers to cover Jamal on line cook today 17:00-23:00 "
+                                       "are waiting"));
+  BOOST_TEST(contains(f.lastTo(kRosa), "For cover sooner: Kwame"));
   // Released when the freeze lifts, once.
   f.setLevel(policy::KillSwitchLevel::kL0);
   BOOST_TEST(offersTo(f, kBen) == 1);
@@ -470,6 +475,41 @@ BOOST_FIXTURE_TEST_CASE(aSiteConfiguredAutonomousActsAutonomouslyFromItsFirstCal
   BOOST_REQUIRE_EQUAL(begun.size(), 1u);
   BOOST_TEST(field(begun[0], "to") == "AUTONOMOUS");
   BOOST_TEST(field(begun[0], "trust") == "60");
+}
+
+// Seed 001 EC-RISK-002: the owner sets L2 while an approval waits. The manager's APPROVE is kept,
+// not acted on, and decided from scratch (who approves, the labor rules, expiry, the gate) once
+// the freeze lifts.
+BOOST_FIXTURE_TEST_CASE(anApproveSentDuringTheWriteFreezeWaitsAndIsDecidedAgainWhenItLifts,
+                        ServedSite) {
+  setWaveSize(4);
+  text(kRosa, "Jamal isn't here");
+  BOOST_TEST_REQUIRE(offersTo(*this, kMia) == 1);
+  text(kMia, codeFor(kMia));
+  BOOST_TEST_REQUIRE(contains(lastTo(kKwame), "Reply APPROVE 1 or DENY 1"));
+  setLevel(policy::KillSwitchLevel::kL2);
+  text(kKwame, "APPROVE 1");
+  BOOST_TEST(storedAssignee("s-jamal") == "p-jamal");
+  BOOST_TEST(contains(lastTo(kKwame), "is paused right now"), lastTo(kKwame));
+  BOOST_TEST(contains(lastTo(kKwame), "I've kept your message"));
+  BOOST_TEST(entries("sms.parked_released").empty());
+  setLevel(policy::KillSwitchLevel::kL0);
+  BOOST_TEST(entries("sms.parked_released").size() == 1u);
+  BOOST_TEST(storedAssignee("s-jamal") == "p-mia");
+  BOOST_TEST(contains(lastTo(kMia), "Approved: you're on line cook today 17:00-23:00"));
+}
+
+// What waited longer than 48 hours is withdrawn, never acted on late (seed 001 section 7).
+BOOST_FIXTURE_TEST_CASE(aReportParkedLongerThanTwoDaysIsWithdrawnNotActedOnLate, ServedSite) {
+  setLevel(policy::KillSwitchLevel::kL2);
+  text(kRosa, "Jamal isn't here");
+  BOOST_TEST(contains(lastTo(kRosa), "is paused right now"), lastTo(kRosa));
+  BOOST_TEST(offersTo(*this, kBen) == 0);
+  advance(49h);
+  setLevel(policy::KillSwitchLevel::kL0);
+  BOOST_TEST(entries("sms.parked_withdrawn").size() == 1u);
+  BOOST_TEST(entries("sms.parked_released").empty());
+  BOOST_TEST(offersTo(*this, kBen) == 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

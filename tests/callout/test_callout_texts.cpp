@@ -29,6 +29,8 @@ BOOST_AUTO_TEST_CASE(everyCalloutTextPassesTheContentLintInBothLanguages) {
         approvedButNotAllowedText(c, "Mia"),
         searchingText(c, s, "Jamal", 3, false),
         searchingText(c, s, "Jamal", 1, true),
+        heldSearchText(c, s, "Jamal", false),
+        heldSearchText(c, s, "Jamal", true),
         nobodyEligibleText(c, s, "Kwame"),
         coveredText(c, s, "Ana"),
         youAreOnText(c, s),

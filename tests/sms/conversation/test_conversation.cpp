@@ -284,7 +284,7 @@ BOOST_FIXTURE_TEST_CASE(everyReplyTextPassesTheLintInBothLanguages, Conversation
     for (const std::string& text :
          {optOutConfirmationText(c), optInConfirmationText(c), alreadySubscribedText(c),
           helpText(c), unknownNumberText(c), offerClosedText(c), offerAmbiguousText(c),
-          approvalsLaterText(c), conversationFallbackText(c), handlingFailedText(c)}) {
+          approvalsLaterText(c), pausedText(c), conversationFallbackText(c), handlingFailedText(c)}) {
       BOOST_TEST(lint.check(text).empty(), text << ": " << ContentLint::describe(lint.check(text)));
       BOOST_TEST(*drivers::countSegments(text) <= 3, text);
     }

@@ -1,0 +1,36 @@
+#include "sms/conversation/parked_messages.h"
+
+namespace atoms::sms::conversation {
+
+Status ParkedMessages::park(std::int64_t inboxId, mailbox::TimePoint at) {
+  auto stmt = db_.prepare("INSERT OR IGNORE INTO sms_parked(inbox_id, parked_at) VALUES(?, ?)");
+  if (!stmt) return stmt.error();
+  stmt->bind(1, inboxId).bind(2, mailbox::toUnixMillis(at));
+  auto done = stmt->step();
+  if (!done) return done.error();
+  return Status::success();
+}
+
+Result<std::vector<ParkedMessage>> ParkedMessages::all() {
+  auto stmt = db_.prepare("SELECT inbox_id, parked_at FROM sms_parked ORDER BY inbox_id");
+  if (!stmt) return stmt.error();
+  std::vector<ParkedMessage> out;
+  while (true) {
+    auto row = stmt->step();
+    if (!row) return row.error();
+    if (!*row) break;
+    out.push_back({stmt->columnInt64(0), mailbox::fromUnixMillis(stmt->columnInt64(1))});
+  }
+  return out;
+}
+
+Status ParkedMessages::remove(std::int64_t inboxId) {
+  auto stmt = db_.prepare("DELETE FROM sms_parked WHERE inbox_id = ?");
+  if (!stmt) return stmt.error();
+  stmt->bind(1, inboxId);
+  auto done = stmt->step();
+  if (!done) return done.error();
+  return Status::success();
+}
+
+}  // namespace atoms::sms::conversation

@@ -1,0 +1,44 @@
+// ParkedMessages: inbound texts parked while the kill switch freezes writes (L2 and above, seed
+// 001 section 7: "every new inbox item" is frozen; decisions wait). A parked text was answered
+// ("paused; here is your human") and marked handled, and its inbox id is kept here (table
+// sms_parked, migration 16) until the freeze lifts: then it is handled again from scratch, so
+// everything is checked at that moment (who may approve, the labor rules, expiry, the gate),
+// unless it waited longer than kParkedMaxAge: then it is withdrawn (audited), like held outreach.
+//
+// Threading: like the Database it wraps (inside StoreRunner::run). Errors: SQL errors as the
+// Database reports them.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "sms/mailbox/mailbox_clock.h"
+#include "store/database.h"
+#include "store/result.h"
+
+namespace atoms::sms::conversation {
+
+// Seed 001 section 7: what waited longer than 48 hours is withdrawn, not acted on late.
+inline constexpr std::chrono::hours kParkedMaxAge{48};
+
+struct ParkedMessage {
+  std::int64_t inboxId = 0;
+  mailbox::TimePoint parkedAt;
+};
+
+class ParkedMessages {
+ public:
+  explicit ParkedMessages(Database& db) : db_(db) {}
+
+  // Parks the inbox message (parking it again changes nothing).
+  Status park(std::int64_t inboxId, mailbox::TimePoint at);
+  // Every parked message, oldest first.
+  Result<std::vector<ParkedMessage>> all();
+  Status remove(std::int64_t inboxId);
+
+ private:
+  Database& db_;
+};
+
+}  // namespace atoms::sms::conversation
