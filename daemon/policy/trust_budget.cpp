@@ -282,7 +282,10 @@ TrustUpdate TrustBudget::recordDecision(TimePoint at) {
   prune(at);
   TrustUpdate out;
   // A budget younger than the window is new, not inactive: its quiet start does not count.
-  if (!hold_ && earned_ != Graduation::kShadow && at - listeningEnded_ >= kInactivityWindow) {
+  // Only AUTONOMOUS is held lower (decision 0010): at PROPOSE a person already confirms each
+  // step, and a hold down to SHADOW would stop a quiet site's call-outs with nothing to end it
+  // (SHADOW's clean decisions need a person's agreement the box does not receive).
+  if (!hold_ && earned_ == Graduation::kAutonomous && at - listeningEnded_ >= kInactivityWindow) {
     const auto recent = std::count_if(recentDecisions_.begin(), recentDecisions_.end(),
                                       [&](TimePoint t) { return t > at - kInactivityWindow; });
     if (recent < kInactiveBelowDecisions) {

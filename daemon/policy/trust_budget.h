@@ -17,7 +17,8 @@
 //   window (shadow decisions for SHADOW, proposals for PROPOSE): evidence is what the function
 //   did during its current stay. After a regression (automatic or the owner's) the next advance
 //   also needs 14 days at the level it fell to (hysteresis).
-// - Inactivity: a decision after 30 days with fewer than 10 decisions starts an inactivity hold:
+// - Inactivity: a decision of an AUTONOMOUS function after 30 days with fewer than 10 decisions
+//   starts an inactivity hold (PROPOSE is not held lower: decision 0010):
 //   the function acts one level below its earned level until 20 clean decisions (verified
 //   autonomous, approved without edit, shadow agreement) accrue, then returns to it. A debit
 //   during the hold starts the count again; any regression ends the hold. Only time since the

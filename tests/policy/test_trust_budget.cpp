@@ -574,26 +574,25 @@ BOOST_AUTO_TEST_CASE(afterARegressionTheNextAdvanceNeedsFourteenDaysAtTheLowerLe
 // --- Inactivity -----------------------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(aQuietFunctionResumesOneLevelLowerUntilTwentyCleanDecisions) {
-  TrustBudget b = readyForAutonomous();  // PROPOSE, last decision on day 23 after kT0
-  const TimePoint back = kProposeReady + 40 * kDay;
+  TrustBudget b = at(Graduation::kAutonomous, 200);  // no decision since kT0
+  const TimePoint back = kT0 + 40 * kDay;
   auto resumed = b.recordDecision(back);
   BOOST_REQUIRE_EQUAL(resumed.graduation.size(), 1u);
   const GraduationChange& hold = resumed.graduation[0];
   BOOST_TEST(hold.cause == GraduationCause::kInactivityHold);
-  BOOST_TEST(hold.from == Graduation::kPropose);
-  BOOST_TEST(hold.to == Graduation::kShadow);
-  BOOST_TEST(hold.earnedTo == Graduation::kPropose);
+  BOOST_TEST(hold.from == Graduation::kAutonomous);
+  BOOST_TEST(hold.to == Graduation::kPropose);
+  BOOST_TEST(hold.earnedTo == Graduation::kAutonomous);
   BOOST_TEST(hold.reason ==
              "0 decisions in the 30 days before, fewer than 10: one level lower until 20 clean "
              "decisions");
-  BOOST_TEST(b.effective() == Graduation::kShadow);
-  BOOST_TEST(b.earned() == Graduation::kPropose);
-  // No advancing while resuming.
-  BOOST_TEST(unmet(b.eligibility(back)) == (std::vector<std::string>{"inactivity"}));
+  BOOST_TEST(b.effective() == Graduation::kPropose);
+  BOOST_TEST(b.earned() == Graduation::kAutonomous);
   // 19 clean decisions, then a debit starts the count again.
   for (int i = 0; i < 19; ++i) {
     BOOST_TEST(b.recordDecision(back + i * 1min).graduation.empty());
-    BOOST_TEST(b.recordOutcome(back + i * 1min, TrustOutcome::kShadowAgreed).graduation.empty());
+    BOOST_TEST(
+        b.recordOutcome(back + i * 1min, TrustOutcome::kProposalApprovedUnedited).graduation.empty());
   }
   BOOST_TEST(b.hold()->cleanDecisions == 19);
   BOOST_TEST(b.recordOverride(back + 1h, OverrideReason::kTone).graduation.empty());
@@ -606,8 +605,18 @@ BOOST_AUTO_TEST_CASE(aQuietFunctionResumesOneLevelLowerUntilTwentyCleanDecisions
   BOOST_REQUIRE_EQUAL(ended.graduation.size(), 1u);
   BOOST_TEST(ended.graduation[0].cause == GraduationCause::kHoldEnded);
   BOOST_TEST(ended.graduation[0].describe() ==
-             "hold_ended SHADOW -> PROPOSE (earned PROPOSE -> PROPOSE): 20 clean decisions since "
-             "resuming after inactivity");
+             "hold_ended PROPOSE -> AUTONOMOUS (earned AUTONOMOUS -> AUTONOMOUS): 20 clean "
+             "decisions since resuming after inactivity");
+  BOOST_TEST(b.effective() == Graduation::kAutonomous);
+  BOOST_TEST(!b.hold().has_value());
+}
+
+// Decision 0010: PROPOSE is the floor of the inactivity rule. A quiet site's call-outs keep
+// being proposed to a manager; a hold down to SHADOW would stop them with nothing to end it.
+BOOST_AUTO_TEST_CASE(aQuietProposeFunctionKeepsProposing) {
+  TrustBudget b = readyForAutonomous();  // PROPOSE, last decision on day 23 after kT0
+  const TimePoint back = kProposeReady + 40 * kDay;
+  BOOST_TEST(b.recordDecision(back).graduation.empty());
   BOOST_TEST(b.effective() == Graduation::kPropose);
   BOOST_TEST(!b.hold().has_value());
 }
@@ -632,20 +641,20 @@ BOOST_AUTO_TEST_CASE(tenDecisionsInThirtyDaysKeepTheLevelAndNineDoNot) {
 }
 
 BOOST_AUTO_TEST_CASE(aNewFunctionIsNotInactiveJustBecauseItIsNew) {
-  // Begun at PROPOSE (the owner's configuration): its first decisions, days apart, are decisions
-  // of a new function, not of a quiet one.
-  auto begun = TrustBudget::start(kFn, kT0, Graduation::kPropose);
+  // Begun at AUTONOMOUS (the owner's configuration): its first decisions, days apart, are
+  // decisions of a new function, not of a quiet one.
+  auto begun = TrustBudget::start(kFn, kT0, Graduation::kAutonomous);
   BOOST_REQUIRE_MESSAGE(begun.ok(), begun.message());
   TrustBudget b = *begun;
   BOOST_TEST(b.recordDecision(kT0 + kDay).graduation.empty());
   BOOST_TEST(b.recordDecision(kT0 + 30 * kDay - kMs).graduation.empty());
-  BOOST_TEST(b.effective() == Graduation::kPropose);
+  BOOST_TEST(b.effective() == Graduation::kAutonomous);
   // Once the whole 30 days before a decision lie after the start, the rule applies as written:
   // two decisions in them are fewer than ten.
   auto held = b.recordDecision(kT0 + 30 * kDay + kDay);
   BOOST_REQUIRE_EQUAL(held.graduation.size(), 1u);
   BOOST_TEST(held.graduation[0].cause == GraduationCause::kInactivityHold);
-  BOOST_TEST(b.effective() == Graduation::kShadow);
+  BOOST_TEST(b.effective() == Graduation::kPropose);
 }
 
 BOOST_AUTO_TEST_CASE(aBudgetBeginsAtTheConfiguredLevelWithTheTrustItsEntryNeeds) {
@@ -719,8 +728,8 @@ BOOST_AUTO_TEST_CASE(theOwnerMayNarrowAtAnyTimeButNeverWiden) {
 // --- State ----------------------------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(theStateRoundTripsThroughJson) {
-  TrustBudget b = readyForAutonomous();
-  const TimePoint later = kProposeReady + 60 * kDay;
+  TrustBudget b = at(Graduation::kAutonomous, 200);
+  const TimePoint later = kT0 + 60 * kDay;
   BOOST_REQUIRE_EQUAL(b.recordDecision(later).graduation.size(), 1u);  // an inactivity hold
   BOOST_REQUIRE(b.recordSev(later, "sev-3", 3).ok());
   b.recordOverride(later, OverrideReason::kWrongJudgment);
@@ -729,7 +738,7 @@ BOOST_AUTO_TEST_CASE(theStateRoundTripsThroughJson) {
   auto back = TrustBudget::fromJson(b.toJson());
   BOOST_REQUIRE_MESSAGE(back.ok(), back.message());
   BOOST_TEST(json::canonical(back->toJson()) == json::canonical(b.toJson()));
-  BOOST_TEST(back->effective() == Graduation::kShadow);
+  BOOST_TEST(back->effective() == Graduation::kPropose);
   BOOST_TEST(back->hold()->cleanDecisions == 1);
   BOOST_TEST(back->overrides().size() == 1u);
   BOOST_TEST(back->sevs().size() == 1u);
