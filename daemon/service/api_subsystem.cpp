@@ -2,6 +2,7 @@
 
 #include "daemon/api/approvals_server.h"
 #include "daemon/api/killswitch_resource.h"
+#include "daemon/api/policy_resource.h"
 #include "daemon/engine/engine.h"
 #include "daemon/log/log.h"
 #include "daemon/service/config_schema.h"
@@ -9,6 +10,7 @@
 #include "daemon/service/listen_address.h"
 #include "daemon/service/policy_subsystem.h"
 #include "daemon/service/refusal_audit.h"
+#include "daemon/service/site_breakers.h"
 #include "daemon/service/store_subsystem.h"
 #include "daemon/site/site_repository.h"
 #include "drivers/http/bearer_tokens.h"
@@ -66,7 +68,10 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
     });
   };
   owners_ = splitConfigList(app.config().getString("policy.owners", ""));
-  if (policy_ != nullptr) options.resources.push_back(killSwitchResource());
+  if (policy_ != nullptr) {
+    options.resources.push_back(killSwitchResource());
+    options.resources.push_back(policyResource());
+  }
   server_ = std::make_unique<api::ApprovalsServer>(
       std::move(*tokens), [this]() -> callout::ApprovalBook* { return active_ ? book_ : nullptr; },
       [&engine](std::function<void()> task) { return engine.post(std::move(task)); },
@@ -89,25 +94,72 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
   return Status::success();
 }
 
+Result<std::optional<policy::PanelRoles>> ApiSubsystem::rolesOf(const std::string& person) {
+  auto site = site::loadSite(store_.store().db());
+  if (!site) return site.error();
+  std::optional<policy::PanelRoles> roles;
+  for (const site::Person& p : site->people) {
+    if (p.id == person && !roles) roles = policy::PanelRoles{};
+  }
+  if (!roles) return roles;
+  for (const std::string& owner : owners_) roles->owner = roles->owner || owner == person;
+  for (const site::Person& p : site->people) {
+    roles->managerOfRecord = roles->managerOfRecord || p.managerOfRecord == person;
+  }
+  return roles;
+}
+
+std::shared_ptr<api::ApiResource> ApiSubsystem::policyResource() {
+  api::PolicyAccess access;
+  access.roles = [this](const std::string& person) { return rolesOf(person); };
+  access.trust = [this]() -> Result<json::Value> {
+    auto budgets = policy_->trustBudgets();
+    if (!budgets) return budgets.error();
+    json::Array functions;
+    for (const PolicySubsystem::FunctionTrust& f : *budgets) functions.push_back(f.toJson());
+    return json::Value(json::Object{{"functions", std::move(functions)}});
+  };
+  access.breakers = [this]() -> Result<json::Value> {
+    json::Array breakers;
+    for (const policy::BreakerView& b : policy_->breakers().list()) breakers.push_back(b.toJson());
+    return json::Value(json::Object{{"breakers", std::move(breakers)}});
+  };
+  const auto describe = [](const policy::TrustUpdate& u) {
+    std::string out;
+    for (const policy::GraduationChange& g : u.graduation) {
+      out += (out.empty() ? "" : "; ") + g.describe();
+    }
+    return out.empty() ? std::string("nothing changed") : out;
+  };
+  access.advance = [this, describe](const std::string& function,
+                                    const std::string& person) -> Result<std::string> {
+    auto done = policy_->advance(function, "panel:" + person);
+    if (!done) return done.error();
+    return describe(*done);
+  };
+  access.regress = [this, describe](const std::string& function, const api::RegressRequest& r,
+                                    const std::string& person) -> Result<std::string> {
+    auto to = policy::graduationFromName(r.to);
+    if (!to) return makeError("to: expected SHADOW or PROPOSE");
+    auto done = policy_->regress(function, *to, r.reason, "panel:" + person);
+    if (!done) return done.error();
+    return describe(*done);
+  };
+  access.acknowledge = [this](const std::string& breaker,
+                              const std::string& person) -> Result<std::string> {
+    auto done = policy_->breakers().acknowledge(breaker, policy::BreakerAcker{"panel:" + person});
+    if (!done) return done.error();
+    return done->describe();
+  };
+  return std::make_shared<api::PolicyResource>(std::move(access));
+}
+
 std::shared_ptr<api::ApiResource> ApiSubsystem::killSwitchResource() {
   api::KillSwitchAccess access;
   access.current = [this]() -> Result<policy::KillSwitchState> {
     return policy_->killSwitch().current();
   };
-  access.roles = [this](const std::string& person) -> Result<std::optional<policy::PanelRoles>> {
-    auto site = site::loadSite(store_.store().db());
-    if (!site) return site.error();
-    std::optional<policy::PanelRoles> roles;
-    for (const site::Person& p : site->people) {
-      if (p.id == person && !roles) roles = policy::PanelRoles{};
-    }
-    if (!roles) return roles;
-    for (const std::string& owner : owners_) roles->owner = roles->owner || owner == person;
-    for (const site::Person& p : site->people) {
-      roles->managerOfRecord = roles->managerOfRecord || p.managerOfRecord == person;
-    }
-    return roles;
-  };
+  access.roles = [this](const std::string& person) { return rolesOf(person); };
   access.set = [this](const std::string& person, const policy::PanelRoles& roles,
                       const api::KillSwitchRequest& request)
       -> Result<policy::PanelKillSwitchResult> {

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/policy/panel_kill_switch.h"
 #include "daemon/service/service_subsystem.h"
 
 namespace atoms {
@@ -57,7 +58,8 @@ class ApiSubsystem final : public ServiceSubsystem {
   // engine thread; it must stay valid until stop() returns. nullptr (the default): none.
   void setApprovals(callout::ApprovalBook* book) { book_ = book; }
   // Before start(): the policy service, for the kill switch at /v1/killswitch (set by the people
-  // of policy.owners and the managers of record, panel_kill_switch.h). nullptr: not served.
+  // of policy.owners and the managers of record, panel_kill_switch.h) and the owner's controls at
+  // /v1/trust and /v1/breakers (policy_resource.h). nullptr: not served.
   void setPolicy(PolicySubsystem* policy) { policy_ = policy; }
 
   // The port the server is bound to (useful with port 0); 0 when stopped or off.
@@ -70,6 +72,10 @@ class ApiSubsystem final : public ServiceSubsystem {
  private:
   void tearDown();  // main thread
   std::shared_ptr<api::ApiResource> killSwitchResource();
+  std::shared_ptr<api::ApiResource> policyResource();
+  // Engine thread: the person's roles for the kill switch and the owner's controls; nullopt when
+  // the person is not on the site.
+  Result<std::optional<policy::PanelRoles>> rolesOf(const std::string& person);
 
   Poco::Logger& logger_;
   StoreSubsystem& store_;

@@ -1,0 +1,161 @@
+#include "daemon/api/policy_resource.h"
+
+#include "daemon/api/approval_json.h"
+#include "drivers/http/printable.h"
+
+namespace atoms::api {
+namespace {
+
+using drivers::printable;
+
+constexpr std::size_t kMaxReasonBytes = 500;
+
+enum class Route { kTrust, kAdvance, kRegress, kBreakers, kAck };
+
+struct Target {
+  Route route = Route::kTrust;
+  std::string name;  // the function or breaker
+};
+
+bool validName(std::string_view s) {
+  if (s.empty() || s.size() > 64) return false;
+  for (char c : s) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// "/v1/trust", "/v1/trust/x/advance", "/v1/trust/x/regress", "/v1/breakers",
+// "/v1/breakers/X/ack"; nullopt for anything else.
+std::optional<Target> route(std::string_view path) {
+  if (path == kTrustPath) return Target{Route::kTrust, ""};
+  if (path == kBreakersPath) return Target{Route::kBreakers, ""};
+  for (const auto& [base, isTrust] :
+       {std::pair<std::string_view, bool>{kTrustPath, true}, {kBreakersPath, false}}) {
+    if (path.size() <= base.size() + 1 || path.substr(0, base.size()) != base ||
+        path[base.size()] != '/') {
+      continue;
+    }
+    const std::string_view rest = path.substr(base.size() + 1);
+    const std::size_t slash = rest.find('/');
+    if (slash == std::string_view::npos) return std::nullopt;
+    const std::string_view name = rest.substr(0, slash);
+    const std::string_view verb = rest.substr(slash + 1);
+    if (!validName(name)) return std::nullopt;
+    if (isTrust && verb == "advance") return Target{Route::kAdvance, std::string(name)};
+    if (isTrust && verb == "regress") return Target{Route::kRegress, std::string(name)};
+    if (!isTrust && verb == "ack") return Target{Route::kAck, std::string(name)};
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+ApiAnswer storeFailed(const std::string& what, const Error& error) {
+  return apiRefusal(503, "the box could not " + what + "; try again",
+                    "store: " + printable(error.message, 300));
+}
+
+// An empty body or {}: the POSTs that carry nothing.
+std::optional<std::string> emptyBodyProblem(const std::string& body) {
+  if (body.find_first_not_of(" \t\r\n") == std::string::npos) return std::nullopt;
+  auto parsed = json::parse(body);
+  if (!parsed) return printable(parsed.message(), 200);
+  if (!parsed->isObject()) return "the body is not a JSON object";
+  if (!parsed->asObject().empty()) {
+    return "unknown field '" + printable(parsed->asObject().begin()->first) + "'";
+  }
+  return std::nullopt;
+}
+
+ApiAnswer changed(const Result<std::string>& done, const std::string& what) {
+  if (!done) return apiRefusal(409, done.message(), what + " refused: " + done.message(), true);
+  return apiOk(json::Object{{"outcome", "changed"}, {"message", *done}});
+}
+
+}  // namespace
+
+Result<RegressRequest> parseRegressRequest(std::string_view body) {
+  auto parsed = json::parse(body);
+  if (!parsed) return makeError(printable(parsed.message(), 200));
+  if (!parsed->isObject()) return makeError("the body is not a JSON object");
+  RegressRequest request;
+  for (const auto& [key, value] : parsed->asObject()) {
+    if (key == "to") {
+      if (!value.isString()) return makeError("to: not a string");
+      if (value.asString() != "SHADOW" && value.asString() != "PROPOSE") {
+        return makeError("to: expected SHADOW or PROPOSE");
+      }
+      request.to = value.asString();
+    } else if (key == "reason") {
+      if (!value.isString()) return makeError("reason: not a string");
+      if (auto problem = freeTextProblem("reason", value.asString(), kMaxReasonBytes)) {
+        return makeError(*problem);
+      }
+      request.reason = value.asString();
+    } else {
+      return makeError("unknown field '" + printable(key) + "'");
+    }
+  }
+  if (request.to.empty()) return makeError("to: missing");
+  if (request.reason.find_first_not_of(' ') == std::string::npos) {
+    return makeError("reason: missing (say why, it goes on record)");
+  }
+  return request;
+}
+
+std::vector<std::string> PolicyResource::methods(std::string_view path) const {
+  const std::optional<Target> target = route(path);
+  if (!target) return {};
+  if (target->route == Route::kTrust || target->route == Route::kBreakers) return {"GET"};
+  return {"POST"};
+}
+
+ApiAnswer PolicyResource::handle(const ApiRequest& request) {
+  const std::optional<Target> target = route(request.path);
+  if (!target) return apiRefusal(404, "not found", "no such path");
+  auto roles = access_.roles(request.person);
+  if (!roles) return storeFailed("read the site", roles.error());
+  if (!*roles) {
+    return apiRefusal(403, "the token's person is not a person of this site",
+                      "person '" + request.person + "' is not on the site");
+  }
+  switch (target->route) {
+    case Route::kTrust: {
+      auto trust = access_.trust();
+      if (!trust) return storeFailed("read the trust budgets", trust.error());
+      return apiOk(*trust);
+    }
+    case Route::kBreakers: {
+      auto breakers = access_.breakers();
+      if (!breakers) return storeFailed("read the breakers", breakers.error());
+      return apiOk(*breakers);
+    }
+    case Route::kAdvance:
+    case Route::kRegress: {
+      if (!(*roles)->owner) {
+        return apiRefusal(403, "only an owner of the site changes how far the box acts alone",
+                          "not an owner");
+      }
+      if (target->route == Route::kAdvance) {
+        if (auto problem = emptyBodyProblem(request.body)) return apiRefusal(400, *problem, *problem);
+        return changed(access_.advance(target->name, request.person), "advance");
+      }
+      auto parsed = parseRegressRequest(request.body);
+      if (!parsed) return apiRefusal(400, parsed.message(), parsed.message());
+      return changed(access_.regress(target->name, *parsed, request.person), "regress");
+    }
+    case Route::kAck: {
+      if (!(*roles)->owner && !(*roles)->managerOfRecord) {
+        return apiRefusal(403, "only an owner of the site or a manager of record closes a breaker",
+                          "not an owner or manager of record");
+      }
+      if (auto problem = emptyBodyProblem(request.body)) return apiRefusal(400, *problem, *problem);
+      return changed(access_.acknowledge(target->name, request.person), "breaker ack");
+    }
+  }
+  return apiRefusal(404, "not found", "no such path");
+}
+
+}  // namespace atoms::api

@@ -1,0 +1,138 @@
+// The owner's controls in the JSON API (daemon/api/policy_resource.h) in serve's wiring: the trust
+// budgets and breakers read by anyone of the site; a regression and an advance by an owner only,
+// with the policy service's own checks and audit; a breaker ack by an owner or a manager of record.
+#include <boost/test/unit_test.hpp>
+
+#include "daemon/service/api_subsystem.h"
+#include "daemon/service/engine_subsystem.h"
+#include "daemon/service/store_subsystem.h"
+#include "store/site_store.h"
+#include "tests/api/served_api.h"
+#include "tests/support/api_client.h"
+#include "tests/support/audit_entries.h"
+
+namespace atoms::test {
+namespace {
+
+using atoms::testing::apiRequest;
+using atoms::testing::ApiReply;
+
+const std::string kManager = "gm-token-5c2b8e407d3e9a1f";  // p-gm: everyone's manager of record
+const std::string kOwner = "owner-token-2b8e407d3e9a1f5c";  // p-marco, in policy.owners
+const std::string kStaff = "staff-token-d3e9a1f5c2b8e407";  // p-jamal: neither
+
+struct OwnerSite : ServedApi {
+  OwnerSite()
+      : ServedApi("simulated", {{"p-gm", kManager}, {"p-marco", kOwner}, {"p-jamal", kStaff}},
+                  {{"policy.owners", "p-marco"}}) {}
+
+  ApiReply get(const std::string& path, const std::string& token) {
+    return apiRequest(port(), "GET", path, token);
+  }
+  ApiReply post(const std::string& path, const std::string& token, const std::string& body) {
+    return apiRequest(port(), "POST", path, token, body);
+  }
+  // The function's row of GET /v1/trust.
+  json::Object function(const std::string& name) {
+    ApiReply got = get("/v1/trust", kStaff);
+    BOOST_TEST_REQUIRE(got.status == 200, got.body);
+    for (const json::Value& f : got.object().at("functions").asArray()) {
+      if (f.asObject().at("function").asString() == name) return f.asObject();
+    }
+    BOOST_FAIL("no function " + name);
+    return {};
+  }
+  std::vector<Entry> entries(std::string_view kind) {
+    auto found = onEngine(services->engine().engine(), [this, kind] {
+      return atoms::testing::entriesOfKind(services->store().store().log(), kind);
+    });
+    BOOST_REQUIRE(found);
+    BOOST_REQUIRE_MESSAGE(*found, found->message());
+    return **found;
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(policy_api)
+
+BOOST_AUTO_TEST_CASE(anOwnerNarrowsAFunctionAndNobodyElseCan) {
+  OwnerSite site;
+  BOOST_TEST(site.function("staffing_scheduling").at("effective").asString() == "PROPOSE");
+  const std::string path = "/v1/trust/staffing_scheduling/regress";
+  const std::string body = R"({"to":"SHADOW","reason":"new menu week: record only"})";
+  ApiReply manager = site.post(path, kManager, body);
+  BOOST_TEST(manager.status == 403);
+  BOOST_TEST(manager.error() == "only an owner of the site changes how far the box acts alone");
+  BOOST_TEST(site.function("staffing_scheduling").at("effective").asString() == "PROPOSE");
+
+  ApiReply owner = site.post(path, kOwner, body);
+  BOOST_TEST_REQUIRE(owner.status == 200, owner.body);
+  BOOST_TEST(owner.object().at("outcome").asString() == "changed");
+  BOOST_TEST(owner.object().at("message").asString().find("SHADOW") != std::string::npos,
+             owner.body);
+  BOOST_TEST(site.function("staffing_scheduling").at("effective").asString() == "SHADOW");
+  bool audited = false;
+  for (const Entry& e : site.entries("graduation.changed")) {
+    audited = audited || e.actor == "panel:p-marco";
+  }
+  BOOST_TEST(audited);
+}
+
+BOOST_AUTO_TEST_CASE(anAdvanceWithoutTheEvidenceIsRefusedAndAudited) {
+  OwnerSite site;
+  ApiReply advance = site.post("/v1/trust/staffing_scheduling/advance", kOwner, "{}");
+  BOOST_TEST(advance.status == 409, advance.body);
+  BOOST_TEST(!advance.error().empty());
+  BOOST_TEST(site.function("staffing_scheduling").at("effective").asString() == "PROPOSE");
+  BOOST_TEST(!site.entries("graduation.refused").empty());
+  BOOST_TEST(site.post("/v1/trust/no_such_function/advance", kOwner, "").status == 409);
+}
+
+BOOST_AUTO_TEST_CASE(breakersAreListedAndOnlyAHalfOpenOneCanBeClosed) {
+  OwnerSite site;
+  ApiReply listed = site.get("/v1/breakers", kStaff);
+  BOOST_TEST_REQUIRE(listed.status == 200, listed.body);
+  bool out = false;
+  for (const json::Value& b : listed.object().at("breakers").asArray()) {
+    if (b.asObject().at("id").asString() != "BRK-OUT") continue;
+    out = true;
+    BOOST_TEST(b.asObject().at("state").asString() == "closed");
+  }
+  BOOST_TEST(out);
+  BOOST_TEST(site.post("/v1/breakers/BRK-OUT/ack", kStaff, "{}").status == 403);
+  ApiReply closedAlready = site.post("/v1/breakers/BRK-OUT/ack", kManager, "{}");
+  BOOST_TEST(closedAlready.status == 409, closedAlready.body);
+  BOOST_TEST(!site.entries("breaker.ack_refused").empty());
+}
+
+BOOST_AUTO_TEST_CASE(badRequestsChangeNothing) {
+  OwnerSite site;
+  const std::uint16_t port = site.port();
+  BOOST_TEST(apiRequest(port, "GET", "/v1/trust", std::nullopt).status == 401);
+  BOOST_TEST(apiRequest(port, "POST", "/v1/trust", kOwner, "{}").status == 405);
+  BOOST_TEST(apiRequest(port, "GET", "/v1/trust/staffing_scheduling/advance", kOwner).status ==
+             405);
+  BOOST_TEST(apiRequest(port, "GET", "/v1/trust/staffing_scheduling/promote", kOwner).status ==
+             404);
+  BOOST_TEST(apiRequest(port, "GET", "/v1/breakers/BRK-OUT", kOwner).status == 404);
+  const std::pair<std::string, std::string> bad[] = {
+      {R"({"to":"AUTONOMOUS","reason":"x"})", "to: expected SHADOW or PROPOSE"},
+      {R"({"to":"SHADOW"})", "reason: missing (say why, it goes on record)"},
+      {R"({"reason":"x"})", "to: missing"},
+      {R"({"to":"SHADOW","reason":"x","by":"me"})", "unknown field 'by'"},
+  };
+  for (const auto& [body, error] : bad) {
+    ApiReply reply = site.post("/v1/trust/staffing_scheduling/regress", kOwner, body);
+    BOOST_TEST(reply.status == 400, body);
+    BOOST_TEST(reply.error() == error, body);
+  }
+  ApiReply advance = site.post("/v1/trust/staffing_scheduling/advance", kOwner, R"({"x":1})");
+  BOOST_TEST(advance.status == 400);
+  BOOST_TEST(advance.error() == "unknown field 'x'");
+  BOOST_TEST(site.function("staffing_scheduling").at("effective").asString() == "PROPOSE");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace atoms::test
