@@ -214,6 +214,21 @@ constexpr Migration kStoreMigrations[] = {
     // (sms/conversation/parked_messages.h). parked_at: Unix milliseconds (UTC).
     {16, "sms_parked",
      "CREATE TABLE sms_parked(inbox_id INTEGER PRIMARY KEY, parked_at INTEGER NOT NULL);"},
+    // HUMAN_ONLY packets for a person (daemon/policy/packet_book.h) and the actions people asked
+    // the box for (daemon/policy/action_requests.h; RISK-08 counts the adverse ones per subject).
+    // Instants are Unix milliseconds (UTC); evidence is canonical JSON.
+    {17, "human_packets",
+     "CREATE TABLE human_packet(id INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
+     " subject TEXT NOT NULL, asked_by TEXT NOT NULL, opened_at INTEGER NOT NULL,"
+     " rule TEXT NOT NULL, pattern TEXT NOT NULL, summary TEXT NOT NULL, evidence TEXT NOT NULL,"
+     " state TEXT NOT NULL CHECK(state IN ('open','closed')), closed_by TEXT NOT NULL,"
+     " closed_at INTEGER, note TEXT NOT NULL);"
+     "CREATE INDEX human_packet_by_state ON human_packet(state, id);"
+     "CREATE TABLE action_request(id INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
+     " subject TEXT NOT NULL, asked_by TEXT NOT NULL, asked_at INTEGER NOT NULL,"
+     " adverse INTEGER NOT NULL, reason TEXT NOT NULL, outcome TEXT NOT NULL,"
+     " packet_id INTEGER REFERENCES human_packet(id));"
+     "CREATE INDEX action_request_by_subject ON action_request(subject, asked_at);"},
 };
 
 constexpr std::string_view kCreateTable =

@@ -2,6 +2,7 @@
 
 #include "daemon/api/approvals_server.h"
 #include "daemon/api/killswitch_resource.h"
+#include "daemon/api/packets_resource.h"
 #include "daemon/api/policy_resource.h"
 #include "daemon/engine/engine.h"
 #include "daemon/log/log.h"
@@ -71,6 +72,7 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
   if (policy_ != nullptr) {
     options.resources.push_back(killSwitchResource());
     options.resources.push_back(policyResource());
+    options.resources.push_back(packetsResource());
   }
   server_ = std::make_unique<api::ApprovalsServer>(
       std::move(*tokens), [this]() -> callout::ApprovalBook* { return active_ ? book_ : nullptr; },
@@ -152,6 +154,37 @@ std::shared_ptr<api::ApiResource> ApiSubsystem::policyResource() {
     return done->describe();
   };
   return std::make_shared<api::PolicyResource>(std::move(access));
+}
+
+std::shared_ptr<api::ApiResource> ApiSubsystem::packetsResource() {
+  api::PacketsAccess access;
+  access.roles = [this](const std::string& person) { return rolesOf(person); };
+  access.list = [this]() {
+    SiteStore& store = store_.store();
+    return policy::PacketBook(store.log(), store.db()).list();
+  };
+  access.find = [this](std::int64_t id) {
+    SiteStore& store = store_.store();
+    return policy::PacketBook(store.log(), store.db()).find(id);
+  };
+  access.close = [this](std::int64_t id, const std::string& person, const std::string& note) {
+    SiteStore& store = store_.store();
+    return policy::PacketBook(store.log(), store.db())
+        .close(engine_.clock().now(), id, "panel:" + person, note);
+  };
+  access.ask = [this](const policy::ActionAsk& ask) {
+    SiteStore& store = store_.store();
+    PolicySubsystem* policy = policy_;
+    policy::ActionRequests requests(policy->gate(), store.log(), store.db(),
+                                    [policy] { return policy->state(); });
+    auto result = requests.ask(engine_.clock().now(), ask);
+    if (result && result->outcome == policy::AskOutcome::kPacket) {
+      logWarning(logger_, "a request is for a person, not the box: packet opened",
+                 {{"person", ask.person}, {"kind", ask.kind}, {"rule", result->decision.rule}});
+    }
+    return result;
+  };
+  return std::make_shared<api::PacketsResource>(std::move(access));
 }
 
 std::shared_ptr<api::ApiResource> ApiSubsystem::killSwitchResource() {

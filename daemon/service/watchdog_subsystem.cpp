@@ -6,6 +6,7 @@
 
 #include "daemon/engine/stall_watchdog.h"
 #include "daemon/log/log.h"
+#include "daemon/policy/packet_book.h"
 #include "daemon/service/direct_escalation.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/sms_subsystem.h"
@@ -66,6 +67,12 @@ Result<std::vector<WatchedItem>> readWaiting(SiteStore& store, std::chrono::minu
   }
   if (Status s = collect("SELECT id, opened_at FROM safety_incident WHERE state = 'open'",
                          WatchedItem::Kind::kSafetyIncident, safetySla);
+      !s) {
+    return s.error();
+  }
+  if (Status s = collect("SELECT id, opened_at FROM human_packet WHERE state = 'open'",
+                         WatchedItem::Kind::kHumanPacket,
+                         std::chrono::duration_cast<std::chrono::minutes>(policy::kPacketSla));
       !s) {
     return s.error();
   }
