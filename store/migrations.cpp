@@ -229,6 +229,11 @@ constexpr Migration kStoreMigrations[] = {
      " adverse INTEGER NOT NULL, reason TEXT NOT NULL, outcome TEXT NOT NULL,"
      " packet_id INTEGER REFERENCES human_packet(id));"
      "CREATE INDEX action_request_by_subject ON action_request(subject, asked_at);"},
+    // Shift offers paused after a stop-like reply (sms/conversation/offers_pause.h; seed 001
+    // EC-RISK-005). paused_at: Unix milliseconds (UTC); words: the stop-like words, folded.
+    {18, "sms_offers_paused",
+     "CREATE TABLE sms_offers_paused(phone TEXT PRIMARY KEY, paused_at INTEGER NOT NULL,"
+     " words TEXT NOT NULL);"},
 };
 
 constexpr std::string_view kCreateTable =

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "sms/conversation/conversation_tables.h"
+#include "sms/conversation/offers_pause.h"
 #include "sms/conversation/parked_messages.h"
 #include "sms/conversation/replies.h"
 #include "sms/conversation/why_text.h"
@@ -175,11 +176,12 @@ Status Conversation::respond(Handling& h) {
     change(*state);
     return h.tables.saveContactState(*state);
   };
-  const auto audit = [&](std::string_view kind) -> Status {
+  const auto audit = [&](std::string_view kind, json::Object extra = {}) -> Status {
     json::Object body{{"phone", mailbox::maskNumber(h.row.from)},
                       {"person", personField(h.contact)},
                       {"keyword", h.keyword.keyword},
                       {"inbox", h.row.id}};
+    for (auto& [key, value] : extra) body[key] = std::move(value);
     auto added = h.batch.add(formatTimestamp(h.now), kind, "engine", json::Value(std::move(body)));
     if (!added) return added.error();
     return Status::success();
@@ -219,6 +221,25 @@ Status Conversation::respond(Handling& h) {
     return send(MessageClass::kThreadReply, optInConfirmationText(h.context));
   }
   const bool yes = kind == KeywordKind::kOptIn && h.keyword.keyword == "YES";
+  // Offers paused by a stop-like reply (offers_pause.h): START or OFFERS ON resumes them. Nothing
+  // happens when they were not paused (the message is handled as usual).
+  OffersPause offersPause(h.store.db());
+  const auto resumeOffers = [&]() -> Result<bool> {
+    auto resumed = offersPause.resume(h.row.from);
+    if (!resumed || !*resumed) return resumed;
+    if (Status s = audit("sms.offers_resumed"); !s) return s.error();
+    h.intent = "offers_on";
+    h.outcome = "offers_resumed";
+    if (Status s = send(MessageClass::kThreadReply, offersResumedText(h.context)); !s) {
+      return s.error();
+    }
+    return true;
+  };
+  if (kind == KeywordKind::kOptIn && !yes && h.contact && !optedOut) {
+    auto resumed = resumeOffers();
+    if (!resumed) return resumed.error();
+    if (*resumed) return Status::success();
+  }
   if (kind == KeywordKind::kOptIn && !yes && h.contact) {
     h.outcome = "already_subscribed";
     return send(MessageClass::kThreadReply, alreadySubscribedText(h.context));
@@ -255,6 +276,32 @@ Status Conversation::respond(Handling& h) {
       return updateState([&](ContactState& st) { st.unknownReplyDay = today; });
     }
     return Status::success();
+  }
+
+  // A stop-like reply that is not a clear STOP (seed 001 EC-RISK-005): offers pause, the person is
+  // asked once; while paused it is handled as usual. Then OFFERS ON resumes them.
+  if (kind == KeywordKind::kNone && !optedOut) {
+    if (stopLike_.isResume(h.row.body)) {
+      auto resumed = resumeOffers();
+      if (!resumed) return resumed.error();
+      if (*resumed) return Status::success();
+    } else if (const auto like = stopLike_.check(h.row.body)) {
+      auto paused = offersPause.pause(h.row.from, h.now, like->words);
+      if (!paused) return paused.error();
+      if (*paused) {
+        if (Status s = audit("sms.offers_paused",
+                             json::Object{{"words", like->words},
+                                          {"confidencePercent", static_cast<std::int64_t>(
+                                                             like->confidence * 100 + 0.5)},
+                                          {"scope", "offers and notices"}});
+            !s) {
+          return s;
+        }
+        h.intent = "stop_like";
+        h.outcome = "offers_paused";
+        return send(MessageClass::kThreadReply, offersPausedText(h.context));
+      }
+    }
   }
 
   // A checklist completed by text: a record, so flagged text (data only) never makes one.

@@ -17,6 +17,10 @@
 // - Anything else from a person on the roster: to the ReplyHandler as conversation (injection-
 //   flagged text goes as data, flag recorded in the audit entry); without one, one short reply.
 // - A number not on the roster: at most one polite reply per number per local day.
+// - A stop-like reply from a person on the roster that is not a clear STOP ("ugh, enough texts",
+//   "message me MORE": stop_like.h): shift offers to them pause (offers_pause.h), audited
+//   ("sms.offers_paused"), and they are asked once, in-thread. OFFERS ON or START resumes them
+//   ("sms.offers_resumed"). Safety reports and clear STOPs come first.
 // Every reply is a thread reply through Outreach, so consent, opt-out, freeze and the rest are
 // decided in one place; an opted-out number is refused there and gets nothing. Each handled
 // message leaves one "sms.conversation" audit entry (inbox id, masked sender, person, intent,
@@ -44,6 +48,7 @@
 #include "sms/text/injection_flag.h"
 #include "sms/text/keywords.h"
 #include "sms/text/safety_report.h"
+#include "sms/text/stop_like.h"
 #include "store/result.h"
 
 namespace atoms::sms::conversation {
@@ -96,6 +101,7 @@ class Conversation {
   std::atomic<bool> parking_{false};
   SafetyDetector safetyDetector_;
   KeywordParser keywords_;
+  StopLikeDetector stopLike_;
   InjectionDetector injection_;
   ContentLint lint_;
   std::mutex mutex_;  // one handlePending() at a time

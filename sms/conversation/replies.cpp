@@ -46,6 +46,27 @@ std::string alreadySubscribedText(const ReplyContext& c) {
   return "You already get " + c.site + " staffing texts. Reply HELP for help, STOP to stop.";
 }
 
+std::string offersPausedText(const ReplyContext& c) {
+  if (es(c)) {
+    return "Entendido, dejo de enviarte ofertas de turnos de " + c.site +
+           " por ahora. Responde OFERTAS SI si las quieres de nuevo, o ALTO para no recibir "
+           "mensajes. Preguntas: " +
+           human(c) + ".";
+  }
+  return "Got it, I'll stop sending you " + c.site +
+         " shift offers for now. Reply OFFERS ON if you want them again, or STOP for no texts. "
+         "Questions: " +
+         human(c) + ".";
+}
+
+std::string offersResumedText(const ReplyContext& c) {
+  if (es(c)) {
+    return "Gracias, vuelves a recibir ofertas de turnos de " + c.site +
+           ". Preguntas: " + human(c) + ".";
+  }
+  return "Thanks, " + c.site + " shift offers are back on. Questions: " + human(c) + ".";
+}
+
 std::string helpText(const ReplyContext& c) {
   if (es(c)) {
     return "Asistente automático de turnos de " + c.site +

@@ -30,6 +30,11 @@ std::string optOutConfirmationText(const ReplyContext& c);
 std::string optInConfirmationText(const ReplyContext& c);
 // START/UNSTOP from a person who was not opted out.
 std::string alreadySubscribedText(const ReplyContext& c);
+// A stop-like reply that is not a clear STOP (offers_pause.h): the one in-thread question, asked
+// once: offers are paused, how to get them again, how to stop everything, the way to a person.
+std::string offersPausedText(const ReplyContext& c);
+// OFFERS ON (or START) from a person whose offers were paused.
+std::string offersResumedText(const ReplyContext& c);
 // HELP/INFO/AYUDA: who this is, that it is automated, how to reach a person, how to stop.
 std::string helpText(const ReplyContext& c);
 // The once-a-day reply to a number that is not on the roster.

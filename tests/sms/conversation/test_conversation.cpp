@@ -4,6 +4,7 @@
 
 #include "drivers/sms/encoding/segmentation.h"
 #include "sms/conversation/conversation.h"
+#include "sms/conversation/offers_pause.h"
 #include "sms/conversation/replies.h"
 #include "sms/text/content_lint.h"
 #include "tests/sms/conversation/conversation_fixture.h"
@@ -277,6 +278,64 @@ BOOST_FIXTURE_TEST_CASE(handlerErrorRollsBackAndApologises, ConversationFixture)
   BOOST_TEST(handle() == 0);
 }
 
+BOOST_FIXTURE_TEST_CASE(stopLikeReplyPausesOffersAsksOnceAndOffersOnResumes,
+                        ConversationFixture) {
+  const auto paused = [&]() {
+    auto since = OffersPause(store->db()).pausedSince(kAna);
+    BOOST_TEST_REQUIRE(static_cast<bool>(since));
+    return since->has_value();
+  };
+  text(kAna, "oh please, message me MORE");
+  auto rows = outboxTo(kAna);
+  BOOST_TEST_REQUIRE(rows.size() == 1u);
+  BOOST_TEST(contains(rows[0].body, "shift offers"));
+  BOOST_TEST(contains(rows[0].body, "OFFERS ON"));
+  BOOST_TEST(contains(rows[0].body, "Dana Lee"));
+  BOOST_TEST(paused());
+  auto audited = entries("sms.offers_paused");
+  BOOST_TEST_REQUIRE(audited.size() == 1u);
+  BOOST_TEST(field(audited[0].body, "words") == "message me more");
+  BOOST_TEST(field(lastConversation(*this), "outcome") == "offers_paused");
+  BOOST_TEST(entries("sms.opt_out").empty());  // not an opt-out: thread replies still reach her
+
+  text(kAna, "ugh, enough texts");  // asked once: a second one is handled as usual
+  BOOST_TEST(entries("sms.offers_paused").size() == 1u);
+  BOOST_TEST(field(lastConversation(*this), "outcome") != "offers_paused");
+  BOOST_TEST(paused());
+
+  text(kAna, "OFFERS ON");
+  BOOST_TEST(!paused());
+  BOOST_TEST(entries("sms.offers_resumed").size() == 1u);
+  BOOST_TEST(field(lastConversation(*this), "outcome") == "offers_resumed");
+  BOOST_TEST(contains(outboxTo(kAna).back().body, "back on"));
+
+  text(kAna, "leave me alone");  // paused again; START resumes too
+  BOOST_TEST(paused());
+  text(kAna, "START");
+  BOOST_TEST(!paused());
+  BOOST_TEST(entries("sms.offers_resumed").size() == 2u);
+}
+
+BOOST_FIXTURE_TEST_CASE(stopLikeReplyInSpanishIsAnsweredInSpanish, ConversationFixture) {
+  text(kLuis, "ya basta de mensajes");
+  auto rows = outboxTo(kLuis);
+  BOOST_TEST_REQUIRE(rows.size() == 1u);
+  BOOST_TEST(contains(rows[0].body, "OFERTAS SI"));
+  BOOST_TEST(entries("sms.offers_paused").size() == 1u);
+  text(kLuis, "ofertas s\u00ed");
+  BOOST_TEST(entries("sms.offers_resumed").size() == 1u);
+}
+
+BOOST_FIXTURE_TEST_CASE(clearStopStillOptsOutAndOrdinaryTextPausesNothing, ConversationFixture) {
+  text(kAna, "stop by the office at 5?");
+  text(kAna, "OFFERS ON");  // nothing paused: handled as usual, nothing resumed
+  BOOST_TEST(entries("sms.offers_paused").empty());
+  BOOST_TEST(entries("sms.offers_resumed").empty());
+  text(kAna, "STOP");
+  BOOST_TEST(entries("sms.opt_out").size() == 1u);
+  BOOST_TEST(entries("sms.offers_paused").empty());
+}
+
 BOOST_FIXTURE_TEST_CASE(everyReplyTextPassesTheLintInBothLanguages, ConversationFixture) {
   const ContentLint lint;
   for (Language language : {Language::kEnglish, Language::kSpanish}) {
@@ -284,7 +343,8 @@ BOOST_FIXTURE_TEST_CASE(everyReplyTextPassesTheLintInBothLanguages, Conversation
     for (const std::string& text :
          {optOutConfirmationText(c), optInConfirmationText(c), alreadySubscribedText(c),
           helpText(c), unknownNumberText(c), offerClosedText(c), offerAmbiguousText(c),
-          approvalsLaterText(c), pausedText(c), conversationFallbackText(c), handlingFailedText(c)}) {
+          approvalsLaterText(c), pausedText(c), conversationFallbackText(c), handlingFailedText(c),
+          offersPausedText(c), offersResumedText(c)}) {
       BOOST_TEST(lint.check(text).empty(), text << ": " << ContentLint::describe(lint.check(text)));
       BOOST_TEST(*drivers::countSegments(text) <= 3, text);
     }
