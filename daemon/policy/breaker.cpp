@@ -350,6 +350,15 @@ std::vector<BreakerEvent> Breaker::tick(TimePoint at) {
   return out;
 }
 
+bool Breaker::restartProbe(TimePoint at) {
+  if (state_ != BreakerState::kHalfOpen) return false;
+  latest_ = std::max(latest_, at);
+  since_ = latest_;
+  probesStarted_ = 0;
+  cleanProbes_ = 0;
+  return true;
+}
+
 Result<BreakerEvent> Breaker::acknowledge(TimePoint at, const BreakerAcker& who) {
   if (who.automated) {
     return makeError("an automated process cannot acknowledge " + config_.id + "; a person must");

@@ -154,6 +154,11 @@ class Breaker {
   // signal present at `at` (the next tick() records that transition).
   Result<BreakerEvent> acknowledge(TimePoint at, const BreakerAcker& who);
 
+  // An incident (a SEV of any function) during the probe window: a HalfOpen breaker starts its
+  // probe window again at `at` (no probe started, none clean; seed 001 EC-RISK-006). Time is not
+  // applied (as acknowledge). Returns false, changing nothing, when the breaker is not HalfOpen.
+  bool restartProbe(TimePoint at);
+
   // HalfOpen progress, for the panel.
   int probesStarted() const { return probesStarted_; }
   int cleanProbes() const { return cleanProbes_; }

@@ -200,6 +200,31 @@ Result<BreakerBoard::Events> BreakerBoard::tick(TimePoint at) {
   return all;
 }
 
+Result<std::vector<std::string>> BreakerBoard::restartProbes(TimePoint at, std::string_view actor,
+                                                             std::string_view reason) {
+  std::map<std::string, Entry> restarted;
+  for (const auto& [id, entry] : breakers_) {
+    Entry next = entry;
+    if (next.breaker.restartProbe(at)) restarted.emplace(id, std::move(next));
+  }
+  std::vector<std::string> ids;
+  if (restarted.empty()) return ids;
+  auto batch = log_->begin();
+  if (!batch) return batch.error();
+  for (const auto& [id, entry] : restarted) {
+    if (Status s = store(*batch, id, entry, at, actor, {}); !s) return s.error();
+    auto seq = batch->add(formatTimestamp(at), "breaker.probe_restarted", actor,
+                          json::Object{{"breaker", id}, {"reason", std::string(reason)}});
+    if (!seq) return seq.error();
+  }
+  if (auto note = batch->commit(); !note) return note.error();
+  for (auto& [id, entry] : restarted) {
+    breakers_.at(id) = std::move(entry);
+    ids.push_back(id);
+  }
+  return ids;
+}
+
 Result<BreakerEvent> BreakerBoard::acknowledge(std::string_view id, TimePoint at,
                                                const BreakerAcker& who) {
   auto it = breakers_.find(std::string(id));

@@ -91,6 +91,13 @@ class BreakerBoard {
   // an unknown breaker is an error and audits nothing (there is nothing to attribute it to).
   Result<BreakerEvent> acknowledge(std::string_view id, TimePoint at, const BreakerAcker& who);
 
+  // An incident during the probe window (seed 001 EC-RISK-006): every half-open breaker starts
+  // its probe window again at `at` (Breaker::restartProbe), audited as "breaker.probe_restarted"
+  // {"breaker", "reason"} with `actor`, all in one transaction. Returns the ids restarted (none:
+  // nothing is written). Errors: the store's; nothing changes then.
+  Result<std::vector<std::string>> restartProbes(TimePoint at, std::string_view actor,
+                                                 std::string_view reason);
+
   // New rules for a breaker already on the board (same id), keeping its state: BRK-OUT's volume
   // when the number of people on the site changes. Not audited (no state moves); stored at the
   // next input. Errors: unknown id, an invalid configuration.

@@ -419,4 +419,33 @@ BOOST_AUTO_TEST_CASE(clockSteppingBackDoesNotShortenCooldown) {
   BOOST_TEST(b.tick(kT0 + 1h + 30min).size() == 1u);
 }
 
+// Seed 001 EC-RISK-006: an incident during the probe window restarts it: no probe started, none
+// clean, and the 48 h run from the incident.
+BOOST_AUTO_TEST_CASE(anIncidentRestartsTheProbeWindowOfAHalfOpenBreakerOnly) {
+  Breaker closed = make(rateOnly());
+  BOOST_TEST(!closed.restartProbe(kT0));
+  BOOST_TEST(closed.state() == BreakerState::kClosed);
+
+  Breaker b = make(scheduleBreakerConfig());
+  BOOST_TEST(b.trip(kT0, "fairness warn").size() == 1u);
+  BOOST_TEST(!b.restartProbe(kT0 + 1h));  // open: nothing to restart
+  BOOST_TEST(b.tick(kT0 + 24h).size() == 1u);
+  for (int i = 0; i < 5; ++i) {
+    BOOST_REQUIRE(b.beginProbe(kT0 + 25h).ok());
+    BOOST_REQUIRE(b.recordSuccess(kT0 + 25h).empty());
+  }
+  BOOST_TEST(b.cleanProbes() == 5);
+  BOOST_TEST(b.restartProbe(kT0 + 30h));
+  BOOST_TEST(b.state() == BreakerState::kHalfOpen);
+  BOOST_TEST(b.probesStarted() == 0);
+  BOOST_TEST(b.cleanProbes() == 0);
+  BOOST_TEST((b.since() == kT0 + 30h));
+  // 48 h from the half-open start is no longer clean; 48 h from the incident is.
+  BOOST_TEST(!b.probeWindowClean(kT0 + 72h));
+  BOOST_TEST(!b.acknowledge(kT0 + 72h, kPerson).ok());
+  BOOST_TEST(b.probeWindowClean(kT0 + 78h));
+  BOOST_TEST(b.acknowledge(kT0 + 78h, kPerson).ok());
+  BOOST_TEST(b.state() == BreakerState::kClosed);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

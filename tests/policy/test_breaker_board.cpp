@@ -241,4 +241,36 @@ BOOST_AUTO_TEST_CASE(reconfiguringKeepsTheStateAndTheSignals) {
   BOOST_TEST(!box.board->reconfigure(connectionBreakerConfig("pos")).ok());
 }
 
+// Seed 001 EC-RISK-006: an incident restarts the probe window of every half-open breaker (and
+// only those), audited with its reason, and the restart survives a reopen.
+BOOST_AUTO_TEST_CASE(anIncidentRestartsEveryHalfOpenProbeWindowAudited) {
+  Box box;
+  auto none = box.board->restartProbes(kT0, "panel:ana", "incident inc-1");
+  BOOST_TEST_REQUIRE(none.ok(), none.message());
+  BOOST_TEST(none->empty());
+  BOOST_TEST(box.entries("breaker.probe_restarted").empty());
+
+  box.ok(box.board->trip("BRK-SCH", kT0, "engine", "fairness warn"));
+  box.ok(box.board->trip("BRK-OUT", kT0, "engine", "reply rate down"));
+  box.ok(box.board->tick(kT0 + 24h));
+  BOOST_REQUIRE(box.state("BRK-SCH", kT0 + 24h) == "half-open");
+  BOOST_REQUIRE(box.state("BRK-OUT", kT0 + 24h) == "half-open");
+  for (int i = 0; i < 3; ++i) box.ok(box.board->recordSuccess("BRK-SCH", kT0 + 25h, "engine"));
+  const std::string reason = "incident inc-7 (SEV2, rituals_comms) during the probe window";
+  auto restarted = box.board->restartProbes(kT0 + 26h, "panel:ana", reason);
+  BOOST_REQUIRE_MESSAGE(restarted.ok(), restarted.message());
+  BOOST_TEST(*restarted == (std::vector<std::string>{"BRK-OUT", "BRK-SCH"}));
+  auto audited = box.entries("breaker.probe_restarted");
+  BOOST_REQUIRE_EQUAL(audited.size(), 2u);
+  BOOST_TEST(field(audited[1], "breaker") == "BRK-SCH");
+  BOOST_TEST(field(audited[1], "reason") == reason);
+  BOOST_TEST(audited[1].actor == "panel:ana");
+  BOOST_TEST(box.entries("breaker.changed").size() == 4u);  // no transition added
+
+  box.reopen(kT0 + 27h);
+  BOOST_TEST(box.view("BRK-SCH", kT0 + 27h).cleanProbes == 0);
+  BOOST_TEST((box.view("BRK-SCH", kT0 + 27h).since == kT0 + 26h));
+  BOOST_TEST(box.state("BRK-CONN-twilio", kT0 + 27h) == "closed");
+}
+
 BOOST_AUTO_TEST_SUITE_END()
