@@ -7,6 +7,7 @@
 #include "daemon/callout/callout_receipt.h"
 #include "daemon/callout/candidates.h"
 #include "sms/conversation/conversation_tables.h"
+#include "sms/conversation/offers_pause.h"
 #include "sms/mailbox/message_checks.h"
 #include "store/audit_entry.h"
 
@@ -343,6 +344,9 @@ Result<int> CalloutDesk::sendWave(Step& step, CalloutRow& c, const policy::GateD
     auto state = tables.contactState(p.phone);
     if (!state) return state.error();
     r.optedOut = state->optedOut;
+    auto paused = sms::conversation::OffersPause(step.store.db()).pausedSince(p.phone);
+    if (!paused) return paused.error();
+    r.offersPaused = paused->has_value();
     r.quietNow = quietNow;
     if (auto contact = roster.findByPhone(p.phone)) r.urgentAtNight = contact->urgentAtNight;
     auto recent = step.rows.offersSince(p.id, step.now - kFairnessWindow);

@@ -52,6 +52,8 @@ Result<CandidateList> findCandidates(const SiteSnapshot& site, const site::Shift
       unreachable = "no_consent";
     } else if (facts->optedOut) {
       unreachable = "opted_out";
+    } else if (facts->offersPaused) {
+      unreachable = "offers_paused";
     } else if (facts->quietNow && !facts->urgentAtNight) {
       unreachable = "quiet_hours";
     }

@@ -33,6 +33,7 @@ namespace atoms::callout {
 struct Reachability {
   bool consent = false;
   bool optedOut = false;
+  bool offersPaused = false;    // a stop-like reply paused their offers (offers_pause.h)
   bool quietNow = false;        // the site is in its quiet hours now
   bool urgentAtNight = false;   // the person opted into urgent call-outs during quiet hours
   int recentOffers = 0;         // offers received in the last 14 days
@@ -53,7 +54,8 @@ struct Candidate {
 
 struct Excluded {
   std::string personId;
-  // "denied", "no_consent", "opted_out", "quiet_hours", "already_offered", "out_today"
+  // "denied", "no_consent", "opted_out", "offers_paused", "quiet_hours", "already_offered",
+  // "out_today"
   std::string reason;
   std::vector<std::string> rules;  // denied: the rule ids that failed
 };

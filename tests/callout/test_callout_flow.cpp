@@ -499,6 +499,32 @@ BOOST_FIXTURE_TEST_CASE(anApproveSentDuringTheWriteFreezeWaitsAndIsDecidedAgainW
   BOOST_TEST(contains(lastTo(kMia), "Approved: you're on line cook today 17:00-23:00"));
 }
 
+// Seed 001 EC-RISK-005: a stop-like reply that is not a clear STOP pauses offers to that person
+// (asked once, in-thread) until they say OFFERS ON; the wave's receipt says why they were skipped.
+BOOST_FIXTURE_TEST_CASE(aSarcasticStopPausesBensOffersUntilHeSaysOffersOn, ServedSite) {
+  text(kBen, "oh please, message me MORE");
+  BOOST_TEST(contains(lastTo(kBen), "stop sending you"), lastTo(kBen));
+  BOOST_TEST(contains(lastTo(kBen), "OFFERS ON"), lastTo(kBen));
+  BOOST_TEST(entries("sms.offers_paused").size() == 1u);
+
+  text(kRosa, "Jamal didn't show, I'm alone on the line");
+  BOOST_TEST(offersTo(*this, kBen) == 0);
+  BOOST_TEST(offersTo(*this, kAna) == 1);
+  std::map<std::string, std::string> why;
+  const json::Value wave = receiptWithId("callout-1-wave-1");
+  for (const json::Value& n : wave.asObject().at("notOffered").asArray()) {
+    why[n.asObject().at("person").asString()] = n.asObject().at("reason").asString();
+  }
+  BOOST_TEST(why["p-ben"] == "offers_paused");
+
+  text(kBen, "OFFERS ON");
+  BOOST_TEST(contains(lastTo(kBen), "shift offers are back on"), lastTo(kBen));
+  BOOST_TEST(entries("sms.offers_resumed").size() == 1u);
+  // The search's next wave offers to him again (bounded: at most an hour of simulated time).
+  for (int i = 0; i < 12 && offersTo(*this, kBen) == 0; ++i) advance(5min);
+  BOOST_TEST(offersTo(*this, kBen) == 1);
+}
+
 // What waited longer than 48 hours is withdrawn, never acted on late (seed 001 section 7).
 BOOST_FIXTURE_TEST_CASE(aReportParkedLongerThanTwoDaysIsWithdrawnNotActedOnLate, ServedSite) {
   setLevel(policy::KillSwitchLevel::kL2);
