@@ -273,7 +273,9 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
       if (!active_) return;
       // L1 or higher, or BRK-OUT open (the policy calls again when BRK-OUT moves).
       processor_->setOutreachFrozen(policy_->outreachFrozen());
-      processor_->setWritesFrozen(level >= policy::KillSwitchLevel::kL2);
+      auto current = policy_->killSwitch().current();
+      processor_->setWritesFrozen(level >= policy::KillSwitchLevel::kL2,
+                                  current ? current->setAt : std::string());
     });
   }
   postProcessing();  // rows a previous run stored but did not handle

@@ -71,8 +71,9 @@ class InboundProcessor {
   // message it held (seed 001 section 7: re-checked on release, withdrawn past 48 h).
   virtual void setOutreachFrozen(bool /*frozen*/) {}
   // The kill switch froze writes (L2 or higher: true) or lifted that freeze: new requests wait
-  // (parked) and are handled from scratch when it lifts (seed 001 section 7).
-  virtual void setWritesFrozen(bool /*frozen*/) {}
+  // (parked) and are handled from scratch when it lifts (seed 001 section 7). `event` names the
+  // change (the kill switch's audit timestamp), for announcing it once.
+  virtual void setWritesFrozen(bool /*frozen*/, const std::string& /*event*/) {}
 };
 
 // The running mailbox, as a processor is built over it. The store, inbox and outbox outlive the

@@ -214,12 +214,22 @@ void ConversationProcessor::setOutreachFrozen(bool frozen) {
   }
 }
 
-void ConversationProcessor::setWritesFrozen(bool frozen) {
+void ConversationProcessor::setWritesFrozen(bool frozen, const std::string& event) {
   const bool wasFrozen = writesFrozen_;
   writesFrozen_ = frozen;
   conversation_->setParking(frozen);
   if (frozen) {
-    if (!wasFrozen) logWarning(logger_, "writes frozen by the kill switch: requests wait");
+    if (wasFrozen) return;
+    logWarning(logger_, "writes frozen by the kill switch: requests wait");
+    if (event.empty()) return;
+    auto told = conversation_->announcePause(event);
+    if (!told) {
+      logWarning(logger_, "telling people the assistant is paused failed",
+                 {{"error", told.message()}});
+    } else if (*told > 0) {
+      logInfo(logger_, "people in an active thread told the assistant is paused",
+              {{"people", std::to_string(*told)}});
+    }
     return;
   }
   // Also at start: a box stopped right after the freeze lifted still has its parked rows.

@@ -12,7 +12,8 @@
 // - setOutreachFrozen() follows the kill switch (SmsSubsystem calls it at start and after each
 //   change): from L1 Outreach holds everything but replies in a person's own thread, safety
 //   alerts and escalations; back at L0 every held message is decided again at once.
-// - setWritesFrozen() (from L2): requests by text are parked and answered "paused; here is your
+// - setWritesFrozen() (from L2): people in an active thread are told the assistant is paused and
+//   who to reach; requests by text are parked and answered "paused; here is your
 //   human"; when the level drops below L2 they are handled again from scratch, in order
 //   (sms/conversation/parked_messages.h), except those parked over 48 hours (withdrawn).
 // - A store that holds no site yet is not an error: every sender is then an unknown number (one
@@ -73,7 +74,7 @@ class ConversationProcessor final : public InboundProcessor {
   // Freezes outreach (kill switch L1+); lifting the freeze releases what it held at once.
   void setOutreachFrozen(bool frozen) override;
   // Parks new requests (kill switch L2+); lifting it handles what was parked, from scratch.
-  void setWritesFrozen(bool frozen) override;
+  void setWritesFrozen(bool frozen, const std::string& event) override;
 
   sms::conversation::Outreach& outreach() { return *outreach_; }
   // The call-out desk; nullptr when call-outs are off.

@@ -421,6 +421,52 @@ Result<Conversation::ParkedRelease> Conversation::releaseParked() {
   return out;
 }
 
+Result<int> Conversation::announcePause(std::string_view event) {
+  std::lock_guard lock(mutex_);
+  int told = 0;
+  Status status = store_.run([&](SiteStore& store) -> Status {
+    const TimePoint now = outreach_.now();
+    auto phones = ConversationTables(store.db())
+                      .activeSince(now - outreach_.settings().outreach.activeThreadWindow);
+    if (!phones) return phones.error();
+    auto batch = store.log().begin();
+    if (!batch) return batch.error();
+    const Roster& roster = outreach_.roster();
+    for (const std::string& phone : *phones) {
+      const std::optional<Contact> contact = roster.findByPhone(phone);
+      if (!contact) continue;
+      ReplyContext context;
+      context.language = replyLanguage(ParsedKeyword{}, &*contact,
+                                       outreach_.settings().defaultLanguage);
+      context.site = roster.siteName();
+      context.human = roster.humanContact(contact->personId);
+      OutreachRequest request;
+      request.id = "paused:" + std::string(event) + ":" + phone;
+      auto known = ConversationTables(store.db()).findMessage(request.id);
+      if (!known) return known.error();
+      if (*known) continue;  // told already (a restart at L2)
+      request.to = phone;
+      request.kind = MessageClass::kThreadReply;
+      request.body = pauseNoticeText(context);
+      request.ref = std::string(event);
+      auto sent = outreach_.sendIn(store, *batch, request);
+      if (!sent) return sent.error();
+      ++told;
+    }
+    if (told == 0) return Status::success();  // the batch rolls back: nothing to record
+    json::Object body{{"event", std::string(event)}, {"people", told}};
+    if (auto seq = batch->add(formatTimestamp(now), "killswitch.announced", "engine",
+                              json::Value(std::move(body)));
+        !seq) {
+      return seq.error();
+    }
+    if (auto committed = batch->commit(); !committed) return committed.error();
+    return Status::success();
+  });
+  if (!status) return status.error();
+  return told;
+}
+
 Status Conversation::recordFailure(const InboxRow& row, const std::string& reason) {
   return store_.run([&](SiteStore& store) -> Status {
     auto current = inbox_.find(row.id);

@@ -84,6 +84,13 @@ class Conversation {
   // "sms.parked_released") or, past kParkedMaxAge, withdrawn ("sms.parked_withdrawn"). Call
   // handlePending() after it.
   Result<ParkedRelease> releaseParked();
+  // Writes were frozen (L2+) by the change `event` (its audit timestamp): everyone on the roster
+  // who wrote to the box within the thread window (settings().outreach.activeThreadWindow) is told,
+  // in their thread, that the assistant is paused and who to reach (seed 001 section 7: "announced
+  // in every thread in plain words"); the others hear it when they write (pausedText). Once per
+  // person and event, also across a restart (the reply id names the event). Audited
+  // "killswitch.announced" {event, people}. Returns how many were told.
+  Result<int> announcePause(std::string_view event);
 
  private:
   struct Handling;

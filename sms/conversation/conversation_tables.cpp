@@ -127,6 +127,21 @@ Result<ContactState> ConversationTables::contactState(std::string_view phone) {
   return state;
 }
 
+Result<std::vector<std::string>> ConversationTables::activeSince(TimePoint since) {
+  auto stmt = db_.prepare(
+      "SELECT phone FROM sms_contact_state WHERE opted_out = 0 AND last_inbound_at >= ?"
+      " ORDER BY last_inbound_at");
+  if (!stmt) return stmt.error();
+  stmt->bind(1, mailbox::toUnixMillis(since));
+  std::vector<std::string> out;
+  for (;;) {
+    auto row = stmt->step();
+    if (!row) return row.error();
+    if (!*row) return out;
+    out.push_back(stmt->columnText(0));
+  }
+}
+
 Status ConversationTables::saveContactState(const ContactState& state) {
   auto stmt = db_.prepare(
       "INSERT OR REPLACE INTO sms_contact_state(phone, opted_out, opted_out_at, opt_out_keyword,"

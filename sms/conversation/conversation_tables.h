@@ -77,6 +77,8 @@ class ConversationTables {
   // The stored state, or a fresh one (not opted out, no inbound) for a number never seen.
   Result<ContactState> contactState(std::string_view phone);
   Status saveContactState(const ContactState& state);
+  // Numbers not opted out whose latest message to the box is at or after `since`, oldest first.
+  Result<std::vector<std::string>> activeSince(TimePoint since);
 
   Result<std::optional<LedgerRow>> findMessage(std::string_view id);
   Result<std::int64_t> insertMessage(const LedgerRow& row);

@@ -135,6 +135,15 @@ std::string pausedText(const ReplyContext& c) {
          human(c) + ".";
 }
 
+std::string pauseNoticeText(const ReplyContext& c) {
+  if (es(c)) {
+    return "El asistente de turnos de " + c.site +
+           " está en pausa por ahora. Para lo de tus turnos, contacta a " + human(c) + ".";
+  }
+  return "The scheduling assistant at " + c.site +
+         " is paused for now. For anything about your shifts, please contact " + human(c) + ".";
+}
+
 std::string conversationFallbackText(const ReplyContext& c) {
   if (es(c)) {
     return "Gracias por tu mensaje. Soy el asistente automático de turnos de " + c.site +

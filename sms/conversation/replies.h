@@ -47,6 +47,8 @@ std::string offerAmbiguousText(const ReplyContext& c);
 std::string approvalsLaterText(const ReplyContext& c);
 // Writes are frozen (kill switch L2+): the message is kept for later; who to reach meanwhile.
 std::string pausedText(const ReplyContext& c);
+// The kill switch reached L2: to each person in an active thread, who to reach meanwhile.
+std::string pauseNoticeText(const ReplyContext& c);
 // Anything else, when nothing else answers it: what the assistant does, and the way to a person.
 std::string conversationFallbackText(const ReplyContext& c);
 // When handling the text failed on the box's side.

@@ -538,4 +538,23 @@ BOOST_FIXTURE_TEST_CASE(aReportParkedLongerThanTwoDaysIsWithdrawnNotActedOnLate,
   BOOST_TEST(offersTo(*this, kBen) == 0);
 }
 
+// Seed 001 section 7: at L2 and above the pause is announced in every active thread, with a
+// person to reach; once per change, also across a restart. Those who did not write hear it when
+// they do.
+BOOST_FIXTURE_TEST_CASE(atL2PeopleInAnActiveThreadAreToldWhoToReach, ServedSite) {
+  text(kBen, "HELP");
+  const std::size_t before = textsTo(kBen).size();
+  setLevel(policy::KillSwitchLevel::kL2);
+  BOOST_TEST_REQUIRE(textsTo(kBen).size() == before + 1);
+  BOOST_TEST(contains(lastTo(kBen), "is paused for now. For anything about your shifts, please "
+                                    "contact Kwame"),
+             lastTo(kBen));
+  BOOST_TEST(textsTo(kCleo).empty());  // no thread: she hears it if she writes
+  BOOST_TEST(entries("killswitch.announced").size() == 1u);
+  close();
+  open();
+  BOOST_TEST(textsTo(kBen).size() == before + 1);
+  BOOST_TEST(entries("killswitch.announced").size() == 1u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

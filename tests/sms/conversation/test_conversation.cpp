@@ -343,8 +343,8 @@ BOOST_FIXTURE_TEST_CASE(everyReplyTextPassesTheLintInBothLanguages, Conversation
     for (const std::string& text :
          {optOutConfirmationText(c), optInConfirmationText(c), alreadySubscribedText(c),
           helpText(c), unknownNumberText(c), offerClosedText(c), offerAmbiguousText(c),
-          approvalsLaterText(c), pausedText(c), conversationFallbackText(c), handlingFailedText(c),
-          offersPausedText(c), offersResumedText(c)}) {
+          approvalsLaterText(c), pausedText(c), pauseNoticeText(c), conversationFallbackText(c),
+          handlingFailedText(c), offersPausedText(c), offersResumedText(c)}) {
       BOOST_TEST(lint.check(text).empty(), text << ": " << ContentLint::describe(lint.check(text)));
       BOOST_TEST(*drivers::countSegments(text) <= 3, text);
     }
