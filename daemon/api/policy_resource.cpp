@@ -10,11 +10,12 @@ using drivers::printable;
 
 constexpr std::size_t kMaxReasonBytes = 500;
 
-enum class Route { kTrust, kAdvance, kRegress, kBreakers, kAck };
+enum class Route { kTrust, kAdvance, kRegress, kIncident, kCloseIncident, kBreakers, kAck };
 
 struct Target {
   Route route = Route::kTrust;
-  std::string name;  // the function or breaker
+  std::string name;      // the function or breaker
+  std::string incident;  // kCloseIncident: the incident's id
 };
 
 bool validName(std::string_view s) {
@@ -27,8 +28,8 @@ bool validName(std::string_view s) {
   return true;
 }
 
-// "/v1/trust", "/v1/trust/x/advance", "/v1/trust/x/regress", "/v1/breakers",
-// "/v1/breakers/X/ack"; nullopt for anything else.
+// "/v1/trust", "/v1/trust/x/advance", "/v1/trust/x/regress", "/v1/trust/x/incident",
+// "/v1/trust/x/incident/y/close", "/v1/breakers", "/v1/breakers/X/ack"; nullopt for anything else.
 std::optional<Target> route(std::string_view path) {
   if (path == kTrustPath) return Target{Route::kTrust, ""};
   if (path == kBreakersPath) return Target{Route::kBreakers, ""};
@@ -46,6 +47,17 @@ std::optional<Target> route(std::string_view path) {
     if (!validName(name)) return std::nullopt;
     if (isTrust && verb == "advance") return Target{Route::kAdvance, std::string(name)};
     if (isTrust && verb == "regress") return Target{Route::kRegress, std::string(name)};
+    if (isTrust && verb == "incident") return Target{Route::kIncident, std::string(name), ""};
+    constexpr std::string_view kIncidentPrefix = "incident/";
+    constexpr std::string_view kCloseSuffix = "/close";
+    if (isTrust && verb.size() > kIncidentPrefix.size() + kCloseSuffix.size() &&
+        verb.substr(0, kIncidentPrefix.size()) == kIncidentPrefix &&
+        verb.substr(verb.size() - kCloseSuffix.size()) == kCloseSuffix) {
+      const std::string_view id = verb.substr(
+          kIncidentPrefix.size(), verb.size() - kIncidentPrefix.size() - kCloseSuffix.size());
+      if (!validName(id)) return std::nullopt;
+      return Target{Route::kCloseIncident, std::string(name), std::string(id)};
+    }
     if (!isTrust && verb == "ack") return Target{Route::kAck, std::string(name)};
     return std::nullopt;
   }
@@ -105,6 +117,33 @@ Result<RegressRequest> parseRegressRequest(std::string_view body) {
   return request;
 }
 
+Result<IncidentRequest> parseIncidentRequest(std::string_view body) {
+  auto parsed = json::parse(body);
+  if (!parsed) return makeError(printable(parsed.message(), 200));
+  if (!parsed->isObject()) return makeError("the body is not a JSON object");
+  IncidentRequest request;
+  bool hasLevel = false;
+  for (const auto& [key, value] : parsed->asObject()) {
+    if (key == "id") {
+      if (!value.isString() || !validName(value.asString())) {
+        return makeError("id: expected 1 to 64 letters, digits, '_' or '-'");
+      }
+      request.id = value.asString();
+    } else if (key == "level") {
+      if (!value.isInt() || value.asInt() < 1 || value.asInt() > 4) {
+        return makeError("level: expected a SEV level, 1 to 4");
+      }
+      request.level = static_cast<int>(value.asInt());
+      hasLevel = true;
+    } else {
+      return makeError("unknown field '" + printable(key) + "'");
+    }
+  }
+  if (request.id.empty()) return makeError("id: missing");
+  if (!hasLevel) return makeError("level: missing");
+  return request;
+}
+
 std::vector<std::string> PolicyResource::methods(std::string_view path) const {
   const std::optional<Target> target = route(path);
   if (!target) return {};
@@ -133,7 +172,9 @@ ApiAnswer PolicyResource::handle(const ApiRequest& request) {
       return apiOk(*breakers);
     }
     case Route::kAdvance:
-    case Route::kRegress: {
+    case Route::kRegress:
+    case Route::kIncident:
+    case Route::kCloseIncident: {
       if (!(*roles)->owner) {
         return apiRefusal(403, "only an owner of the site changes how far the box acts alone",
                           "not an owner");
@@ -141,6 +182,18 @@ ApiAnswer PolicyResource::handle(const ApiRequest& request) {
       if (target->route == Route::kAdvance) {
         if (auto problem = emptyBodyProblem(request.body)) return apiRefusal(400, *problem, *problem);
         return changed(access_.advance(target->name, request.person), "advance");
+      }
+      if (target->route == Route::kIncident) {
+        auto incident = parseIncidentRequest(request.body);
+        if (!incident) return apiRefusal(400, incident.message(), incident.message());
+        return changed(access_.incident(target->name, *incident, request.person), "incident");
+      }
+      if (target->route == Route::kCloseIncident) {
+        if (auto problem = emptyBodyProblem(request.body)) {
+          return apiRefusal(400, *problem, *problem);
+        }
+        return changed(access_.closeIncident(target->name, target->incident, request.person),
+                       "incident close");
       }
       auto parsed = parseRegressRequest(request.body);
       if (!parsed) return apiRefusal(400, parsed.message(), parsed.message());

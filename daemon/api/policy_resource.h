@@ -5,11 +5,14 @@
 //                                          conditions of its next step
 //   POST /v1/trust/{function}/advance      {}                      the owner confirms the next step
 //   POST /v1/trust/{function}/regress      {"to":"SHADOW","reason":"..."}  the owner narrows it
+//   POST /v1/trust/{function}/incident     {"id":"inc-7","level":2}  an incident (SEV) against
+//                                          the function; half-open breakers restart their probe
+//   POST /v1/trust/{function}/incident/{id}/close  {}              its review closed it
 //   GET  /v1/breakers                      every breaker: state, since, reason, probe progress
 //   POST /v1/breakers/{id}/ack             {}                      a person closes a HalfOpen
 //                                          breaker whose probe window is clean
-// Advance and regress are for the site's owners (policy.owners); an ack for an owner or a
-// manager of record; reading for anyone of the site. The checks and the audit (graduation.
+// Advance, regress and incidents are for the site's owners (policy.owners); an ack for an owner or
+// a manager of record; reading for anyone of the site. The checks and the audit (graduation.
 // changed/refused, breaker.changed/ack_refused) are the policy service's: a refusal there is a
 // 409 with its reason; a person without the role is a 403.
 //
@@ -38,8 +41,17 @@ struct RegressRequest {
 // {"to":"SHADOW","reason":"..."}: strict JSON, no other fields. Errors name the field.
 Result<RegressRequest> parseRegressRequest(std::string_view body);
 
+struct IncidentRequest {
+  std::string id;  // "inc-7": letters, digits, '_' and '-', at most 64
+  int level = 0;   // 1..4
+};
+
+// {"id":"inc-7","level":2}: strict JSON, no other fields. Errors name the field.
+Result<IncidentRequest> parseIncidentRequest(std::string_view body);
+
 // What the resource needs of the daemon, each called on the writer. A Result's error from
-// advance/regress/acknowledge is the policy's refusal (409); the others' errors are the store's.
+// advance/regress/acknowledge/incident/closeIncident is the policy's refusal (409); the others'
+// errors are the store's.
 struct PolicyAccess {
   std::function<Result<std::optional<policy::PanelRoles>>(const std::string& person)> roles;
   std::function<Result<json::Value>()> trust;     // {"functions":[...]}
@@ -51,6 +63,12 @@ struct PolicyAccess {
       regress;
   std::function<Result<std::string>(const std::string& breaker, const std::string& person)>
       acknowledge;
+  std::function<Result<std::string>(const std::string& function, const IncidentRequest& request,
+                                    const std::string& person)>
+      incident;
+  std::function<Result<std::string>(const std::string& function, const std::string& id,
+                                    const std::string& person)>
+      closeIncident;
 };
 
 class PolicyResource final : public ApiResource {

@@ -147,6 +147,24 @@ std::shared_ptr<api::ApiResource> ApiSubsystem::policyResource() {
     if (!done) return done.error();
     return describe(*done);
   };
+  const auto sevText = [](const policy::TrustUpdate& u, const std::string& graduation) {
+    std::string out = u.trust ? u.trust->describe() : std::string();
+    if (graduation != "nothing changed") out += (out.empty() ? "" : "; ") + graduation;
+    return out.empty() ? std::string("nothing changed") : out;
+  };
+  access.incident = [this, describe, sevText](const std::string& function,
+                                              const api::IncidentRequest& r,
+                                              const std::string& person) -> Result<std::string> {
+    auto done = policy_->recordIncident(function, r.id, r.level, "panel:" + person);
+    if (!done) return done.error();
+    return sevText(*done, describe(*done));
+  };
+  access.closeIncident = [this](const std::string& function, const std::string& id,
+                                const std::string& person) -> Result<std::string> {
+    auto done = policy_->closeIncident(function, id, "panel:" + person);
+    if (!done) return done.error();
+    return "incident " + id + " of " + function + " closed";
+  };
   access.acknowledge = [this](const std::string& breaker,
                               const std::string& person) -> Result<std::string> {
     auto done = policy_->breakers().acknowledge(breaker, policy::BreakerAcker{"panel:" + person});

@@ -293,6 +293,46 @@ Result<policy::TrustUpdate> PolicySubsystem::regress(std::string_view function,
   return update;
 }
 
+Result<policy::TrustUpdate> PolicySubsystem::recordIncident(std::string_view function,
+                                                            std::string_view id, int level,
+                                                            std::string_view actor) {
+  if (!ceilingOf(function)) {
+    return refuse(function, "trust.sev", actor,
+                  "\"" + std::string(function) + "\" is not a function of the action table");
+  }
+  const TimePoint now = engine_.clock().now();
+  auto update = trust_->update(function, now, actor, id,
+                               [&](policy::TrustBudget& b) { return b.recordSev(now, id, level); });
+  if (!update) return refuse(function, "trust.sev", actor, update.message());
+  if (level > 3) return update;  // SEV4 is not recorded: no incident for a probe to restart on
+  const std::string reason = "incident " + std::string(id) + " (SEV" + std::to_string(level) +
+                             ", " + std::string(function) + ") during the probe window";
+  auto restarted = breakers_->board().restartProbes(now, actor, reason);
+  if (!restarted) {
+    logError(logger_, "cannot restart the probe windows after an incident",
+             {{"incident", std::string(id)}, {"error", restarted.message()}});
+  } else {
+    for (const std::string& breaker : *restarted) {
+      logWarning(logger_, "probe window restarted", {{"breaker", breaker}, {"reason", reason}});
+    }
+  }
+  return update;
+}
+
+Result<policy::TrustUpdate> PolicySubsystem::closeIncident(std::string_view function,
+                                                           std::string_view id,
+                                                           std::string_view actor) {
+  if (!ceilingOf(function)) {
+    return refuse(function, "trust.sev_close", actor,
+                  "\"" + std::string(function) + "\" is not a function of the action table");
+  }
+  const TimePoint now = engine_.clock().now();
+  auto update = trust_->update(function, now, actor, id,
+                               [&](policy::TrustBudget& b) { return b.closeSev(now, id); });
+  if (!update) return refuse(function, "trust.sev_close", actor, update.message());
+  return update;
+}
+
 void PolicySubsystem::recordDecision(AuditLog::Batch& batch, TimePoint at,
                                      const policy::ProposedAction& action) {
   if (!action.automated) return;

@@ -117,6 +117,18 @@ class PolicySubsystem final : public ServiceSubsystem {
   // graduation.refused): an unknown function, `to` not below its earned level, no reason.
   Result<policy::TrustUpdate> regress(std::string_view function, policy::Graduation to,
                                       std::string_view reason, std::string_view actor);
+  // An incident (SEV, seed 001 sections 5 and 6) attributed to `function`: recorded against that
+  // function's budget only (SEV3 -10, SEV2 -25 and AUTONOMOUS -> PROPOSE, SEV1 trust 0 and
+  // SHADOW; SEV4 is not recorded), audited trust.sev; then every half-open breaker, whichever
+  // function it guards, starts its probe window again (breaker.probe_restarted; EC-RISK-006).
+  // Errors (audited as graduation.refused; nothing changes): an unknown function, a level outside
+  // 1..4, an empty or repeated id.
+  Result<policy::TrustUpdate> recordIncident(std::string_view function, std::string_view id,
+                                             int level, std::string_view actor);
+  // The incident's review closed it (trust.sev "closed"). Errors (audited as graduation.refused):
+  // an unknown function, an incident unknown to it or already closed.
+  Result<policy::TrustUpdate> closeIncident(std::string_view function, std::string_view id,
+                                            std::string_view actor);
   // The box originated `action` and is about to ask the gate (callout::TrustFeedback::decision):
   // one decision of its function when its graduation bounds it (outreach, replies, writes; not
   // internal or escalation-path kinds). Recorded in `batch`; errors are logged.

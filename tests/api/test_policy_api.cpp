@@ -133,6 +133,54 @@ BOOST_AUTO_TEST_CASE(badRequestsChangeNothing) {
   BOOST_TEST(site.function("staffing_scheduling").at("effective").asString() == "PROPOSE");
 }
 
+// An incident (SEV) against one function: an owner records and closes it; nobody else can; a bad
+// level or id changes nothing; an unknown or closed incident is the policy's refusal (409).
+BOOST_AUTO_TEST_CASE(anOwnerRecordsAndClosesAnIncidentAndNobodyElseCan) {
+  OwnerSite site;
+  const std::string path = "/v1/trust/staffing_scheduling/incident";
+  ApiReply manager = site.post(path, kManager, R"({"id":"inc-7","level":3})");
+  BOOST_TEST(manager.status == 403);
+  const std::pair<std::string, std::string> bad[] = {
+      {R"({"id":"inc-7","level":5})", "level: expected a SEV level, 1 to 4"},
+      {R"({"id":"inc-7","level":"2"})", "level: expected a SEV level, 1 to 4"},
+      {R"({"id":"inc 7","level":2})", "id: expected 1 to 64 letters, digits, '_' or '-'"},
+      {R"({"level":2})", "id: missing"},
+      {R"({"id":"inc-7"})", "level: missing"},
+      {R"({"id":"inc-7","level":2,"by":"me"})", "unknown field 'by'"},
+  };
+  for (const auto& [body, error] : bad) {
+    ApiReply reply = site.post(path, kOwner, body);
+    BOOST_TEST(reply.status == 400, body);
+    BOOST_TEST(reply.error() == error, body);
+  }
+  BOOST_TEST(site.function("staffing_scheduling").at("trust").asString() == "20");
+  BOOST_TEST(site.entries("trust.sev").empty());
+
+  ApiReply owner = site.post(path, kOwner, R"({"id":"inc-7","level":3})");
+  BOOST_TEST_REQUIRE(owner.status == 200, owner.body);
+  BOOST_TEST(owner.object().at("message").asString() == "trust 20 -> 10 (sev3 inc-7 -10)",
+             owner.body);
+  BOOST_TEST(site.function("staffing_scheduling").at("trust").asString() == "10");
+  BOOST_TEST(site.function("rituals_comms").at("trust").asString() == "20");
+  auto sevs = site.entries("trust.sev");
+  BOOST_REQUIRE_EQUAL(sevs.size(), 1u);
+  BOOST_TEST(sevs[0].actor == "panel:p-marco");
+  BOOST_TEST(site.post(path, kOwner, R"({"id":"inc-7","level":3})").status == 409);  // repeated
+
+  const std::string close = "/v1/trust/staffing_scheduling/incident/inc-7/close";
+  BOOST_TEST(site.post(close, kStaff, "{}").status == 403);
+  ApiReply closed = site.post(close, kOwner, "{}");
+  BOOST_TEST_REQUIRE(closed.status == 200, closed.body);
+  BOOST_TEST(closed.object().at("message").asString() ==
+             "incident inc-7 of staffing_scheduling closed");
+  ApiReply again = site.post(close, kOwner, "{}");
+  BOOST_TEST(again.status == 409);
+  BOOST_TEST(again.error() == "SEV inc-7 is already closed");
+  BOOST_TEST(site.post("/v1/trust/staffing_scheduling/incident/inc-8/close", kOwner, "{}").status ==
+             409);
+  BOOST_TEST(site.entries("trust.sev").size() == 2u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace atoms::test

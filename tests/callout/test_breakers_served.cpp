@@ -3,6 +3,7 @@
 // provider refusing our credentials), BRK-OUT open holds offers as the kill switch's L1 does and
 // lets them go when it leaves Open, the gate sees open breakers, and a restart keeps them.
 #include <boost/test/unit_test.hpp>
+#include <map>
 #include <set>
 #include <string>
 
@@ -167,6 +168,96 @@ BOOST_FIXTURE_TEST_CASE(ecRisk001ABreakerTrippedDuringAnApprovalHoldsItAtAct, Se
   BOOST_REQUIRE(gate != nullptr && gate->isObject());
   BOOST_TEST(gate->find("breaker")->asString() == "BRK-SCH");
   BOOST_TEST(entries("approval.decided").empty());  // still pending
+}
+
+// Seed 001 EC-RISK-006: a SEV2 in one function during another function's probe window. BRK-OUT
+// (staffing_scheduling's and rituals_comms' outreach) is half-open with clean probes; an owner
+// records SEV2 inc-7 against reporting_escalation. Only reporting_escalation regresses; every
+// other function keeps its level and trust; BRK-OUT's probe window starts again at the incident.
+BOOST_FIXTURE_TEST_CASE(ecRisk006ASev2InOneFunctionRestartsAnotherFunctionsProbeWindow,
+                        ServedSite) {
+  setGraduation(policy::Graduation::kAutonomous);
+  withPolicy([&](PolicySubsystem& policy) {
+    auto tripped = policy.breakers().board().trip("BRK-OUT", now(), "test",
+                                                  "reply rate down 45% week over week");
+    BOOST_TEST_REQUIRE(tripped.ok(), tripped.message());
+  });
+  advance(12h + 1min);
+  BOOST_TEST_REQUIRE(breakerState(*this, "BRK-OUT") == "half-open");
+  const TimePoint halfOpen = now();
+  withPolicy([&](PolicySubsystem& policy) {
+    for (int i = 0; i < 3; ++i) {
+      auto ok = policy.breakers().board().recordSuccess("BRK-OUT", now(), "sms");
+      BOOST_TEST_REQUIRE(ok.ok(), ok.message());
+    }
+  });
+  advance(1h);
+
+  std::map<std::string, std::pair<policy::Graduation, int>> before;
+  std::map<std::string, std::pair<policy::Graduation, int>> after;
+  const auto levels = [&](std::map<std::string, std::pair<policy::Graduation, int>>& into) {
+    withPolicy([&](PolicySubsystem& policy) {
+      auto budgets = policy.trustBudgets();
+      BOOST_TEST_REQUIRE(budgets.ok(), budgets.message());
+      for (const PolicySubsystem::FunctionTrust& f : *budgets) {
+        into[f.function] = {f.effective, f.trustHalves};
+      }
+    });
+  };
+  levels(before);
+  BOOST_TEST_REQUIRE((before["reporting_escalation"].first == policy::Graduation::kPropose));
+  std::string refused;
+  withPolicy([&](PolicySubsystem& policy) {
+    auto bad = policy.recordIncident("reporting_escalation", "inc-7", 5, "panel:p-owner");
+    refused = bad.ok() ? std::string() : bad.message();
+    auto sev = policy.recordIncident("reporting_escalation", "inc-7", 2, "panel:p-owner");
+    BOOST_TEST_REQUIRE(sev.ok(), sev.message());
+  });
+  BOOST_TEST(refused == "SEV level 5 is not one of 1..4");
+  levels(after);
+  // The attributed function: -25 from its start trust of 20, to 0, under 10: SHADOW.
+  BOOST_TEST((after["reporting_escalation"].first == policy::Graduation::kShadow));
+  BOOST_TEST(after["reporting_escalation"].second == 0);
+  for (const auto& [function, level] : before) {
+    if (function == "reporting_escalation") continue;
+    BOOST_TEST((after[function] == level), function << " changed");
+  }
+  BOOST_TEST((after["staffing_scheduling"].first == policy::Graduation::kPropose));  // the trip
+
+  const std::string reason = "incident inc-7 (SEV2, reporting_escalation) during the probe window";
+  auto restarted = entries("breaker.probe_restarted");
+  BOOST_REQUIRE_EQUAL(restarted.size(), 1u);
+  BOOST_TEST(field(restarted[0], "breaker") == "BRK-OUT");
+  BOOST_TEST(field(restarted[0], "reason") == reason);
+  BOOST_TEST(restarted[0].actor == "panel:p-owner");
+  auto sevs = entries("trust.sev");
+  BOOST_REQUIRE_EQUAL(sevs.size(), 1u);
+  BOOST_TEST(field(sevs[0], "function") == "reporting_escalation");
+  const TimePoint incident = now();
+  withPolicy([&](PolicySubsystem& policy) {
+    for (const policy::BreakerView& v : policy.breakers().list()) {
+      if (v.id != "BRK-OUT") continue;
+      BOOST_TEST(policy::breakerStateName(v.state) == "half-open");
+      BOOST_TEST(v.cleanProbes == 0);
+      BOOST_TEST(v.probesStarted == 0);
+      BOOST_TEST((v.since == incident));
+    }
+  });
+
+  // 48 h from the first half-open start the window is not clean; 48 h from the incident it is.
+  advance(std::chrono::duration_cast<std::chrono::minutes>(halfOpen + 48h - now()) + 1min);
+  std::string early;
+  withPolicy([&](PolicySubsystem& policy) {
+    auto ack = policy.breakers().acknowledge("BRK-OUT", {"panel:kwame", false});
+    early = ack.ok() ? std::string() : ack.message();
+  });
+  BOOST_TEST(early.find("probe window not yet clean") != std::string::npos, early);
+  advance(1h);
+  withPolicy([&](PolicySubsystem& policy) {
+    auto ack = policy.breakers().acknowledge("BRK-OUT", {"panel:kwame", false});
+    BOOST_TEST(ack.ok(), ack.message());
+  });
+  BOOST_TEST(breakerState(*this, "BRK-OUT") == "closed");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
