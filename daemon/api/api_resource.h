@@ -9,12 +9,18 @@
 // handle() runs on the writer (the engine thread), one request at a time.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
+#include "daemon/policy/panel_kill_switch.h"
 #include "store/canonical_json.h"
+#include "store/result.h"
 
 namespace atoms::api {
 
@@ -38,6 +44,20 @@ ApiAnswer apiOk(const json::Value& body);
 // `status` with {"error": error}; `reason` goes to the refusal audit.
 ApiAnswer apiRefusal(int status, const std::string& error, std::string reason,
                      bool audited = false);
+// 503 "the box could not <what>; try again" for an error of the store (its text to the audit).
+ApiAnswer apiStoreFailed(const std::string& what, const Error& error);
+
+// A person's roles on the site (policy.owners, managers of record); nullopt when the person is
+// not on the site. Called on the writer.
+using RolesLookup =
+    std::function<Result<std::optional<policy::PanelRoles>>(const std::string& person)>;
+// The roles of `person`, or the answer to give instead: 503 when the site cannot be read, 403 when
+// the token's person is not a person of the site.
+std::variant<policy::PanelRoles, ApiAnswer> rolesOrRefusal(const RolesLookup& roles,
+                                                           const std::string& person);
+
+// A path segment that is an id: 1..15 decimal digits without a leading zero; nullopt otherwise.
+std::optional<std::int64_t> parseIdSegment(std::string_view text);
 
 class ApiResource {
  public:

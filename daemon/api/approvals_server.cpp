@@ -38,14 +38,10 @@ std::optional<Target> route(std::string_view path) {
   }
   std::string_view rest = path.substr(base.size() + 1);
   const std::size_t slash = rest.find('/');
-  const std::string_view idText = rest.substr(0, slash);
-  if (idText.empty() || idText.size() > 15 || idText.front() == '0' ||
-      idText.find_first_not_of("0123456789") != std::string_view::npos) {
-    return std::nullopt;
-  }
-  const std::int64_t id = std::stoll(std::string(idText));
-  if (slash == std::string_view::npos) return Target{Route::kOne, id};
-  if (rest.substr(slash) == "/decision") return Target{Route::kDecision, id};
+  const std::optional<std::int64_t> id = parseIdSegment(rest.substr(0, slash));
+  if (!id) return std::nullopt;
+  if (slash == std::string_view::npos) return Target{Route::kOne, *id};
+  if (rest.substr(slash) == "/decision") return Target{Route::kDecision, *id};
   return std::nullopt;
 }
 
@@ -58,8 +54,7 @@ Answer refusal(int status, const std::string& error, std::string reason, bool au
 }
 
 Answer storeFailed(const std::string& what, const Error& error) {
-  return refusal(503, "the box could not " + what + "; try again",
-                 "store: " + printable(error.message, 300));
+  return apiStoreFailed(what, error);
 }
 
 std::string stateWords(const callout::ApprovalRow& a) {
@@ -153,12 +148,6 @@ Answer handle(const BookSource& books, const Target& target, const std::string& 
 }
 
 }  // namespace
-
-ApiAnswer apiOk(const json::Value& body) { return {200, json::canonical(body), "", false}; }
-
-ApiAnswer apiRefusal(int status, const std::string& error, std::string reason, bool audited) {
-  return {status, jsonError(error), std::move(reason), audited};
-}
 
 ApprovalsServer::ApprovalsServer(drivers::BearerTokens tokens, BookSource books, WriterPost post,
                                  ApprovalsServerOptions options)

@@ -8,11 +8,6 @@ namespace {
 
 using drivers::printable;
 
-ApiAnswer storeFailed(const std::string& what, const Error& error) {
-  return apiRefusal(503, "the box could not " + what + "; try again",
-                    "store: " + printable(error.message, 300));
-}
-
 std::optional<policy::KillSwitchLevel> levelOf(const json::Value& value) {
   if (value.isInt()) {
     if (value.asInt() < 0 || value.asInt() > 3) return std::nullopt;
@@ -72,21 +67,18 @@ std::vector<std::string> KillSwitchResource::methods(std::string_view path) cons
 }
 
 ApiAnswer KillSwitchResource::handle(const ApiRequest& request) {
-  auto roles = access_.roles(request.person);
-  if (!roles) return storeFailed("read the site", roles.error());
-  if (!*roles) {
-    return apiRefusal(403, "the token's person is not a person of this site",
-                      "person '" + request.person + "' is not on the site");
-  }
+  auto found = rolesOrRefusal(access_.roles, request.person);
+  if (auto* refused = std::get_if<ApiAnswer>(&found)) return *refused;
+  const policy::PanelRoles& who = std::get<policy::PanelRoles>(found);
   if (request.method == "GET") {
     auto current = access_.current();
-    if (!current) return storeFailed("read the kill switch", current.error());
+    if (!current) return apiStoreFailed("read the kill switch", current.error());
     return apiOk(killSwitchJson(*current));
   }
   auto parsed = parseKillSwitchRequest(request.body);
   if (!parsed) return apiRefusal(400, parsed.message(), parsed.message());
-  auto result = access_.set(request.person, **roles, *parsed);
-  if (!result) return storeFailed("change the kill switch", result.error());
+  auto result = access_.set(request.person, who, *parsed);
+  if (!result) return apiStoreFailed("change the kill switch", result.error());
   json::Object body{{"message", result->message}, {"killSwitch", killSwitchJson(result->state)}};
   switch (result->outcome) {
     case policy::PanelOutcome::kChanged:

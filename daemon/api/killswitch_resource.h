@@ -40,7 +40,7 @@ json::Value killSwitchJson(const policy::KillSwitchState& state);
 struct KillSwitchAccess {
   std::function<Result<policy::KillSwitchState>()> current;
   // The person's roles; nullopt when the person is not on the site.
-  std::function<Result<std::optional<policy::PanelRoles>>(const std::string& person)> roles;
+  RolesLookup roles;
   std::function<Result<policy::PanelKillSwitchResult>(
       const std::string& person, const policy::PanelRoles& roles, const KillSwitchRequest& request)>
       set;

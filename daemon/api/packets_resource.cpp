@@ -27,14 +27,10 @@ std::optional<Target> route(std::string_view path) {
   }
   const std::string_view rest = path.substr(base.size() + 1);
   const std::size_t slash = rest.find('/');
-  const std::string_view idText = rest.substr(0, slash);
-  if (idText.empty() || idText.size() > 15 || idText.front() == '0' ||
-      idText.find_first_not_of("0123456789") != std::string_view::npos) {
-    return std::nullopt;
-  }
-  const std::int64_t id = std::stoll(std::string(idText));
-  if (slash == std::string_view::npos) return Target{Route::kOne, id};
-  if (rest.substr(slash) == "/close") return Target{Route::kClose, id};
+  const std::optional<std::int64_t> id = parseIdSegment(rest.substr(0, slash));
+  if (!id) return std::nullopt;
+  if (slash == std::string_view::npos) return Target{Route::kOne, *id};
+  if (rest.substr(slash) == "/close") return Target{Route::kClose, *id};
   return std::nullopt;
 }
 
@@ -54,11 +50,6 @@ bool validPersonId(std::string_view s) {
     if (!ok) return false;
   }
   return true;
-}
-
-ApiAnswer storeFailed(const std::string& what, const Error& error) {
-  return apiRefusal(503, "the box could not " + what + "; try again",
-                    "store: " + printable(error.message, 300));
 }
 
 Result<json::Object> objectOf(std::string_view body) {
@@ -126,24 +117,21 @@ std::vector<std::string> PacketsResource::methods(std::string_view path) const {
 ApiAnswer PacketsResource::handle(const ApiRequest& request) {
   const std::optional<Target> target = route(request.path);
   if (!target) return apiRefusal(404, "not found", "no such path");
-  auto roles = access_.roles(request.person);
-  if (!roles) return storeFailed("read the site", roles.error());
-  if (!*roles) {
-    return apiRefusal(403, "the token's person is not a person of this site",
-                      "person '" + request.person + "' is not on the site");
-  }
-  const bool mayAct = (*roles)->owner || (*roles)->managerOfRecord;
+  auto roles = rolesOrRefusal(access_.roles, request.person);
+  if (auto* refused = std::get_if<ApiAnswer>(&roles)) return *refused;
+  const policy::PanelRoles& who = std::get<policy::PanelRoles>(roles);
+  const bool mayAct = who.owner || who.managerOfRecord;
   switch (target->route) {
     case Route::kList: {
       auto packets = access_.list();
-      if (!packets) return storeFailed("read the packets", packets.error());
+      if (!packets) return apiStoreFailed("read the packets", packets.error());
       json::Array out;
       for (const policy::Packet& p : *packets) out.push_back(p.toJson());
       return apiOk(json::Object{{"packets", std::move(out)}});
     }
     case Route::kOne: {
       auto packet = access_.find(target->id);
-      if (!packet) return storeFailed("read the packet", packet.error());
+      if (!packet) return apiStoreFailed("read the packet", packet.error());
       const std::string name = "packet " + std::to_string(target->id);
       if (!*packet) return apiRefusal(404, "no " + name, "no " + name);
       return apiOk((*packet)->toJson());
@@ -169,14 +157,14 @@ ApiAnswer PacketsResource::handle(const ApiRequest& request) {
       ask->person = request.person;
       if (!ask->subject.empty()) {
         auto subject = access_.roles(ask->subject);
-        if (!subject) return storeFailed("read the site", subject.error());
+        if (!subject) return apiStoreFailed("read the site", subject.error());
         if (!*subject) {
           const std::string error = "subject: " + ask->subject + " is not a person of this site";
           return apiRefusal(400, error, error);
         }
       }
       auto result = access_.ask(*ask);
-      if (!result) return storeFailed("record the request", result.error());
+      if (!result) return apiStoreFailed("record the request", result.error());
       json::Object body{{"request", result->request},
                         {"message", result->message},
                         {"decision", result->decision.toJson()}};

@@ -38,7 +38,7 @@ Result<policy::ActionAsk> parseActionAsk(std::string_view body);
 Result<std::string> parseCloseNote(std::string_view body);
 
 struct PacketsAccess {
-  std::function<Result<std::optional<policy::PanelRoles>>(const std::string& person)> roles;
+  RolesLookup roles;
   std::function<Result<std::vector<policy::Packet>>()> list;
   std::function<Result<std::optional<policy::Packet>>(std::int64_t id)> find;
   // Errors: the book's refusal (unknown, closed already) as a message; the caller answers 409.

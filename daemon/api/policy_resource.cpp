@@ -64,11 +64,6 @@ std::optional<Target> route(std::string_view path) {
   return std::nullopt;
 }
 
-ApiAnswer storeFailed(const std::string& what, const Error& error) {
-  return apiRefusal(503, "the box could not " + what + "; try again",
-                    "store: " + printable(error.message, 300));
-}
-
 // An empty body or {}: the POSTs that carry nothing.
 std::optional<std::string> emptyBodyProblem(const std::string& body) {
   if (body.find_first_not_of(" \t\r\n") == std::string::npos) return std::nullopt;
@@ -154,28 +149,25 @@ std::vector<std::string> PolicyResource::methods(std::string_view path) const {
 ApiAnswer PolicyResource::handle(const ApiRequest& request) {
   const std::optional<Target> target = route(request.path);
   if (!target) return apiRefusal(404, "not found", "no such path");
-  auto roles = access_.roles(request.person);
-  if (!roles) return storeFailed("read the site", roles.error());
-  if (!*roles) {
-    return apiRefusal(403, "the token's person is not a person of this site",
-                      "person '" + request.person + "' is not on the site");
-  }
+  auto found = rolesOrRefusal(access_.roles, request.person);
+  if (auto* refused = std::get_if<ApiAnswer>(&found)) return *refused;
+  const policy::PanelRoles& who = std::get<policy::PanelRoles>(found);
   switch (target->route) {
     case Route::kTrust: {
       auto trust = access_.trust();
-      if (!trust) return storeFailed("read the trust budgets", trust.error());
+      if (!trust) return apiStoreFailed("read the trust budgets", trust.error());
       return apiOk(*trust);
     }
     case Route::kBreakers: {
       auto breakers = access_.breakers();
-      if (!breakers) return storeFailed("read the breakers", breakers.error());
+      if (!breakers) return apiStoreFailed("read the breakers", breakers.error());
       return apiOk(*breakers);
     }
     case Route::kAdvance:
     case Route::kRegress:
     case Route::kIncident:
     case Route::kCloseIncident: {
-      if (!(*roles)->owner) {
+      if (!who.owner) {
         return apiRefusal(403, "only an owner of the site changes how far the box acts alone",
                           "not an owner");
       }
@@ -200,7 +192,7 @@ ApiAnswer PolicyResource::handle(const ApiRequest& request) {
       return changed(access_.regress(target->name, *parsed, request.person), "regress");
     }
     case Route::kAck: {
-      if (!(*roles)->owner && !(*roles)->managerOfRecord) {
+      if (!who.owner && !who.managerOfRecord) {
         return apiRefusal(403, "only an owner of the site or a manager of record closes a breaker",
                           "not an owner or manager of record");
       }

@@ -53,7 +53,7 @@ Result<IncidentRequest> parseIncidentRequest(std::string_view body);
 // advance/regress/acknowledge/incident/closeIncident is the policy's refusal (409); the others'
 // errors are the store's.
 struct PolicyAccess {
-  std::function<Result<std::optional<policy::PanelRoles>>(const std::string& person)> roles;
+  RolesLookup roles;
   std::function<Result<json::Value>()> trust;     // {"functions":[...]}
   std::function<Result<json::Value>()> breakers;  // {"breakers":[...]}
   std::function<Result<std::string>(const std::string& function, const std::string& person)>

@@ -5,12 +5,15 @@
 #include <boost/test/unit_test.hpp>
 
 #include "daemon/service/api_subsystem.h"
+#include "daemon/service/engine_subsystem.h"
+#include "daemon/service/store_subsystem.h"
 #include "daemon/site/site_file.h"
 #include "daemon/site/site_repository.h"
 #include "drivers/http/bearer_tokens.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
 #include "tests/site/site_test_util.h"
+#include "tests/support/audit_entries.h"
 
 namespace atoms::test {
 
@@ -49,5 +52,19 @@ ServedApi::ServedApi(const std::string& smsDriver, const std::map<std::string, s
 ServedApi::~ServedApi() { services->stop(); }
 
 std::uint16_t ServedApi::port() { return services->api().port(); }
+
+RolesSite::RolesSite()
+    : ServedApi("simulated",
+                {{"p-gm", kManagerToken}, {"p-marco", kOwnerToken}, {"p-jamal", kStaffToken}},
+                {{"policy.owners", "p-marco"}}) {}
+
+std::vector<Entry> RolesSite::entries(std::string_view kind) {
+  auto found = onEngine(services->engine().engine(), [this, kind] {
+    return atoms::testing::entriesOfKind(services->store().store().log(), kind);
+  });
+  BOOST_REQUIRE(found);
+  BOOST_REQUIRE_MESSAGE(*found, found->message());
+  return **found;
+}
 
 }  // namespace atoms::test

@@ -6,9 +6,12 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "daemon/engine/clock.h"
 #include "daemon/service/edge_services.h"
+#include "store/audit_entry.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_app.h"
 
@@ -27,6 +30,17 @@ struct ServedApi {
   SystemClock clock;
   std::unique_ptr<TestApp> app;
   std::unique_ptr<EdgeServices> services;
+};
+
+// The demo site with three people holding tokens, one per role (policy.owners = p-marco).
+inline const std::string kManagerToken = "gm-token-1f5c2b8e407d3e9a";  // p-gm: everyone's MoR
+inline const std::string kOwnerToken = "owner-token-9a1f5c2b8e407d3e";  // p-marco: an owner
+inline const std::string kStaffToken = "staff-token-e407d3e9a1f5c2b8";  // p-jamal: neither
+
+struct RolesSite : ServedApi {
+  RolesSite();
+  // The audit entries of `kind`, read on the engine thread.
+  std::vector<Entry> entries(std::string_view kind);
 };
 
 }  // namespace atoms::test

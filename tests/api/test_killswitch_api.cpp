@@ -18,15 +18,11 @@ namespace {
 using atoms::testing::apiRequest;
 using atoms::testing::ApiReply;
 
-const std::string kManager = "gm-token-1f5c2b8e407d3e9a";  // p-gm: everyone's manager of record
-const std::string kOwner = "owner-token-9a1f5c2b8e407d3e";  // p-marco, in policy.owners
-const std::string kStaff = "staff-token-e407d3e9a1f5c2b8";  // p-jamal: neither
+const std::string& kManager = kManagerToken;
+const std::string& kOwner = kOwnerToken;
+const std::string& kStaff = kStaffToken;
 
-struct KillSwitchSite : ServedApi {
-  KillSwitchSite()
-      : ServedApi("simulated", {{"p-gm", kManager}, {"p-marco", kOwner}, {"p-jamal", kStaff}},
-                  {{"policy.owners", "p-marco"}}) {}
-
+struct KillSwitchSite : RolesSite {
   ApiReply set(const std::string& token, const std::string& level, const std::string& reason) {
     return apiRequest(port(), "POST", "/v1/killswitch", token,
                       R"({"level":")" + level + R"(","reason":")" + reason + R"("})");
@@ -42,14 +38,6 @@ struct KillSwitchSite : ServedApi {
                           [this] { return services->policy().state().level; });
     BOOST_REQUIRE(level);
     return policy::killSwitchLevelName(*level);
-  }
-  std::vector<Entry> entries(std::string_view kind) {
-    auto found = onEngine(services->engine().engine(), [this, kind] {
-      return atoms::testing::entriesOfKind(services->store().store().log(), kind);
-    });
-    BOOST_REQUIRE(found);
-    BOOST_REQUIRE_MESSAGE(*found, found->message());
-    return **found;
   }
 };
 

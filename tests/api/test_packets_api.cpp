@@ -18,25 +18,13 @@ namespace {
 using atoms::testing::apiRequest;
 using atoms::testing::ApiReply;
 
-const std::string kManager = "gm-token-8e407d3e9a1f5c2b";  // p-gm: everyone's manager of record
-const std::string kOwner = "owner-token-7d3e9a1f5c2b8e40";  // p-marco, in policy.owners
-const std::string kStaff = "staff-token-9a1f5c2b8e407d3e";  // p-jamal: neither
+const std::string& kManager = kManagerToken;
+const std::string& kOwner = kOwnerToken;
+const std::string& kStaff = kStaffToken;
 
-struct PacketSite : ServedApi {
-  PacketSite()
-      : ServedApi("simulated", {{"p-gm", kManager}, {"p-marco", kOwner}, {"p-jamal", kStaff}},
-                  {{"policy.owners", "p-marco"}}) {}
-
+struct PacketSite : RolesSite {
   ApiReply ask(const std::string& token, const std::string& body) {
     return apiRequest(port(), "POST", "/v1/requests", token, body);
-  }
-  std::vector<Entry> entries(std::string_view kind) {
-    auto found = onEngine(services->engine().engine(), [this, kind] {
-      return atoms::testing::entriesOfKind(services->store().store().log(), kind);
-    });
-    BOOST_REQUIRE(found);
-    BOOST_REQUIRE_MESSAGE(*found, found->message());
-    return **found;
   }
 };
 

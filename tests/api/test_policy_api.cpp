@@ -17,15 +17,11 @@ namespace {
 using atoms::testing::apiRequest;
 using atoms::testing::ApiReply;
 
-const std::string kManager = "gm-token-5c2b8e407d3e9a1f";  // p-gm: everyone's manager of record
-const std::string kOwner = "owner-token-2b8e407d3e9a1f5c";  // p-marco, in policy.owners
-const std::string kStaff = "staff-token-d3e9a1f5c2b8e407";  // p-jamal: neither
+const std::string& kManager = kManagerToken;
+const std::string& kOwner = kOwnerToken;
+const std::string& kStaff = kStaffToken;
 
-struct OwnerSite : ServedApi {
-  OwnerSite()
-      : ServedApi("simulated", {{"p-gm", kManager}, {"p-marco", kOwner}, {"p-jamal", kStaff}},
-                  {{"policy.owners", "p-marco"}}) {}
-
+struct OwnerSite : RolesSite {
   ApiReply get(const std::string& path, const std::string& token) {
     return apiRequest(port(), "GET", path, token);
   }
@@ -41,14 +37,6 @@ struct OwnerSite : ServedApi {
     }
     BOOST_FAIL("no function " + name);
     return {};
-  }
-  std::vector<Entry> entries(std::string_view kind) {
-    auto found = onEngine(services->engine().engine(), [this, kind] {
-      return atoms::testing::entriesOfKind(services->store().store().log(), kind);
-    });
-    BOOST_REQUIRE(found);
-    BOOST_REQUIRE_MESSAGE(*found, found->message());
-    return **found;
   }
 };
 

@@ -1,0 +1,38 @@
+#include "daemon/api/api_resource.h"
+
+#include "drivers/http/http_service.h"
+#include "drivers/http/printable.h"
+
+namespace atoms::api {
+
+ApiAnswer apiOk(const json::Value& body) { return {200, json::canonical(body), "", false}; }
+
+ApiAnswer apiRefusal(int status, const std::string& error, std::string reason, bool audited) {
+  return {status, drivers::jsonError(error), std::move(reason), audited};
+}
+
+ApiAnswer apiStoreFailed(const std::string& what, const Error& error) {
+  return apiRefusal(503, "the box could not " + what + "; try again",
+                    "store: " + drivers::printable(error.message, 300));
+}
+
+std::variant<policy::PanelRoles, ApiAnswer> rolesOrRefusal(const RolesLookup& roles,
+                                                           const std::string& person) {
+  auto found = roles(person);
+  if (!found) return apiStoreFailed("read the site", found.error());
+  if (!*found) {
+    return apiRefusal(403, "the token's person is not a person of this site",
+                      "person '" + person + "' is not on the site");
+  }
+  return **found;
+}
+
+std::optional<std::int64_t> parseIdSegment(std::string_view text) {
+  if (text.empty() || text.size() > 15 || text.front() == '0' ||
+      text.find_first_not_of("0123456789") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  return std::stoll(std::string(text));
+}
+
+}  // namespace atoms::api
