@@ -45,18 +45,6 @@ std::optional<Target> route(std::string_view path) {
   return std::nullopt;
 }
 
-using Answer = ApiAnswer;
-
-Answer ok(json::Value body) { return apiOk(body); }
-
-Answer refusal(int status, const std::string& error, std::string reason, bool audited = false) {
-  return apiRefusal(status, error, std::move(reason), audited);
-}
-
-Answer storeFailed(const std::string& what, const Error& error) {
-  return apiStoreFailed(what, error);
-}
-
 std::string stateWords(const callout::ApprovalRow& a) {
   switch (a.state) {
     case ApprovalState::kApproved:
@@ -73,10 +61,10 @@ std::string stateWords(const callout::ApprovalRow& a) {
   return "is not open";
 }
 
-Answer decision(ApprovalBook& book, const std::string& person, std::int64_t id,
-                const DecisionRequest& request) {
+ApiAnswer decision(ApprovalBook& book, const std::string& person, std::int64_t id,
+                   const DecisionRequest& request) {
   auto decided = book.decide(person, id, request.approve, request.remark);
-  if (!decided) return storeFailed("record the decision", decided.error());
+  if (!decided) return apiStoreFailed("record the decision", decided.error());
   const std::string name = "approval " + std::to_string(id);
   const std::string outcome(callout::decisionOutcomeName(decided->outcome));
   json::Object body{{"outcome", outcome}, {"message", decided->message}};
@@ -86,7 +74,7 @@ Answer decision(ApprovalBook& book, const std::string& person, std::int64_t id,
     case DecisionOutcome::kApprovedTooLate:
     case DecisionOutcome::kApprovedDeniedOnRecheck:
     case DecisionOutcome::kDenied:
-      return ok(std::move(body));
+      return apiOk(std::move(body));
     case DecisionOutcome::kRefusedSelf:
       body["error"] = name + " is about you: your manager of record decides it";
       return {403, json::canonical(body), "self-approval", true};
@@ -106,45 +94,45 @@ Answer decision(ApprovalBook& book, const std::string& person, std::int64_t id,
     case DecisionOutcome::kUnknown:
       break;
   }
-  return refusal(404, "no " + name, "no " + name);
+  return apiRefusal(404, "no " + name, "no " + name);
 }
 
 // Runs on the writer.
-Answer handle(const BookSource& books, const Target& target, const std::string& person,
-              ApprovalFilter filter, const DecisionRequest& request) {
+ApiAnswer handle(const BookSource& books, const Target& target, const std::string& person,
+                 ApprovalFilter filter, const DecisionRequest& request) {
   ApprovalBook* book = books ? books() : nullptr;
   if (book == nullptr) {
-    return refusal(503, "approvals are not available: call-outs are off on this box",
-                   "no approval book (call-outs off)");
+    return apiRefusal(503, "approvals are not available: call-outs are off on this box",
+                      "no approval book (call-outs off)");
   }
   auto known = book->knowsPerson(person);
-  if (!known) return storeFailed("read the site", known.error());
+  if (!known) return apiStoreFailed("read the site", known.error());
   if (!*known) {
-    return refusal(403, "the token's person is not a person of this site",
-                   "person '" + person + "' is not on the site");
+    return apiRefusal(403, "the token's person is not a person of this site",
+                      "person '" + person + "' is not on the site");
   }
   switch (target.route) {
     case Route::kList: {
       auto listed = book->list(filter);
-      if (!listed) return storeFailed("read the approvals", listed.error());
+      if (!listed) return apiStoreFailed("read the approvals", listed.error());
       json::Array approvals;
       for (const callout::ApprovalView& v : *listed) approvals.push_back(approvalJson(v));
-      return ok(json::Object{{"approvals", std::move(approvals)},
-                             {"state", filter == ApprovalFilter::kPending ? "pending" : "all"}});
+      return apiOk(json::Object{{"approvals", std::move(approvals)},
+                                {"state", filter == ApprovalFilter::kPending ? "pending" : "all"}});
     }
     case Route::kOne: {
       auto found = book->get(target.id);
-      if (!found) return storeFailed("read the approval", found.error());
+      if (!found) return apiStoreFailed("read the approval", found.error());
       if (!*found) {
         const std::string name = "approval " + std::to_string(target.id);
-        return refusal(404, "no " + name, "no " + name);
+        return apiRefusal(404, "no " + name, "no " + name);
       }
-      return ok(approvalJson(**found));
+      return apiOk(approvalJson(**found));
     }
     case Route::kDecision:
       return decision(*book, person, target.id, request);
   }
-  return refusal(404, "not found", "no such route");
+  return apiRefusal(404, "not found", "no such route");
 }
 
 }  // namespace
@@ -183,7 +171,7 @@ void ApprovalsServer::serve(Poco::Net::HTTPServerRequest& request,
   event.path = printable(path, 100);
   event.peer = request.clientAddress().toString();
   bool bodyRead = false;
-  auto answer = [&](const Answer& a) {
+  auto answer = [&](const ApiAnswer& a) {
     drivers::sendJson(response, a.status, a.body, bodyRead);
     if (a.status == 200 || a.audited || !options_.onRefused) return;
     event.httpStatus = a.status;
@@ -209,87 +197,76 @@ void ApprovalsServer::serve(Poco::Net::HTTPServerRequest& request,
       }
     }
   }
-  if (allowed.empty()) return answer(refusal(404, "not found", "no such path"));
+  if (allowed.empty()) return answer(apiRefusal(404, "not found", "no such path"));
   if (std::find(allowed.begin(), allowed.end(), request.getMethod()) == allowed.end()) {
     std::string allow;
     for (const std::string& m : allowed) allow += (allow.empty() ? "" : ", ") + m;
     response.set("Allow", allow);
-    return answer(refusal(405, "method not allowed", "method " + event.method + " not allowed"));
+    return answer(apiRefusal(405, "method not allowed", "method " + event.method + " not allowed"));
   }
   const std::string token = drivers::bearerToken(request);
   const std::optional<std::string> person = tokens_.lookup(token);
   if (!person) {
     // No detail to the caller: whether the token was missing or wrong is for the audit only.
     return answer(
-        refusal(401, "unauthorized", token.empty() ? "no bearer token" : "unknown token"));
+        apiRefusal(401, "unauthorized", token.empty() ? "no bearer token" : "unknown token"));
   }
   event.person = *person;
 
   // Runs `work` on the writer with the deadline and answers.
-  auto onWriter = [&](const std::function<Answer()>& work) {
-    Answer result;
-    const WriterCall call =
-        runOnWriter(post_, options_.writerTimeout, [&] { result = work(); });
+  auto onWriter = [&](const std::function<ApiAnswer()>& work) {
+    ApiAnswer result;
+    const WriterCall call = runOnWriter(post_, options_.writerTimeout, [&] { result = work(); });
     switch (call) {
       case WriterCall::kDone:
         return answer(result);
       case WriterCall::kThrew:
-        return answer(refusal(503, "the request failed; try again", "the handler threw"));
+        return answer(apiRefusal(503, "the request failed; try again", "the handler threw"));
       case WriterCall::kTimedOut:
-        return answer(refusal(503, "the box is busy; nothing was done, try again",
-                              "the engine did not take the request in time"));
+        return answer(apiRefusal(503, "the box is busy; nothing was done, try again",
+                                 "the engine did not take the request in time"));
       case WriterCall::kRefused:
       case WriterCall::kDropped:
         break;
     }
-    answer(refusal(503, "the box is stopping; nothing was done, try again",
-                   "the engine is stopping"));
+    answer(apiRefusal(503, "the box is stopping; nothing was done, try again",
+                      "the engine is stopping"));
   };
 
-  if (resource != nullptr) {
-    if (!query.empty()) {
-      return answer(refusal(400, "query: this path takes no query",
-                            "query: this path takes no query (got '" + printable(query, 60) + "')"));
-    }
-    ApiRequest call{request.getMethod(), path, *person, ""};
-    if (call.method == "POST") {
-      std::optional<std::string> body = drivers::readRequestBody(request, options_.maxBodyBytes);
-      if (!body) {
-        const std::string limit = std::to_string(options_.maxBodyBytes);
-        return answer(refusal(413, "body too large", "body over the limit of " + limit + " bytes"));
-      }
-      bodyRead = true;
-      call.body = std::move(*body);
-    } else {
-      bodyRead = !request.hasContentLength() || request.getContentLength64() == 0;
-    }
-    return onWriter([&] { return resource->handle(call); });
-  }
-
+  // The query: only the approvals list takes one.
+  const bool list = target && target->route == Route::kList;
   ApprovalFilter filter = ApprovalFilter::kPending;
-  if (target->route == Route::kList && query == "state=all") {
+  if (list && query == "state=all") {
     filter = ApprovalFilter::kRecent;
-  } else if (!query.empty() && !(target->route == Route::kList && query == "state=pending")) {
-    const std::string error = target->route == Route::kList
-                                  ? "query: expected state=pending or state=all"
-                                  : "query: this path takes no query";
-    return answer(refusal(400, error, error + " (got '" + printable(query, 60) + "')"));
+  } else if (!query.empty() && !(list && query == "state=pending")) {
+    const std::string error =
+        list ? "query: expected state=pending or state=all" : "query: this path takes no query";
+    return answer(apiRefusal(400, error, error + " (got '" + printable(query, 60) + "')"));
   }
-  DecisionRequest decisionRequest;
-  if (target->route == Route::kDecision) {
-    std::optional<std::string> body = drivers::readRequestBody(request, options_.maxBodyBytes);
-    if (!body) {
+  std::string body;
+  if (request.getMethod() == "POST") {
+    std::optional<std::string> read = drivers::readRequestBody(request, options_.maxBodyBytes);
+    if (!read) {
       const std::string limit = std::to_string(options_.maxBodyBytes);
-      return answer(refusal(413, "body too large", "body over the limit of " + limit + " bytes"));
+      return answer(
+          apiRefusal(413, "body too large", "body over the limit of " + limit + " bytes"));
     }
     bodyRead = true;
-    Result<DecisionRequest> parsed = parseDecisionRequest(*body);
-    if (!parsed) return answer(refusal(400, parsed.message(), parsed.message()));
-    decisionRequest = std::move(*parsed);
+    body = std::move(*read);
   } else {
     bodyRead = !request.hasContentLength() || request.getContentLength64() == 0;
   }
 
+  if (resource != nullptr) {
+    ApiRequest call{request.getMethod(), path, *person, std::move(body)};
+    return onWriter([&] { return resource->handle(call); });
+  }
+  DecisionRequest decisionRequest;
+  if (target->route == Route::kDecision) {
+    Result<DecisionRequest> parsed = parseDecisionRequest(body);
+    if (!parsed) return answer(apiRefusal(400, parsed.message(), parsed.message()));
+    decisionRequest = std::move(*parsed);
+  }
   onWriter([&] { return handle(books_, *target, *person, filter, decisionRequest); });
 }
 

@@ -1,6 +1,7 @@
 #include "daemon/api/packets_resource.h"
 
 #include "daemon/api/approval_json.h"
+#include "daemon/site/site_file.h"
 #include "drivers/http/printable.h"
 
 namespace atoms::api {
@@ -42,16 +43,6 @@ bool validKind(std::string_view s) {
   return true;
 }
 
-bool validPersonId(std::string_view s) {
-  if (s.empty() || s.size() > 64) return false;
-  for (char c : s) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '-' || c == '_' || c == '.';
-    if (!ok) return false;
-  }
-  return true;
-}
-
 Result<json::Object> objectOf(std::string_view body) {
   auto parsed = json::parse(body);
   if (!parsed) return makeError(printable(parsed.message(), 200));
@@ -75,7 +66,7 @@ Result<policy::ActionAsk> parseActionAsk(std::string_view body) {
       if (!validKind(text)) return makeError("kind: expected an action kind like shift.cancel");
       ask.kind = text;
     } else if (key == "subject") {
-      if (!validPersonId(text)) return makeError("subject: expected a person id");
+      if (!site::isValidId(text)) return makeError("subject: expected a person id");
       ask.subject = text;
     } else {
       if (auto problem = freeTextProblem("reason", text, kMaxTextBytes)) return makeError(*problem);
@@ -176,8 +167,9 @@ ApiAnswer PacketsResource::handle(const ApiRequest& request) {
       body["outcome"] =
           result->outcome == policy::AskOutcome::kRefused ? "refused" : "not_carried_out";
       body["error"] = result->message;
-      return {409, json::canonical(body), "request " + std::to_string(result->request) + ": " +
-                                              std::string(body["outcome"].asString()),
+      return {409, json::canonical(body),
+              "request " + std::to_string(result->request) + ": " +
+                  std::string(body["outcome"].asString()),
               true};
     }
   }

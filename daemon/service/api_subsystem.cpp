@@ -1,5 +1,7 @@
 #include "daemon/service/api_subsystem.h"
 
+#include <algorithm>
+
 #include "daemon/api/approvals_server.h"
 #include "daemon/api/killswitch_resource.h"
 #include "daemon/api/packets_resource.h"
@@ -97,18 +99,11 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
 }
 
 Result<std::optional<policy::PanelRoles>> ApiSubsystem::rolesOf(const std::string& person) {
-  auto site = site::loadSite(store_.store().db());
-  if (!site) return site.error();
-  std::optional<policy::PanelRoles> roles;
-  for (const site::Person& p : site->people) {
-    if (p.id == person && !roles) roles = policy::PanelRoles{};
-  }
-  if (!roles) return roles;
-  for (const std::string& owner : owners_) roles->owner = roles->owner || owner == person;
-  for (const site::Person& p : site->people) {
-    roles->managerOfRecord = roles->managerOfRecord || p.managerOfRecord == person;
-  }
-  return roles;
+  auto standing = site::personStanding(store_.store().db(), person);
+  if (!standing) return standing.error();
+  if (!standing->onSite) return std::optional<policy::PanelRoles>();
+  const bool owner = std::find(owners_.begin(), owners_.end(), person) != owners_.end();
+  return std::optional<policy::PanelRoles>(policy::PanelRoles{owner, standing->managerOfRecord});
 }
 
 std::shared_ptr<api::ApiResource> ApiSubsystem::policyResource() {
@@ -211,9 +206,9 @@ std::shared_ptr<api::ApiResource> ApiSubsystem::killSwitchResource() {
     return policy_->killSwitch().current();
   };
   access.roles = [this](const std::string& person) { return rolesOf(person); };
-  access.set = [this](const std::string& person, const policy::PanelRoles& roles,
-                      const api::KillSwitchRequest& request)
-      -> Result<policy::PanelKillSwitchResult> {
+  access.set = [this](
+                   const std::string& person, const policy::PanelRoles& roles,
+                   const api::KillSwitchRequest& request) -> Result<policy::PanelKillSwitchResult> {
     PolicySubsystem* policy = policy_;
     policy::PanelKillSwitch panel(policy->gate(), policy->killSwitch(), store_.store().log(),
                                   [policy] { return policy->state(); });

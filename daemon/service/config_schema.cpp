@@ -6,7 +6,6 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -19,6 +18,7 @@
 #include "daemon/service/sms_config.h"
 #include "daemon/service/sync_subsystem.h"
 #include "daemon/service/terminal_subsystem.h"
+#include "daemon/site/site_file.h"
 
 namespace atoms {
 
@@ -196,10 +196,8 @@ std::vector<std::string> splitConfigList(const std::string& v) {
 
 ConfigValidator personIdList() {
   return [](const std::string& v) -> std::optional<std::string> {
-    for (char c : v) {
-      const bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ||
-                      c == '.' || c == ',' || c == ' ';
-      if (!ok) return "person ids (letters, digits, - _ .) separated by commas";
+    for (const std::string& id : splitConfigList(v)) {
+      if (!site::isValidId(id)) return "person ids (letters, digits, - _ .) separated by commas";
     }
     return std::nullopt;
   };

@@ -105,14 +105,6 @@ std::optional<WrittenTime> parseWrittenTime(std::string_view s) {
   return t;
 }
 
-bool isValidId(std::string_view s) {
-  if (s.empty() || s.size() > 64) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-           c == '_' || c == '.';
-  });
-}
-
 // --- reading ----------------------------------------------------------------------------------
 
 // Reads the fields of one JSON object that belongs to a named record; every error is prefixed
@@ -768,6 +760,14 @@ void pretty(const Value& v, int depth, std::string& out) {
 }
 
 }  // namespace
+
+bool isValidId(std::string_view s) {
+  if (s.empty() || s.size() > 64) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '_' || c == '.';
+  });
+}
 
 Result<SiteModel> parseSiteFile(std::string_view text) {
   auto root = json::parse(text);

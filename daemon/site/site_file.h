@@ -27,6 +27,9 @@ inline constexpr Seconds kMaxShiftLength{24 * 3600};
 
 Result<SiteModel> parseSiteFile(std::string_view text);
 
+// An id of the site file (people, stations, shifts...): 1..64 of [A-Za-z0-9._-].
+bool isValidId(std::string_view s);
+
 // The site file of a model (indented JSON, keys sorted, one trailing newline). Shift and time-off
 // bounds are written as their local time with an explicit offset, other instants in UTC ("Z"), so
 // parseSiteFile(writeSiteFile(m)) == m for any model parseSiteFile() returned.

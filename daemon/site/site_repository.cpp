@@ -500,6 +500,22 @@ Status importSite(Database& db, const SiteModel& model) {
   return Status::success();
 }
 
+Result<PersonStanding> personStanding(Database& db, std::string_view id) {
+  const auto exists = [&](const char* sql) -> Result<bool> {
+    auto stmt = db.prepare(sql);
+    if (!stmt) return stmt.error();
+    stmt->bind(1, id);
+    auto row = stmt->step();
+    if (!row) return row.error();
+    return *row;
+  };
+  auto onSite = exists("SELECT 1 FROM site_person WHERE id = ?");
+  if (!onSite) return onSite.error();
+  auto manager = exists("SELECT 1 FROM site_person WHERE manager_id = ? LIMIT 1");
+  if (!manager) return manager.error();
+  return PersonStanding{*onSite, *manager};
+}
+
 Result<SiteModel> loadSite(Database& db) {
   SiteModel m;
   bool found = false;

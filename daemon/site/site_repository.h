@@ -10,6 +10,8 @@
 // - Errors are values, one line each.
 #pragma once
 
+#include <string_view>
+
 #include "daemon/site/site_model.h"
 #include "store/database.h"
 #include "store/result.h"
@@ -29,5 +31,13 @@ Status writeSiteRows(Database& db, const SiteModel& model);
 // Reads the stored site back (equal to what was imported). Error "no site has been imported
 // (atoms-edge site import FILE)" when the store holds none.
 Result<SiteModel> loadSite(Database& db);
+
+// Where one person stands on the stored site, without loading the model (two point queries):
+// whether `id` is a person of the site, and whether anyone has them as manager of record.
+struct PersonStanding {
+  bool onSite = false;
+  bool managerOfRecord = false;
+};
+Result<PersonStanding> personStanding(Database& db, std::string_view id);
 
 }  // namespace atoms::site
