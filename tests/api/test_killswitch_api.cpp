@@ -15,12 +15,8 @@
 namespace atoms::test {
 namespace {
 
-using atoms::testing::apiRequest;
 using atoms::testing::ApiReply;
-
-const std::string& kManager = kManagerToken;
-const std::string& kOwner = kOwnerToken;
-const std::string& kStaff = kStaffToken;
+using atoms::testing::apiRequest;
 
 struct KillSwitchSite : RolesSite {
   ApiReply set(const std::string& token, const std::string& level, const std::string& reason) {
@@ -34,10 +30,17 @@ struct KillSwitchSite : RolesSite {
   }
   // What the policy service itself holds now (what the SMS layer and the gate see).
   std::string serviceLevel() {
-    auto level = onEngine(services->engine().engine(),
-                          [this] { return services->policy().state().level; });
+    auto level =
+        onEngine(services->engine().engine(), [this] { return services->policy().state().level; });
     BOOST_REQUIRE(level);
     return policy::killSwitchLevelName(*level);
+  }
+  // Whether the SMS layer holds outreach now (what its kill-switch listener reads).
+  bool outreachFrozen() {
+    auto frozen = onEngine(services->engine().engine(),
+                           [this] { return services->policy().outreachFrozen(); });
+    BOOST_REQUIRE(frozen);
+    return *frozen;
   }
 };
 
@@ -52,21 +55,23 @@ BOOST_AUTO_TEST_SUITE(killswitch_api)
 
 BOOST_AUTO_TEST_CASE(aManagerOfRecordFreezesAndReleasesOutreach) {
   KillSwitchSite site;
-  BOOST_TEST(site.level(kManager) == "L0");
-  ApiReply frozen = site.set(kManager, "L1", "short-staffed, texts paused while we sort it");
+  BOOST_TEST(site.level(kManagerToken) == "L0");
+  ApiReply frozen = site.set(kManagerToken, "L1", "short-staffed, texts paused while we sort it");
   BOOST_TEST_REQUIRE(frozen.status == 200, frozen.body);
   BOOST_TEST(frozen.object().at("outcome").asString() == "changed");
   BOOST_TEST(frozen.object().at("killSwitch").asObject().at("setBy").asString() == "panel:p-gm");
-  BOOST_TEST(site.level(kManager) == "L1");
+  BOOST_TEST(site.level(kManagerToken) == "L1");
   BOOST_TEST(site.serviceLevel() == "L1");
+  BOOST_TEST(site.outreachFrozen());
 
-  ApiReply again = site.set(kManager, "L1", "again");
+  ApiReply again = site.set(kManagerToken, "L1", "again");
   BOOST_TEST(again.status == 200);
   BOOST_TEST(again.object().at("outcome").asString() == "unchanged");
 
-  ApiReply released = site.set(kManager, "L0", "sorted");
+  ApiReply released = site.set(kManagerToken, "L0", "sorted");
   BOOST_TEST_REQUIRE(released.status == 200, released.body);
   BOOST_TEST(site.serviceLevel() == "L0");
+  BOOST_TEST(!site.outreachFrozen());
 
   const auto sets = site.entries("killswitch.set");
   BOOST_TEST_REQUIRE(sets.size() == 2u);
@@ -80,15 +85,15 @@ BOOST_AUTO_TEST_CASE(aManagerOfRecordFreezesAndReleasesOutreach) {
 
 BOOST_AUTO_TEST_CASE(onlyAnOwnerSetsL2AndL3AndRefusalsAreAudited) {
   KillSwitchSite site;
-  ApiReply refused = site.set(kManager, "L2", "stop everything");
+  ApiReply refused = site.set(kManagerToken, "L2", "stop everything");
   BOOST_TEST(refused.status == 403);
   BOOST_TEST(refused.error().find("only an owner of the site can set or lift L2 and L3") !=
              std::string::npos);
-  ApiReply staff = site.set(kStaff, "L1", "please stop");
+  ApiReply staff = site.set(kStaffToken, "L1", "please stop");
   BOOST_TEST(staff.status == 403);
   BOOST_TEST(staff.error() ==
              "only an owner of the site or a manager of record can change the kill switch");
-  BOOST_TEST(site.level(kStaff) == "L0");  // anyone of the site may read it
+  BOOST_TEST(site.level(kStaffToken) == "L0");  // anyone of the site may read it
   BOOST_TEST(site.serviceLevel() == "L0");
   const auto refusals = site.entries("killswitch.refused");
   BOOST_TEST_REQUIRE(refusals.size() == 2u);
@@ -97,17 +102,17 @@ BOOST_AUTO_TEST_CASE(onlyAnOwnerSetsL2AndL3AndRefusalsAreAudited) {
   BOOST_TEST(refusals[1].actor == "panel:p-jamal");
   BOOST_TEST(site.entries("killswitch.set").empty());
 
-  ApiReply paused = site.set(kOwner, "L2", "audit of the schedule");
+  ApiReply paused = site.set(kOwnerToken, "L2", "audit of the schedule");
   BOOST_TEST_REQUIRE(paused.status == 200, paused.body);
   BOOST_TEST(site.serviceLevel() == "L2");
   // A manager of record cannot lift the owner's L2 either.
-  BOOST_TEST(site.set(kManager, "L0", "back to normal").status == 403);
+  BOOST_TEST(site.set(kManagerToken, "L0", "back to normal").status == 403);
   BOOST_TEST(site.serviceLevel() == "L2");
 
-  ApiReply stopped = site.set(kOwner, "L3", "something is wrong");
+  ApiReply stopped = site.set(kOwnerToken, "L3", "something is wrong");
   BOOST_TEST_REQUIRE(stopped.status == 200, stopped.body);
   // A full stop is lifted by operations (a signed cloud command), not from the panel.
-  ApiReply lift = site.set(kOwner, "L0", "all good");
+  ApiReply lift = site.set(kOwnerToken, "L0", "all good");
   BOOST_TEST(lift.status == 403);
   BOOST_TEST(lift.error().find("lifted by operations") != std::string::npos);
   BOOST_TEST(site.serviceLevel() == "L3");
@@ -118,10 +123,10 @@ BOOST_AUTO_TEST_CASE(badRequestsChangeNothing) {
   const std::uint16_t port = site.port();
   BOOST_TEST(apiRequest(port, "GET", "/v1/killswitch", std::nullopt).status == 401);
   BOOST_TEST(apiRequest(port, "GET", "/v1/killswitch", std::string("nope")).status == 401);
-  ApiReply put = apiRequest(port, "PUT", "/v1/killswitch", kOwner, "{}");
+  ApiReply put = apiRequest(port, "PUT", "/v1/killswitch", kOwnerToken, "{}");
   BOOST_TEST(put.status == 405);
   BOOST_TEST(put.allow == "GET, POST");
-  BOOST_TEST(apiRequest(port, "GET", "/v1/killswitch?x=1", kOwner).status == 400);
+  BOOST_TEST(apiRequest(port, "GET", "/v1/killswitch?x=1", kOwnerToken).status == 400);
   const std::pair<std::string, std::string> bad[] = {
       {R"({"level":"L9","reason":"x"})", "level: expected one of L0, L1, L2, L3"},
       {R"({"level":5,"reason":"x"})", "level: expected one of L0, L1, L2, L3"},
@@ -132,11 +137,11 @@ BOOST_AUTO_TEST_CASE(badRequestsChangeNothing) {
       {R"(["L1"])", "the body is not a JSON object"},
   };
   for (const auto& [body, error] : bad) {
-    ApiReply reply = apiRequest(port, "POST", "/v1/killswitch", kOwner, body);
+    ApiReply reply = apiRequest(port, "POST", "/v1/killswitch", kOwnerToken, body);
     BOOST_TEST(reply.status == 400, body);
     BOOST_TEST(reply.error() == error, body);
   }
-  BOOST_TEST(site.level(kOwner) == "L0");
+  BOOST_TEST(site.level(kOwnerToken) == "L0");
   BOOST_TEST(site.entries("killswitch.set").empty());
 }
 

@@ -15,12 +15,8 @@
 namespace atoms::test {
 namespace {
 
-using atoms::testing::apiRequest;
 using atoms::testing::ApiReply;
-
-const std::string& kManager = kManagerToken;
-const std::string& kOwner = kOwnerToken;
-const std::string& kStaff = kStaffToken;
+using atoms::testing::apiRequest;
 
 struct PacketSite : RolesSite {
   ApiReply ask(const std::string& token, const std::string& body) {
@@ -38,11 +34,11 @@ BOOST_AUTO_TEST_SUITE(packets_api)
 BOOST_AUTO_TEST_CASE(theThirdAskToCutOnePersonsHoursBecomesAPacketWithThePatternNamed) {
   PacketSite site;
   for (int i = 0; i < 2; ++i) {
-    ApiReply first = site.ask(kOwner, kCutHours);
+    ApiReply first = site.ask(kOwnerToken, kCutHours);
     BOOST_TEST(first.status == 409, first.body);
     BOOST_TEST(first.object().at("outcome").asString() == "not_carried_out");
   }
-  ApiReply third = site.ask(kOwner, kCutHours);
+  ApiReply third = site.ask(kOwnerToken, kCutHours);
   BOOST_TEST_REQUIRE(third.status == 202, third.body);
   BOOST_TEST(third.object().at("outcome").asString() == "human_packet");
   const json::Object& packet = third.object().at("packet").asObject();
@@ -58,49 +54,50 @@ BOOST_AUTO_TEST_CASE(theThirdAskToCutOnePersonsHoursBecomesAPacketWithThePattern
   BOOST_TEST_REQUIRE(opened.size() == 1u);
   BOOST_TEST(opened[0].actor == "panel:p-marco");
   // Listed for the people who deal with it.
-  ApiReply listed = apiRequest(site.port(), "GET", "/v1/packets", kManager);
+  ApiReply listed = apiRequest(site.port(), "GET", "/v1/packets", kManagerToken);
   BOOST_TEST_REQUIRE(listed.status == 200, listed.body);
   BOOST_TEST(listed.object().at("packets").asArray().size() == 1u);
   // Another person's hours are another count.
   ApiReply other = site.ask(
-      kOwner, R"({"kind":"schedule.reduce_hours","subject":"p-ana","reason":"slow week"})");
+      kOwnerToken, R"({"kind":"schedule.reduce_hours","subject":"p-ana","reason":"slow week"})");
   BOOST_TEST(other.status == 409);
 }
 
 BOOST_AUTO_TEST_CASE(humanOnlyAndUnknownKindsArePacketsThatAPersonCloses) {
   PacketSite site;
-  ApiReply discipline =
-      site.ask(kManager, R"({"kind":"discipline.record","subject":"p-jamal","reason":"late"})");
+  ApiReply discipline = site.ask(
+      kManagerToken, R"({"kind":"discipline.record","subject":"p-jamal","reason":"late"})");
   BOOST_TEST_REQUIRE(discipline.status == 202, discipline.body);
-  ApiReply unknown = site.ask(kManager, R"({"kind":"shift.teleport","reason":"try it"})");
+  ApiReply unknown = site.ask(kManagerToken, R"({"kind":"shift.teleport","reason":"try it"})");
   BOOST_TEST_REQUIRE(unknown.status == 202, unknown.body);
   BOOST_TEST(unknown.object().at("packet").asObject().at("rule").asString().find("unknown") !=
              std::string::npos);
   const std::int64_t id = discipline.object().at("packet").asObject().at("id").asInt();
   const std::string close = "/v1/packets/" + std::to_string(id) + "/close";
 
-  BOOST_TEST(apiRequest(site.port(), "POST", close, kStaff, R"({"note":"x"})").status == 403);
-  BOOST_TEST(apiRequest(site.port(), "POST", close, kManager, R"({"note":" "})").status == 400);
-  ApiReply closed = apiRequest(site.port(), "POST", close, kManager,
+  BOOST_TEST(apiRequest(site.port(), "POST", close, kStaffToken, R"({"note":"x"})").status == 403);
+  BOOST_TEST(apiRequest(site.port(), "POST", close, kManagerToken, R"({"note":" "})").status ==
+             400);
+  ApiReply closed = apiRequest(site.port(), "POST", close, kManagerToken,
                                R"({"note":"talked with Jamal; nothing to record"})");
   BOOST_TEST_REQUIRE(closed.status == 200, closed.body);
   BOOST_TEST(closed.object().at("packet").asObject().at("state").asString() == "closed");
   BOOST_TEST(closed.object().at("packet").asObject().at("closedBy").asString() == "panel:p-gm");
-  ApiReply again = apiRequest(site.port(), "POST", close, kManager, R"({"note":"again"})");
+  ApiReply again = apiRequest(site.port(), "POST", close, kManagerToken, R"({"note":"again"})");
   BOOST_TEST(again.status == 409);
   BOOST_TEST(again.error() == "packet " + std::to_string(id) + " was closed already");
   const auto closedEntries = site.entries("packet.closed");
   BOOST_TEST_REQUIRE(closedEntries.size() == 1u);
   BOOST_TEST(closedEntries[0].actor == "panel:p-gm");
-  ApiReply one = apiRequest(site.port(), "GET", "/v1/packets/" + std::to_string(id), kStaff);
+  ApiReply one = apiRequest(site.port(), "GET", "/v1/packets/" + std::to_string(id), kStaffToken);
   BOOST_TEST(one.status == 200);
   BOOST_TEST(one.object().at("note").asString() == "talked with Jamal; nothing to record");
-  BOOST_TEST(apiRequest(site.port(), "GET", "/v1/packets/99", kStaff).status == 404);
+  BOOST_TEST(apiRequest(site.port(), "GET", "/v1/packets/99", kStaffToken).status == 404);
 }
 
 BOOST_AUTO_TEST_CASE(badRequestsChangeNothing) {
   PacketSite site;
-  BOOST_TEST(site.ask(kStaff, kCutHours).status == 403);
+  BOOST_TEST(site.ask(kStaffToken, kCutHours).status == 403);
   const std::pair<std::string, std::string> bad[] = {
       {R"({"kind":"schedule.reduce_hours","subject":"p-nobody","reason":"x"})",
        "subject: p-nobody is not a person of this site"},
@@ -111,7 +108,7 @@ BOOST_AUTO_TEST_CASE(badRequestsChangeNothing) {
       {R"({"kind":"shift.cancel","reason":"x","now":"yes"})", "unknown field 'now'"},
   };
   for (const auto& [body, error] : bad) {
-    ApiReply reply = site.ask(kOwner, body);
+    ApiReply reply = site.ask(kOwnerToken, body);
     BOOST_TEST(reply.status == 400, body);
     BOOST_TEST(reply.error() == error, body);
   }
