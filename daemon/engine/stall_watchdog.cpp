@@ -83,11 +83,11 @@ std::vector<Stall> StallWatchdog::check() {
   std::vector<Stall> due;
   {
     std::lock_guard lock(mutex_);
+    // What was escalated within repeatAfter stays here; older entries may be escalated again.
     std::erase_if(escalatedAt_,
                   [&](const auto& e) { return now - e.second >= options_.repeatAfter; });
     for (Stall& stall : stallsAt(now)) {
-      auto last = escalatedAt_.find(stall.key);
-      if (last != escalatedAt_.end() && now - last->second < options_.repeatAfter) continue;
+      if (escalatedAt_.count(stall.key) != 0) continue;
       escalatedAt_[stall.key] = now;  // before the call: never twice, even if it throws
       due.push_back(std::move(stall));
     }
