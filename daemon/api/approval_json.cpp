@@ -85,13 +85,19 @@ std::optional<std::string> freeTextProblem(std::string_view field, const std::st
   return std::nullopt;
 }
 
-Result<DecisionRequest> parseDecisionRequest(std::string_view body) {
+Result<json::Object> parseBodyObject(std::string_view body) {
   auto parsed = json::parse(body);
   if (!parsed) return makeError(printable(parsed.message(), 200));
   if (!parsed->isObject()) return makeError("the body is not a JSON object");
+  return std::move(parsed->asObject());
+}
+
+Result<DecisionRequest> parseDecisionRequest(std::string_view body) {
+  auto parsed = parseBodyObject(body);
+  if (!parsed) return parsed.error();
   DecisionRequest request;
   bool decided = false;
-  for (const auto& [key, value] : parsed->asObject()) {
+  for (const auto& [key, value] : *parsed) {
     if (key == "decision") {
       if (!value.isString()) return makeError("decision: not a string");
       if (value.asString() != "approve" && value.asString() != "deny") {

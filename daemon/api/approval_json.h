@@ -35,6 +35,10 @@ struct DecisionRequest {
 // printable ASCII naming the field, e.g. "decision: 'maybe' is not one of approve, deny".
 Result<DecisionRequest> parseDecisionRequest(std::string_view body);
 
+// A request body that must be a JSON object: the object, or one line (the parser's error with its
+// byte offset, or "the body is not a JSON object").
+Result<json::Object> parseBodyObject(std::string_view body);
+
 // nullopt when `text` (the field `field` of a request body) is at most `maxBytes` without control
 // characters; else the problem, one line naming the field.
 std::optional<std::string> freeTextProblem(std::string_view field, const std::string& text,

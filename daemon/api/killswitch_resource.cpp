@@ -24,12 +24,11 @@ std::optional<policy::KillSwitchLevel> levelOf(const json::Value& value) {
 }  // namespace
 
 Result<KillSwitchRequest> parseKillSwitchRequest(std::string_view body) {
-  auto parsed = json::parse(body);
-  if (!parsed) return makeError(printable(parsed.message(), 200));
-  if (!parsed->isObject()) return makeError("the body is not a JSON object");
+  auto parsed = parseBodyObject(body);
+  if (!parsed) return parsed.error();
   KillSwitchRequest request;
   bool hasLevel = false;
-  for (const auto& [key, value] : parsed->asObject()) {
+  for (const auto& [key, value] : *parsed) {
     if (key == "level") {
       auto level = levelOf(value);
       if (!level) return makeError("level: expected one of L0, L1, L2, L3");
@@ -53,7 +52,9 @@ Result<KillSwitchRequest> parseKillSwitchRequest(std::string_view body) {
 }
 
 json::Value killSwitchJson(const policy::KillSwitchState& state) {
-  const auto orNull = [](const std::string& s) { return s.empty() ? json::Value() : json::Value(s); };
+  const auto orNull = [](const std::string& s) {
+    return s.empty() ? json::Value() : json::Value(s);
+  };
   return json::Object{{"level", policy::killSwitchLevelName(state.level)},
                       {"setAt", orNull(state.setAt)},
                       {"setBy", orNull(state.setBy)},

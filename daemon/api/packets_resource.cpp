@@ -43,17 +43,10 @@ bool validKind(std::string_view s) {
   return true;
 }
 
-Result<json::Object> objectOf(std::string_view body) {
-  auto parsed = json::parse(body);
-  if (!parsed) return makeError(printable(parsed.message(), 200));
-  if (!parsed->isObject()) return makeError("the body is not a JSON object");
-  return parsed->asObject();
-}
-
 }  // namespace
 
 Result<policy::ActionAsk> parseActionAsk(std::string_view body) {
-  auto object = objectOf(body);
+  auto object = parseBodyObject(body);
   if (!object) return object.error();
   policy::ActionAsk ask;
   for (const auto& [key, value] : *object) {
@@ -81,7 +74,7 @@ Result<policy::ActionAsk> parseActionAsk(std::string_view body) {
 }
 
 Result<std::string> parseCloseNote(std::string_view body) {
-  auto object = objectOf(body);
+  auto object = parseBodyObject(body);
   if (!object) return object.error();
   std::string note;
   for (const auto& [key, value] : *object) {

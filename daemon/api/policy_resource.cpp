@@ -67,12 +67,9 @@ std::optional<Target> route(std::string_view path) {
 // An empty body or {}: the POSTs that carry nothing.
 std::optional<std::string> emptyBodyProblem(const std::string& body) {
   if (body.find_first_not_of(" \t\r\n") == std::string::npos) return std::nullopt;
-  auto parsed = json::parse(body);
-  if (!parsed) return printable(parsed.message(), 200);
-  if (!parsed->isObject()) return "the body is not a JSON object";
-  if (!parsed->asObject().empty()) {
-    return "unknown field '" + printable(parsed->asObject().begin()->first) + "'";
-  }
+  auto parsed = parseBodyObject(body);
+  if (!parsed) return parsed.message();
+  if (!parsed->empty()) return "unknown field '" + printable(parsed->begin()->first) + "'";
   return std::nullopt;
 }
 
@@ -84,11 +81,10 @@ ApiAnswer changed(const Result<std::string>& done, const std::string& what) {
 }  // namespace
 
 Result<RegressRequest> parseRegressRequest(std::string_view body) {
-  auto parsed = json::parse(body);
-  if (!parsed) return makeError(printable(parsed.message(), 200));
-  if (!parsed->isObject()) return makeError("the body is not a JSON object");
+  auto parsed = parseBodyObject(body);
+  if (!parsed) return parsed.error();
   RegressRequest request;
-  for (const auto& [key, value] : parsed->asObject()) {
+  for (const auto& [key, value] : *parsed) {
     if (key == "to") {
       if (!value.isString()) return makeError("to: not a string");
       if (value.asString() != "SHADOW" && value.asString() != "PROPOSE") {
@@ -113,12 +109,11 @@ Result<RegressRequest> parseRegressRequest(std::string_view body) {
 }
 
 Result<IncidentRequest> parseIncidentRequest(std::string_view body) {
-  auto parsed = json::parse(body);
-  if (!parsed) return makeError(printable(parsed.message(), 200));
-  if (!parsed->isObject()) return makeError("the body is not a JSON object");
+  auto parsed = parseBodyObject(body);
+  if (!parsed) return parsed.error();
   IncidentRequest request;
   bool hasLevel = false;
-  for (const auto& [key, value] : parsed->asObject()) {
+  for (const auto& [key, value] : *parsed) {
     if (key == "id") {
       if (!value.isString() || !validName(value.asString())) {
         return makeError("id: expected 1 to 64 letters, digits, '_' or '-'");
@@ -172,7 +167,8 @@ ApiAnswer PolicyResource::handle(const ApiRequest& request) {
                           "not an owner");
       }
       if (target->route == Route::kAdvance) {
-        if (auto problem = emptyBodyProblem(request.body)) return apiRefusal(400, *problem, *problem);
+        if (auto problem = emptyBodyProblem(request.body))
+          return apiRefusal(400, *problem, *problem);
         return changed(access_.advance(target->name, request.person), "advance");
       }
       if (target->route == Route::kIncident) {

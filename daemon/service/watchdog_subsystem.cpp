@@ -92,7 +92,8 @@ Status WatchdogSubsystem::start(Poco::Util::Application& app) {
     logInfo(logger_, "the silent-stall watchdog is off on a simulated clock");
     return Status::success();
   }
-  safetySla_ = std::chrono::minutes(app.config().getInt("sms.safety.reminder-minutes", 5));
+  // The safety desk's reminder interval (sms_config.cpp; the schema's default applies).
+  safetySla_ = std::chrono::minutes(app.config().getInt("sms.safety.reminder-minutes"));
   Engine& engine = engine_.engine();
   auto reach = onEngine(engine, [this] { return readReach(store_.store()); });
   if (!reach) return makeError("watchdog: the engine did not answer at start");
