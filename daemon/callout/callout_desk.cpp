@@ -290,7 +290,7 @@ Result<DeskAnswer> CalloutDesk::reportIn(DeskTurn& turn, const Contact& reporter
   } else if (offer.outcome == policy::EffectiveOutcome::kQueueForApproval) {
     // PROPOSE: a manager says go before any offer leaves.
     OfferRow none;
-    auto asked = requestApproval(step, c, none, labor::PersonVerdict{}, "callout.offer");
+    auto asked = requestApproval(step, c, none, labor::PersonVerdict{}, "callout.offer", offer);
     if (!asked) return asked.error();
     if (Status s = step.rows.updateCallout(c); !s) return s.error();
     return DeskAnswer{"callout_awaiting_approval", asked->text, c.id};
@@ -398,10 +398,9 @@ Result<int> CalloutDesk::sendWave(Step& step, CalloutRow& c, const policy::GateD
         "decision", "callout-" + std::to_string(c.id) + "-wave-" + std::to_string(c.waves),
         "you can work " + w.station + " and the labor rules allow this shift for you" +
             (cand.premium ? " (at premium pay, so a manager would OK it)" : "")};
-    auto sent =
-        send(step, "callout-" + std::to_string(c.id) + "-offer-" + std::to_string(o.id), p->phone,
-             MessageClass::kOffer, urgent, offerText(contextFor(p->id), w, o.code), c, c.shiftEnd,
-             std::move(why));
+    auto sent = send(step, "callout-" + std::to_string(c.id) + "-offer-" + std::to_string(o.id),
+                     p->phone, MessageClass::kOffer, urgent,
+                     offerText(contextFor(p->id), w, o.code), c, c.shiftEnd, std::move(why));
     if (!sent) return sent.error();
     if (sent->outcome == OutreachOutcome::kRefused ||
         sent->outcome == OutreachOutcome::kWithdrawn) {
@@ -512,13 +511,13 @@ Result<DeskAnswer> CalloutDesk::takeIn(DeskTurn& turn, const Contact& person,
   const bool premium = v.verdict.kind == labor::VerdictKind::kAllowedWithPremium ||
                        v.verdict.premiumMinutes > 0 || v.verdict.premiumCents > 0;
   if (premium) {
-    auto asked = requestApproval(step, c, offer, v, "overtime.approve");
+    auto asked = requestApproval(step, c, offer, v, "overtime.approve", std::nullopt);
     if (!asked) return asked.error();
     return *asked;
   }
   const policy::GateDecision gate = ask(step, "shift.assign", true, person.personId);
   if (!gate.executes()) {
-    auto asked = requestApproval(step, c, offer, v, "shift.assign");
+    auto asked = requestApproval(step, c, offer, v, "shift.assign", gate);
     if (!asked) return asked.error();
     return *asked;
   }
@@ -649,7 +648,8 @@ Status CalloutDesk::closeOffers(Step& step, CalloutRow& c, std::int64_t exceptOf
 
 Result<DeskAnswer> CalloutDesk::requestApproval(Step& step, CalloutRow& c, OfferRow& offer,
                                                 const labor::PersonVerdict& verdict,
-                                                std::string kind) {
+                                                std::string kind,
+                                                std::optional<policy::GateDecision> gate) {
   const bool forOffers = kind == "callout.offer";
   const std::string subject = forOffers ? c.absentId : offer.personId;
   const site::Person* person = site_.index().person(subject);
@@ -694,7 +694,7 @@ Result<DeskAnswer> CalloutDesk::requestApproval(Step& step, CalloutRow& c, Offer
   receipt.source("org", "shift:" + c.shiftId, shiftLabel(w))
       .source("policy", "labor-rules", "the labor rules of the site's jurisdictions")
       .labor(verdict.verdict.evaluations)
-      .gate(ask(step, kind, true, subject))
+      .gate(gate ? *gate : ask(step, kind, true, subject))
       .field("approval", a.id)
       .field("callout", c.id)
       .field("person", subject)
@@ -744,9 +744,8 @@ Result<DeskAnswer> CalloutDesk::decideIn(DeskTurn& turn, const Contact& sender,
   return std::move(decided->answer);
 }
 
-Result<Decision> CalloutDesk::decideAs(DeskTurn& turn, const Decider& who,
-                                       std::int64_t approvalId, bool approve,
-                                       std::string_view remark) {
+Result<Decision> CalloutDesk::decideAs(DeskTurn& turn, const Decider& who, std::int64_t approvalId,
+                                       bool approve, std::string_view remark) {
   Step step(turn);
   const ReplyContext ctx = contextFor(who.personId);
   auto found = step.rows.approval(approvalId);
@@ -766,16 +765,16 @@ Result<Decision> CalloutDesk::decideAs(DeskTurn& turn, const Decider& who,
   }
   auto refuse = [&](DecisionOutcome outcome, std::string_view reason, std::string text,
                     json::Value gate = json::Value()) -> Result<Decision> {
-    if (Status s = audit(step, "approval.refused",
-                         {{"approval", a.id},
-                          {"reason", reason},
-                          {"via", who.via},
-                          {"from", who.phone.empty()
-                                       ? json::Value()
-                                       : json::Value(sms::mailbox::maskNumber(who.phone))},
-                          {"person", who.personId},
-                          {"inbox", turn.inboxId ? json::Value(*turn.inboxId) : json::Value()},
-                          {"gate", std::move(gate)}});
+    if (Status s =
+            audit(step, "approval.refused",
+                  {{"approval", a.id},
+                   {"reason", reason},
+                   {"via", who.via},
+                   {"from", who.phone.empty() ? json::Value()
+                                              : json::Value(sms::mailbox::maskNumber(who.phone))},
+                   {"person", who.personId},
+                   {"inbox", turn.inboxId ? json::Value(*turn.inboxId) : json::Value()},
+                   {"gate", std::move(gate)}});
         !s) {
       return s.error();
     }
@@ -853,10 +852,10 @@ Result<Decision> CalloutDesk::decideAs(DeskTurn& turn, const Decider& who,
       c.nextWaveAt.reset();
       c.escalateAt.reset();
       // The lead is still short-handed: they hear it from the box, not by silence.
-      if (Status s = tellLead(step, c, "offers-denied",
-                              offersNotApprovedText(contextForPhone(c.reporterPhone),
-                                                    words(c.shiftId, turn.now),
-                                                    nameOf(a.approverId)));
+      if (Status s =
+              tellLead(step, c, "offers-denied",
+                       offersNotApprovedText(contextForPhone(c.reporterPhone),
+                                             words(c.shiftId, turn.now), nameOf(a.approverId)));
           !s) {
         return s.error();
       }

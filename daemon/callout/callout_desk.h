@@ -166,8 +166,11 @@ class CalloutDesk {
   Result<bool> assign(Step& step, CalloutRow& callout, OfferRow& offer,
                       const labor::PersonVerdict& verdict, const policy::GateDecision& gate,
                       std::optional<std::int64_t> approvalId);
+  // Queues `kind` for the approver. `gate`: the caller's decision for `kind` in this step, shown
+  // in the receipt; nullopt asks the gate here. Asking once keeps each decision counted once.
   Result<DeskAnswer> requestApproval(Step& step, CalloutRow& callout, OfferRow& offer,
-                                     const labor::PersonVerdict& verdict, std::string kind);
+                                     const labor::PersonVerdict& verdict, std::string kind,
+                                     std::optional<policy::GateDecision> gate);
   Status escalate(Step& step, CalloutRow& callout, std::string_view why);
   // Lapses a pending approval: its offer is closed and the person told it was not approved.
   Status expireApproval(Step& step, ApprovalRow& approval);
@@ -177,13 +180,10 @@ class CalloutDesk {
   Result<std::optional<labor::PersonVerdict>> recheck(Step& step, const CalloutRow& callout,
                                                       const std::string& personId);
   Status audit(Step& step, std::string_view kind, json::Object body);
-  Result<sms::conversation::OutreachResult> send(Step& step, const std::string& id,
-                                                 const std::string& to, sms::MessageClass kind,
-                                                 bool urgent, const std::string& body,
-                                                 const CalloutRow& callout,
-                                                 std::optional<TimePoint> notAfter,
-                                                 std::optional<sms::conversation::ReceiptSource>
-                                                     why = std::nullopt);
+  Result<sms::conversation::OutreachResult> send(
+      Step& step, const std::string& id, const std::string& to, sms::MessageClass kind, bool urgent,
+      const std::string& body, const CalloutRow& callout, std::optional<TimePoint> notAfter,
+      std::optional<sms::conversation::ReceiptSource> why = std::nullopt);
   ReplyContext contextForPhone(const std::string& phone) const;
   sms::conversation::HumanContact generalManager() const;
   // Asks the gate (an automated ask is first counted as a decision through feedback_).

@@ -25,8 +25,8 @@ Result<AskResult> ActionRequests::ask(TimePoint at, const ActionAsk& ask) {
   PolicyState state = state_ ? state_() : PolicyState{};
   state.priorAdverseAgainstSubject = *prior;
   AskResult out;
-  out.decision = gate_.decide(ProposedAction{ask.kind, actor, false, ask.subject, std::nullopt},
-                              state);
+  out.decision =
+      gate_.decide(ProposedAction{ask.kind, actor, false, ask.subject, std::nullopt}, state);
   auto row = gate_.table().find(ask.kind);
   const bool adverse = row && (*row)->adverse;
 
@@ -56,27 +56,25 @@ Result<AskResult> ActionRequests::ask(TimePoint at, const ActionAsk& ask) {
       !seq) {
     return seq.error();
   }
-  std::optional<std::int64_t> packetId;
   switch (out.decision.outcome) {
     case EffectiveOutcome::kHumanPacket: {
       const std::string about = ask.subject.empty() ? "" : " about " + ask.subject;
-      const std::string summary =
-          ask.person + " asked for " + ask.kind + about + ": " + ask.reason;
+      const std::string summary = ask.person + " asked for " + ask.kind + about + ": " + ask.reason;
       json::Object evidence{{"request", out.request},
                             {"reason", ask.reason},
                             {"priorAdverse", *prior},
                             {"decision", out.decision.toJson()}};
-      auto id = PacketBook(log_, db_).open(*batch, at, out.decision, ask.subject, actor, summary,
-                                           json::Value(std::move(evidence)));
-      if (!id) return id.error();
+      auto packet = PacketBook(log_, db_).open(*batch, at, out.decision, ask.subject, actor,
+                                               summary, json::Value(std::move(evidence)));
+      if (!packet) return packet.error();
       auto link = db_.prepare("UPDATE action_request SET packet_id = ? WHERE id = ?");
       if (!link) return link.error();
-      link->bind(1, *id).bind(2, out.request);
+      link->bind(1, packet->id).bind(2, out.request);
       if (auto done = link->step(); !done) return done.error();
-      packetId = *id;
       out.outcome = AskOutcome::kPacket;
-      out.message = "this is for a person to decide, not the box: packet " + std::to_string(*id) +
-                    " (" + out.decision.rule + ")";
+      out.message = "this is for a person to decide, not the box: packet " +
+                    std::to_string(packet->id) + " (" + out.decision.rule + ")";
+      out.packet = std::move(*packet);
       break;
     }
     case EffectiveOutcome::kExecute:
@@ -93,11 +91,6 @@ Result<AskResult> ActionRequests::ask(TimePoint at, const ActionAsk& ask) {
       break;
   }
   if (auto committed = batch->commit(); !committed) return committed.error();
-  if (packetId) {
-    auto packet = PacketBook(log_, db_).find(*packetId);
-    if (!packet) return packet.error();
-    out.packet = std::move(*packet);
-  }
   return out;
 }
 

@@ -40,15 +40,12 @@ Result<GateDecision> PolicyCommandTarget::admit(AuditLog::Batch& batch,
                                                 ProposedAction action) {
   auto current = killSwitch_.current();
   if (!current) return current.error();
-  PolicyState state = state_ ? state_() : PolicyState{};
-  state.level = current->level;
-  GateDecision decision = gate_.decide(action, state);
-  if (!decision.executes()) return makeError("refused by the policy gate: " + decision.describe());
-  json::Object body;
-  body.emplace("command", ctx.command.id);
-  body.emplace("decision", decision.toJson());
-  auto seq = batch.add(ctx.ts, "policy.decision", action.actor, json::Value(std::move(body)));
-  if (!seq) return seq.error();
+  auto decision = admitAction(batch, ctx.ts, gate_, state_ ? state_() : PolicyState{},
+                              current->level, action, json::Object{{"command", ctx.command.id}});
+  if (!decision) return decision;
+  if (!decision->executes()) {
+    return makeError("refused by the policy gate: " + decision->describe());
+  }
   return decision;
 }
 

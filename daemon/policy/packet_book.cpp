@@ -56,25 +56,25 @@ Result<std::vector<Packet>> query(Database& db, const std::string& where,
 }  // namespace
 
 json::Value Packet::toJson() const {
-  return json::Object{{"id", id},
-                      {"kind", kind},
-                      {"subject", orNull(subject)},
-                      {"askedBy", askedBy},
-                      {"openedAt", formatTimestamp(openedAt)},
-                      {"rule", rule},
-                      {"pattern", orNull(pattern)},
-                      {"summary", summary},
-                      {"evidence", evidence},
-                      {"state", open ? "open" : "closed"},
-                      {"closedBy", orNull(closedBy)},
-                      {"closedAt", closedAt ? json::Value(formatTimestamp(*closedAt)) : json::Value()},
-                      {"note", orNull(note)}};
+  return json::Object{
+      {"id", id},
+      {"kind", kind},
+      {"subject", orNull(subject)},
+      {"askedBy", askedBy},
+      {"openedAt", formatTimestamp(openedAt)},
+      {"rule", rule},
+      {"pattern", orNull(pattern)},
+      {"summary", summary},
+      {"evidence", evidence},
+      {"state", open ? "open" : "closed"},
+      {"closedBy", orNull(closedBy)},
+      {"closedAt", closedAt ? json::Value(formatTimestamp(*closedAt)) : json::Value()},
+      {"note", orNull(note)}};
 }
 
-Result<std::int64_t> PacketBook::open(AuditLog::Batch& batch, TimePoint at,
-                                      const GateDecision& decision, std::string_view subject,
-                                      std::string_view askedBy, std::string_view summary,
-                                      json::Value evidence) {
+Result<Packet> PacketBook::open(AuditLog::Batch& batch, TimePoint at, const GateDecision& decision,
+                                std::string_view subject, std::string_view askedBy,
+                                std::string_view summary, json::Value evidence) {
   auto stmt = db_->prepare(
       "INSERT INTO human_packet(kind, subject, asked_by, opened_at, rule, pattern, summary,"
       " evidence, state, closed_by, note) VALUES(?, ?, ?, ?, ?, ?, ?, ?, 'open', '', '')");
@@ -98,7 +98,17 @@ Result<std::int64_t> PacketBook::open(AuditLog::Batch& batch, TimePoint at,
   if (!decision.pattern.empty()) body["pattern"] = decision.pattern;
   auto seq = batch.add(formatTimestamp(at), "packet.opened", askedBy, json::Value(std::move(body)));
   if (!seq) return seq.error();
-  return id;
+  Packet p;
+  p.id = id;
+  p.kind = decision.kind;
+  p.subject = std::string(subject);
+  p.askedBy = std::string(askedBy);
+  p.openedAt = fromUnixMillis(toUnixMillis(at));  // as stored
+  p.rule = decision.rule;
+  p.pattern = decision.pattern;
+  p.summary = std::string(summary);
+  p.evidence = std::move(evidence);
+  return p;
 }
 
 Result<std::vector<Packet>> PacketBook::list() const {

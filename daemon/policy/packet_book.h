@@ -37,9 +37,9 @@ struct Packet {
   std::string subject;  // the person it is about, or empty
   std::string askedBy;  // who asked ("panel:p-marco", "engine")
   TimePoint openedAt;
-  std::string rule;     // the gate's rule that made it a packet
-  std::string pattern;  // RISK-08: the pattern named; else empty
-  std::string summary;  // one line for the person it is for
+  std::string rule;      // the gate's rule that made it a packet
+  std::string pattern;   // RISK-08: the pattern named; else empty
+  std::string summary;   // one line for the person it is for
   json::Value evidence;  // the gate's decision and what the asker gave
   bool open = true;
   std::string closedBy;  // "panel:p-gm"
@@ -54,11 +54,12 @@ class PacketBook {
  public:
   PacketBook(AuditLog& log, Database& db) : log_(&log), db_(&db) {}
 
-  // Opens a packet for `decision` (whose outcome should be human_packet) inside `batch`.
-  Result<std::int64_t> open(AuditLog::Batch& batch, TimePoint at, const GateDecision& decision,
-                            std::string_view subject, std::string_view askedBy,
-                            std::string_view summary, json::Value evidence);
-  // Open ones oldest first, then the closed ones of the last 30 days, newest first.
+  // Opens a packet for `decision` (whose outcome should be human_packet) inside `batch`; returns
+  // it as stored (its id included), open.
+  Result<Packet> open(AuditLog::Batch& batch, TimePoint at, const GateDecision& decision,
+                      std::string_view subject, std::string_view askedBy, std::string_view summary,
+                      json::Value evidence);
+  // Open ones oldest first, then the last 50 closed ones, newest first.
   Result<std::vector<Packet>> list() const;
   Result<std::optional<Packet>> find(std::int64_t id) const;
   // A person closes an open packet, saying what they did (a note of 1..500 bytes). Errors, with

@@ -50,18 +50,16 @@ Result<PanelKillSwitchResult> PanelKillSwitch::set(std::string_view ts, const st
     return refuse(ts, person, *current, to, std::move(*why));
   }
   const std::string actor = "panel:" + person;
-  PolicyState state = state_ ? state_() : PolicyState{};
-  state.level = current->level;
-  const GateDecision decision =
-      gate_.decide(ProposedAction{"killswitch.set", actor, false, "", to}, state);
-  if (!decision.executes()) return refuse(ts, person, *current, to, decision.describe());
-
   auto batch = log_.begin();
   if (!batch) return batch.error();
-  json::Object body;
-  body.emplace("decision", decision.toJson());
-  if (auto seq = batch->add(ts, "policy.decision", actor, json::Value(std::move(body))); !seq) {
-    return seq.error();
+  auto decision = admitAction(*batch, ts, gate_, state_ ? state_() : PolicyState{}, current->level,
+                              ProposedAction{"killswitch.set", actor, false, "", to});
+  if (!decision) return decision.error();
+  if (!decision->executes()) {
+    {
+      AuditLog::Batch dropped = std::move(*batch);  // rolled back: the refusal is its own entry
+    }
+    return refuse(ts, person, *current, to, decision->describe());
   }
   auto change = killSwitch_.set(*batch, ts, to, reason, KillSwitchSetter{actor, false});
   if (!change) return change.error();

@@ -87,4 +87,16 @@ GateDecision PolicyGate::decide(const ProposedAction& action, const PolicyState&
   return d;
 }
 
+Result<GateDecision> admitAction(AuditLog::Batch& batch, std::string_view ts,
+                                 const PolicyGate& gate, PolicyState state, KillSwitchLevel level,
+                                 const ProposedAction& action, json::Object extra) {
+  state.level = level;
+  GateDecision decision = gate.decide(action, state);
+  if (!decision.executes()) return decision;
+  extra.emplace("decision", decision.toJson());
+  auto seq = batch.add(ts, "policy.decision", action.actor, json::Value(std::move(extra)));
+  if (!seq) return seq.error();
+  return decision;
+}
+
 }  // namespace atoms::policy

@@ -17,18 +17,22 @@
 // 4. Kill-switch changes: an automated proposer may only raise the level (seed 001 section 7); a
 //    lowering asked by one is denied here, before the KillSwitch refuses it too.
 //
-// decide() is pure: the caller reads the state (PolicyState) and records the decision. Thread-safe
-// (the table is immutable). No exceptions beyond allocation.
+// decide() is pure: the caller reads the state (PolicyState) and records the decision (an
+// instruction from a person or the cloud: admitAction() below). Thread-safe (the table is
+// immutable). No exceptions beyond allocation.
 #pragma once
 
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "daemon/policy/action_classes.h"
 #include "daemon/policy/kill_switch.h"
+#include "store/audit_log.h"
 #include "store/canonical_json.h"
+#include "store/result.h"
 
 namespace atoms::policy {
 
@@ -86,5 +90,14 @@ class PolicyGate {
  private:
   ActionClassTable table_;
 };
+
+// A person's or the cloud's instruction admitted through the gate: decides `action` under `state`
+// at the kill-switch `level` (the one just read), and when it executes adds a "policy.decision"
+// entry by action.actor to `batch`: `extra` plus {"decision": the decision}. A decision that does
+// not execute adds nothing and is returned for the caller to refuse with (describe() names the
+// rule). Errors: the batch's only.
+Result<GateDecision> admitAction(AuditLog::Batch& batch, std::string_view ts,
+                                 const PolicyGate& gate, PolicyState state, KillSwitchLevel level,
+                                 const ProposedAction& action, json::Object extra = {});
 
 }  // namespace atoms::policy

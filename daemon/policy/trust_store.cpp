@@ -91,10 +91,23 @@ Result<std::vector<TrustBudget>> TrustStore::all() const {
 }
 
 Result<std::map<std::string, Graduation>> TrustStore::graduations() const {
-  auto budgets = all();
-  if (!budgets) return budgets.error();
+  // The gate asks on every decision: the effective column, written with `state` by update(),
+  // spares parsing every budget.
+  auto stmt = db_->prepare("SELECT function, effective FROM trust_budget");
+  if (!stmt) return stmt.error();
   std::map<std::string, Graduation> out;
-  for (const TrustBudget& b : *budgets) out.emplace(b.function(), b.effective());
+  while (true) {
+    auto row = stmt->step();
+    if (!row) return row.error();
+    if (!*row) break;
+    std::string function = stmt->columnText(0);
+    const std::string name = stmt->columnText(1);
+    const std::optional<Graduation> level = graduationFromName(name);
+    if (!level) {
+      return makeError("trust_budget row " + function + ": unknown effective level '" + name + "'");
+    }
+    out.emplace(std::move(function), *level);
+  }
   return out;
 }
 

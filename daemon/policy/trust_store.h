@@ -50,7 +50,9 @@ class TrustStore {
   Result<std::optional<TrustBudget>> find(std::string_view function) const;
   // Every stored budget, by function name.
   Result<std::vector<TrustBudget>> all() const;
-  // The effective graduation of every stored function, for PolicyState::graduation.
+  // The effective graduation of every stored function, for PolicyState::graduation: read from the
+  // row's effective column (written with the state), without parsing the budgets. Errors: the
+  // store's, an unknown level name (the row named).
   Result<std::map<std::string, Graduation>> graduations() const;
   // The next step of the function and its evidence at `at` (a function never begun: as if it
   // began at `at`). Writes nothing.

@@ -2,6 +2,7 @@
 // on the call-out site of served_site.h: live signals open them (stop-class replies, the SMS
 // provider refusing our credentials), BRK-OUT open holds offers as the kill switch's L1 does and
 // lets them go when it leaves Open, the gate sees open breakers, and a restart keeps them.
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <map>
 #include <set>
@@ -22,6 +23,14 @@ std::string field(const Entry& e, const char* name) {
   const json::Value* v = e.body.find(name);
   BOOST_REQUIRE_MESSAGE(v && v->isString(), "no string field " << name);
   return v->asString();
+}
+
+// Offers the provider was handed for `phone` (as test_callout_flow.cpp counts them).
+int offersTo(ServedSite& site, const std::string& phone) {
+  const auto all = site.textsTo(phone);
+  return static_cast<int>(std::count_if(all.begin(), all.end(), [](const std::string& t) {
+    return t.find("to take it") != std::string::npos;
+  }));
 }
 
 std::set<std::string> openBreakers(ServedSite& site) {
@@ -67,6 +76,13 @@ BOOST_FIXTURE_TEST_CASE(brkOutOpenHoldsOffersAcrossARestartAndLetsThemGoWhenItLe
   BOOST_TEST(breakerState(*this, "BRK-OUT") == "half-open");
   BOOST_TEST(openBreakers(*this) == std::set<std::string>{"BRK-OUT"});  // still clamps the gate
   BOOST_TEST(heldTo(kBen) == 0);  // re-decided on release, as after L1
+  // Jamal's shift ended hours ago: the offer is refused at its deadline, never sent late.
+  BOOST_TEST(offersTo(*this, kBen) == 0);
+  int expired = 0;
+  for (const Entry& e : entries("receipt")) {
+    expired += field(e, "rationale").rfind("not sent: its deadline", 0) == 0 ? 1 : 0;
+  }
+  BOOST_TEST(expired >= 1);
   auto changed = entries("breaker.changed");
   BOOST_REQUIRE_EQUAL(changed.size(), 2u);
   BOOST_TEST(field(changed[0], "reason") == "reply rate down 45% week over week");
@@ -142,7 +158,8 @@ BOOST_FIXTURE_TEST_CASE(aTripRegressesTheFunctionBehindTheBreaker, ServedSite) {
 // Seed 001 EC-RISK-001: BRK-SCH trips while the manager's OK for overtime is pending. The APPROVE
 // is re-validated at Act: nothing is carried out, the approval stays open, marked held by the
 // breaker, and the manager is told in plain words; once the breaker is closed the same APPROVE
-// gives the shift.
+// gives the shift. BRK-SCH's cooldown and probe window are shortened to 5 minutes here so that
+// it closes before the approval lapses (30 minutes).
 BOOST_FIXTURE_TEST_CASE(ecRisk001ABreakerTrippedDuringAnApprovalHoldsItAtAct, ServedSite) {
   setWaveSize(4);
   text(kRosa, "Jamal didn't show");
@@ -150,6 +167,11 @@ BOOST_FIXTURE_TEST_CASE(ecRisk001ABreakerTrippedDuringAnApprovalHoldsItAtAct, Se
   BOOST_TEST_REQUIRE(lastTo(kKwame).find("Approval 1: Mia can cover") != std::string::npos,
                      lastTo(kKwame));
   withPolicy([&](PolicySubsystem& policy) {
+    policy::BreakerConfig quick = policy::scheduleBreakerConfig();
+    quick.cooldown = 5min;
+    quick.probeDuration = 5min;
+    Status reconfigured = policy.breakers().board().reconfigure(quick);
+    BOOST_TEST_REQUIRE(reconfigured.ok(), reconfigured.message());
     auto tripped =
         policy.breakers().board().trip("BRK-SCH", now(), "test", "3 swap reversals in 7 days");
     BOOST_TEST_REQUIRE(tripped.ok(), tripped.message());
@@ -168,6 +190,21 @@ BOOST_FIXTURE_TEST_CASE(ecRisk001ABreakerTrippedDuringAnApprovalHoldsItAtAct, Se
   BOOST_REQUIRE(gate != nullptr && gate->isObject());
   BOOST_TEST(gate->find("breaker")->asString() == "BRK-SCH");
   BOOST_TEST(entries("approval.decided").empty());  // still pending
+
+  advance(6min);  // the cooldown: half-open, still clamping schedule changes
+  BOOST_TEST_REQUIRE(breakerState(*this, "BRK-SCH") == "half-open");
+  advance(6min);  // a clean probe window, then a person closes it
+  std::string closed;
+  withPolicy([&](PolicySubsystem& policy) {
+    auto person = policy.breakers().acknowledge("BRK-SCH", {"panel:kwame", false});
+    closed = person.ok() ? std::string() : person.message();
+  });
+  BOOST_TEST_REQUIRE(closed.empty(), closed);
+  BOOST_TEST_REQUIRE(breakerState(*this, "BRK-SCH") == "closed");
+  text(kKwame, "APPROVE 1");
+  BOOST_TEST(storedAssignee("s-jamal") == "p-mia");
+  BOOST_TEST(entries("approval.decided").size() == 1u);
+  BOOST_TEST(entries("approval.refused").size() == 1u);  // only the held one
 }
 
 // Seed 001 EC-RISK-006: a SEV2 in one function during another function's probe window. BRK-OUT
