@@ -2,19 +2,21 @@
 // translations of SMS events into BreakerReports, which SmsSubsystem hands to
 // PolicySubsystem::reportBreaker. nullopt: the event says nothing to any breaker.
 // - a send's answer -> BRK-CONN-<gateway>: accepted is a success, a refused credential an auth
-//   failure, any other error a failure. Behind a failover ("twilio+modem") the answer is the
-//   primary's: a fallback's own answers are not reported (see docs/policy-breakers.md).
+//   failure, any other error a failure. Behind a failover ("twilio+modem") each carrier's own
+//   answer goes to its own breaker (SendAnswerSignals below; docs/policy-breakers.md).
 // - an outreach text that reached `sent` -> BRK-OUT outreach.sent (replies in a person's thread and
 //   safety alerts are not outreach volume).
 // - an inbound STOP-family text (STOP, ALTO, "leave me alone" ... sms/text/keywords.h) -> BRK-OUT
 //   outreach.stop_reply, counted once per stored message.
-// Threading: pure functions; the parser's parse() is const.
+// Threading: pure functions; the parser's parse() is const. SendAnswerSignals: see there.
 #pragma once
 
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "daemon/service/site_breakers.h"
+#include "drivers/sms/failover_gateway.h"
 #include "drivers/sms/sms_gateway.h"
 #include "sms/mailbox/inbox.h"
 #include "sms/mailbox/outbox_row.h"
@@ -22,8 +24,30 @@
 
 namespace atoms {
 
+// A send's answer as the dispatcher sees it; behind a failover ("twilio+modem") the primary's
+// (what a send not handed over returns).
 std::optional<BreakerReport> sendResultReport(std::string_view gateway,
                                               const drivers::SendResult& result);
+
+// Each carrier's own send answers, from the dispatcher's onSendResult (answer) and a
+// FailoverGateway's onFailover (handOver). A hand-over reports the primary's failure to
+// BRK-CONN-<primary> (an auth failure kept) and the fallback's answer to BRK-CONN-<fallback>; the
+// dispatcher's answer for that same send, which follows on the same thread (the fallback's
+// acceptance, or both carriers' errors joined), is then not reported again, so a message the
+// fallback carried is never a success of the primary. Any other answer is sendResultReport's.
+// When the dispatcher could not record a handed-over send (it then reports nothing), the next
+// answer is the one skipped: one sample of the primary's breaker, after a store failure.
+// Threading: not thread-safe; use it on the dispatcher thread, where both callbacks run.
+class SendAnswerSignals {
+ public:
+  std::vector<BreakerReport> handOver(std::string_view gateway,
+                                      const drivers::FailoverEvent& event);
+  std::optional<BreakerReport> answer(std::string_view gateway, const drivers::SendResult& result);
+
+ private:
+  bool handedOver_ = false;  // a hand-over was reported; its dispatcher answer is still to come
+};
+
 std::optional<BreakerReport> outboxOutcomeReport(const sms::mailbox::OutboxRow& row);
 std::optional<BreakerReport> inboundReport(const sms::mailbox::InboxRow& row,
                                            const sms::KeywordParser& keywords);

@@ -158,6 +158,8 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
                 {"error", row.lastError}});
   });
 
+  // Shared by the failover's onFailover and the dispatcher's onSendResult (dispatcher thread).
+  auto sendSignals = std::make_shared<SendAnswerSignals>();
   switch (settings.driver) {
     case SmsDriver::kSimulated:
       gateway_ = std::make_unique<drivers::SimulatedSmsGateway>();
@@ -176,8 +178,7 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
                             {"authenticated", event.authenticated}};
           if (!event.providerId.empty()) body["provider_id"] = event.providerId;
           if (!event.from.empty()) body["from"] = sms::mailbox::maskNumber(event.from);
-          refusalAudit_->record(store_.store(), logger_, "sms:twilio", std::move(body),
-                                clock.now(),
+          refusalAudit_->record(store_.store(), logger_, "sms:twilio", std::move(body), clock.now(),
                                 {{"status", event.httpStatus},
                                  {"reason", event.reason},
                                  {"path", event.path},
@@ -192,7 +193,11 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
         gateway_ = std::make_unique<drivers::FailoverGateway>(
             std::move(gateway_),
             std::make_unique<drivers::modem::ModemGateway>(std::move(*settings.modem)),
-            [this](const drivers::FailoverEvent& e) {
+            [this, sendSignals](const drivers::FailoverEvent& e) {
+              // Dispatcher thread, inside send(): onSendResult below follows for the same send.
+              for (const BreakerReport& report : sendSignals->handOver(gateway_->name(), e)) {
+                if (policy_) policy_->reportBreaker(report);
+              }
               if (e.fallbackOk) {
                 logWarning(logger_, "safety alert sent by the modem: Twilio did not take it",
                            {{"id", e.idempotencyKey}, {"twilio_error", e.primaryError}});
@@ -236,8 +241,9 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
   dispatch.onError = [this](const std::string& error) {
     logWarning(logger_, "SMS dispatcher pass failed; it will try again", {{"error", error}});
   };
-  dispatch.onSendResult = [this](std::string_view gateway, const drivers::SendResult& result) {
-    if (auto report = sendResultReport(gateway, result); report && policy_) {
+  dispatch.onSendResult = [this, sendSignals](std::string_view gateway,
+                                              const drivers::SendResult& result) {
+    if (auto report = sendSignals->answer(gateway, result); report && policy_) {
       policy_->reportBreaker(*report);
     }
   };

@@ -13,6 +13,46 @@
 
 namespace atoms::sms_site {
 
+namespace {
+
+// A checklist's owners at `now` over `site` (ChecklistDesk::OwnerResolver): the person, or whoever
+// has a shift at the station just then; as the roster knows them.
+std::vector<sms::conversation::Contact> checklistOwners(const site::SiteModel& site,
+                                                        const SiteRoster& roster,
+                                                        const sms::conversation::Checklist& list,
+                                                        TimePoint now) {
+  std::vector<sms::conversation::Contact> out;
+  const auto add = [&](const std::string& personId) {
+    for (const site::Person& p : site.people) {
+      if (p.id != personId) continue;
+      if (auto contact = roster.findByPhone(p.phone)) out.push_back(*contact);
+    }
+  };
+  if (!list.ownerPerson.empty()) add(list.ownerPerson);
+  for (const site::Shift& shift : site.shifts) {
+    if (list.ownerStation.empty() || shift.stationId != list.ownerStation) continue;
+    if (shift.assignee && shift.start.utc <= now && now < shift.end.utc) add(*shift.assignee);
+  }
+  return out;
+}
+
+// What checklistOwners reads of a site: people's ids and phones, and the assigned shifts.
+site::SiteModel ownersPart(const site::SiteModel& model) {
+  site::SiteModel part;
+  for (const site::Person& p : model.people) {
+    site::Person person;
+    person.id = p.id;
+    person.phone = p.phone;
+    part.people.push_back(std::move(person));
+  }
+  for (const site::Shift& shift : model.shifts) {
+    if (shift.assignee) part.shifts.push_back(shift);
+  }
+  return part;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<ConversationProcessor>> ConversationProcessor::create(
     const SmsMailbox& mailbox, Engine& engine, Poco::Logger& logger,
     const CalloutOptions* callout) {
@@ -71,23 +111,15 @@ Result<std::unique_ptr<ConversationProcessor>> ConversationProcessor::create(
       mailbox.store, mailbox.inbox, *processor->outreach_, processor->handler_.get(),
       processor->safety_.get());
   if (!mailbox.conversation.checklists.empty()) {
-    // A checklist's owners: the person, or whoever has a shift at the station just then.
-    auto people = std::make_shared<const site::SiteModel>(model ? *model : site::SiteModel{});
-    const SiteRoster* roster = &processor->roster_;
-    auto owners = [people, roster](const sms::conversation::Checklist& list, TimePoint now) {
-      std::vector<sms::conversation::Contact> out;
-      const auto add = [&](const std::string& personId) {
-        for (const site::Person& p : people->people) {
-          if (p.id != personId) continue;
-          if (auto contact = roster->findByPhone(p.phone)) out.push_back(*contact);
-        }
-      };
-      if (!list.ownerPerson.empty()) add(list.ownerPerson);
-      for (const site::Shift& shift : people->shifts) {
-        if (list.ownerStation.empty() || shift.stationId != list.ownerStation) continue;
-        if (shift.assignee && shift.start.utc <= now && now < shift.end.utc) add(*shift.assignee);
-      }
-      return out;
+    // With call-outs on, the owners come from the site snapshot, which the engine thread (where
+    // the desk asks) owns: a call-out's reassignment of a shift counts at once. Without call-outs
+    // nothing reassigns a shift while the service runs: what the owners need of the site is kept.
+    auto atStart = std::make_shared<const site::SiteModel>(
+        model && !processor->site_ ? ownersPart(*model) : site::SiteModel{});
+    const ConversationProcessor* self = processor.get();
+    auto owners = [self, atStart](const sms::conversation::Checklist& list, TimePoint now) {
+      const site::SiteModel& site = self->site_ ? self->site_->model() : *atStart;
+      return checklistOwners(site, self->roster_, list, now);
     };
     processor->checklists_ = std::make_unique<sms::conversation::ChecklistDesk>(
         mailbox.store, *processor->outreach_, *processor->safety_, mailbox.conversation.checklists,

@@ -35,7 +35,11 @@ SendResult FailoverGateway::send(const OutboundSms& message) {
 
   SendResult second = fallback_->send(message);
   FailoverEvent event{message.idempotencyKey, first.error().message, second.ok(), {}};
-  if (!second.ok()) event.fallbackError = second.error().message;
+  event.primaryAuthFailure = first.error().authFailure;
+  if (!second.ok()) {
+    event.fallbackError = second.error().message;
+    event.fallbackAuthFailure = second.error().authFailure;
+  }
   if (onFailover_) onFailover_(event);
   if (second.ok()) return second;
   const SendError& a = first.error();

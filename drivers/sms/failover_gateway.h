@@ -28,12 +28,15 @@
 
 namespace atoms::drivers {
 
-// What happened when an urgent message was handed to the fallback (for the service's log).
+// What happened when an urgent message was handed to the fallback: each carrier's own answer (for
+// the service's log and each carrier's connection breaker).
 struct FailoverEvent {
   std::string idempotencyKey;
-  std::string primaryError;   // why the primary did not take it
-  bool fallbackOk = false;    // the fallback accepted it
-  std::string fallbackError;  // when it did not
+  std::string primaryError;          // why the primary did not take it
+  bool fallbackOk = false;           // the fallback accepted it
+  std::string fallbackError;         // when it did not
+  bool primaryAuthFailure = false;   // the primary refused our credentials (SendError::authFailure)
+  bool fallbackAuthFailure = false;  // the fallback did, when it did not take it
 };
 
 class FailoverGateway final : public SmsGateway {

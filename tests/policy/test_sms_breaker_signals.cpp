@@ -1,13 +1,64 @@
 #include <boost/test/unit_test.hpp>
 // What the SMS layer tells the breakers (daemon/service/sms_breaker_signals.h): a send's answer
 // per gateway, outreach volume, stop-class replies; nothing else.
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "daemon/policy/breaker.h"
 #include "daemon/service/sms_breaker_signals.h"
+#include "drivers/sms/failover_gateway.h"
 
 using namespace atoms;
 using Kind = BreakerReport::Kind;
+
+namespace {
+
+// A carrier that gives the answers it is told, one per send (then accepts).
+class ScriptedCarrier final : public drivers::SmsGateway {
+ public:
+  ScriptedCarrier(std::string name, std::vector<drivers::SendResult> answers)
+      : name_(std::move(name)), answers_(std::move(answers)) {}
+  std::string_view name() const override { return name_; }
+  Status start(drivers::SmsSink&) override { return Status::success(); }
+  void stop() override {}
+  drivers::SendResult send(const drivers::OutboundSms&) override {
+    if (next_ < answers_.size()) return answers_[next_++];
+    return drivers::SendAccepted{name_ + "-ok", 1};
+  }
+  drivers::ReconcileResult reconcile(const drivers::OutboundSms&,
+                                     drivers::SmsClock::time_point) override {
+    return {};
+  }
+
+ private:
+  std::string name_;
+  std::vector<drivers::SendResult> answers_;
+  std::size_t next_ = 0;
+};
+
+// A FailoverGateway whose hand-overs and answers feed a SendAnswerSignals, as SmsSubsystem wires
+// them (onFailover inside send(), then the dispatcher's onSendResult).
+struct WiredFailover {
+  WiredFailover(std::vector<drivers::SendResult> twilio, std::vector<drivers::SendResult> modem)
+      : gateway(std::make_unique<ScriptedCarrier>("twilio", std::move(twilio)),
+                std::make_unique<ScriptedCarrier>("modem", std::move(modem)),
+                [this](const drivers::FailoverEvent& e) {
+                  for (auto& r : signals.handOver(gateway.name(), e)) reports.push_back(r);
+                }) {}
+
+  void send(bool urgent) {
+    drivers::SendResult answer = gateway.send({"m1", "+15550100", "body", urgent});
+    if (auto r = signals.answer(gateway.name(), answer)) reports.push_back(*r);
+  }
+
+  SendAnswerSignals signals;
+  drivers::FailoverGateway gateway;
+  std::vector<BreakerReport> reports;
+};
+
+}  // namespace
 
 BOOST_AUTO_TEST_SUITE(sms_breaker_signals)
 
@@ -26,6 +77,46 @@ BOOST_AUTO_TEST_CASE(aSendAnswerFeedsTheGatewaysConnectionBreaker) {
   BOOST_REQUIRE(auth.has_value());
   BOOST_TEST(auth->breaker == "BRK-CONN-twilio");  // behind a failover: the primary's answer
   BOOST_TEST((auth->kind == Kind::kAuthFailure));
+}
+
+BOOST_AUTO_TEST_CASE(aHandOverReportsEachCarriersOwnAnswerToItsOwnBreaker) {
+  drivers::SendError refused{false, "Twilio did not take the message (HTTP 401)", false, true};
+  WiredFailover wired({refused}, {});
+  wired.send(/*urgent=*/true);  // Twilio refuses our credentials, the modem sends it
+  BOOST_REQUIRE_EQUAL(wired.reports.size(), 2u);  // not also a success of BRK-CONN-twilio
+  BOOST_TEST(wired.reports[0].breaker == "BRK-CONN-twilio");
+  BOOST_TEST((wired.reports[0].kind == Kind::kAuthFailure));
+  BOOST_TEST(wired.reports[0].detail == "Twilio did not take the message (HTTP 401)");
+  BOOST_TEST(wired.reports[1].breaker == "BRK-CONN-modem");
+  BOOST_TEST((wired.reports[1].kind == Kind::kSuccess));
+
+  wired.reports.clear();
+  wired.send(/*urgent=*/true);  // Twilio takes the next one itself: its success, nothing else
+  BOOST_REQUIRE_EQUAL(wired.reports.size(), 1u);
+  BOOST_TEST(wired.reports[0].breaker == "BRK-CONN-twilio");
+  BOOST_TEST((wired.reports[0].kind == Kind::kSuccess));
+}
+
+BOOST_AUTO_TEST_CASE(aHandOverNeitherCarrierTookIsAFailureOfEach) {
+  WiredFailover wired({drivers::SendError{true, "connection refused"}},
+                      {drivers::SendError{true, "no network"}});
+  wired.send(/*urgent=*/true);
+  BOOST_REQUIRE_EQUAL(wired.reports.size(), 2u);  // the joined error is not reported again
+  BOOST_TEST(wired.reports[0].breaker == "BRK-CONN-twilio");
+  BOOST_TEST((wired.reports[0].kind == Kind::kFailure));
+  BOOST_TEST(wired.reports[0].detail == "connection refused");
+  BOOST_TEST(wired.reports[1].breaker == "BRK-CONN-modem");
+  BOOST_TEST((wired.reports[1].kind == Kind::kFailure));
+  BOOST_TEST(wired.reports[1].detail == "no network");
+}
+
+BOOST_AUTO_TEST_CASE(aMessageNotHandedOverIsThePrimarysAnswerAlone) {
+  drivers::SendError refused{false, "Twilio did not take the message (HTTP 403)", false, true};
+  WiredFailover wired({refused}, {});
+  wired.send(/*urgent=*/false);  // not a safety alert: it waits for Twilio
+  BOOST_REQUIRE_EQUAL(wired.reports.size(), 1u);
+  BOOST_TEST(wired.reports[0].breaker == "BRK-CONN-twilio");
+  BOOST_TEST((wired.reports[0].kind == Kind::kAuthFailure));
 }
 
 BOOST_AUTO_TEST_CASE(onlyOutreachThatWasSentCountsAsVolume) {
