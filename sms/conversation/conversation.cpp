@@ -154,8 +154,8 @@ Status Conversation::respond(Handling& h) {
   const auto send = [&](MessageClass kind, std::string text, bool whyReply = false,
                         std::string id = {}) -> Status {
     OutreachRequest request;
-    request.id = !id.empty() ? std::move(id)
-                             : replyId(h.row.id, static_cast<int>(h.replies.size()) + 1);
+    request.id =
+        !id.empty() ? std::move(id) : replyId(h.row.id, static_cast<int>(h.replies.size()) + 1);
     request.to = h.row.from;
     request.kind = kind;
     request.body = std::move(text);
@@ -235,12 +235,11 @@ Status Conversation::respond(Handling& h) {
     }
     return true;
   };
-  if (kind == KeywordKind::kOptIn && !yes && h.contact && !optedOut) {
+  // (An opted-out START was handled above.)
+  if (kind == KeywordKind::kOptIn && !yes && h.contact) {
     auto resumed = resumeOffers();
     if (!resumed) return resumed.error();
     if (*resumed) return Status::success();
-  }
-  if (kind == KeywordKind::kOptIn && !yes && h.contact) {
     h.outcome = "already_subscribed";
     return send(MessageClass::kThreadReply, alreadySubscribedText(h.context));
   }
@@ -291,8 +290,8 @@ Status Conversation::respond(Handling& h) {
       if (*paused) {
         if (Status s = audit("sms.offers_paused",
                              json::Object{{"words", like->words},
-                                          {"confidencePercent", static_cast<std::int64_t>(
-                                                             like->confidence * 100 + 0.5)},
+                                          {"confidencePercent",
+                                           static_cast<std::int64_t>(like->confidence * 100 + 0.5)},
                                           {"scope", "offers and notices"}});
             !s) {
           return s;
@@ -402,15 +401,15 @@ Result<Conversation::ParkedRelease> Conversation::releaseParked() {
     if (!batch) return batch.error();
     const TimePoint now = outreach_.now();
     for (const ParkedMessage& m : *rows) {
-      const bool stale = now - m.parkedAt > kParkedMaxAge;
+      const bool stale = now - m.parkedAt > outreach_.settings().frozenHoldLimit;
       if (Status s = parked.remove(m.inboxId); !s) return s;
       if (!stale) {
         if (Status s = inbox_.reopen(m.inboxId); !s) return s;
       }
       json::Object body{{"inbox", m.inboxId}, {"parkedAt", formatTimestamp(m.parkedAt)}};
-      auto added = batch->add(formatTimestamp(now),
-                              stale ? "sms.parked_withdrawn" : "sms.parked_released", "engine",
-                              json::Value(std::move(body)));
+      auto added =
+          batch->add(formatTimestamp(now), stale ? "sms.parked_withdrawn" : "sms.parked_released",
+                     "engine", json::Value(std::move(body)));
       if (!added) return added.error();
       ++(stale ? out.withdrawn : out.released);
     }
@@ -436,8 +435,8 @@ Result<int> Conversation::announcePause(std::string_view event) {
       const std::optional<Contact> contact = roster.findByPhone(phone);
       if (!contact) continue;
       ReplyContext context;
-      context.language = replyLanguage(ParsedKeyword{}, &*contact,
-                                       outreach_.settings().defaultLanguage);
+      context.language =
+          replyLanguage(ParsedKeyword{}, &*contact, outreach_.settings().defaultLanguage);
       context.site = roster.siteName();
       context.human = roster.humanContact(contact->personId);
       OutreachRequest request;

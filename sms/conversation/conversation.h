@@ -38,9 +38,9 @@
 #include <string>
 #include <vector>
 
+#include "sms/conversation/checklist_desk.h"
 #include "sms/conversation/outreach.h"
 #include "sms/conversation/reply_handler.h"
-#include "sms/conversation/checklist_desk.h"
 #include "sms/conversation/safety_desk.h"
 #include "sms/mailbox/inbox.h"
 #include "sms/mailbox/store_runner.h"
@@ -78,11 +78,11 @@ class Conversation {
   void setParking(bool parking) { parking_ = parking; }
   struct ParkedRelease {
     int released = 0;   // reopened: the next handlePending() handles them from scratch
-    int withdrawn = 0;  // parked longer than kParkedMaxAge: dropped, audited
+    int withdrawn = 0;  // parked longer than settings().frozenHoldLimit: dropped, audited
   };
   // After the freeze lifted: every parked message is reopened in the inbox (audited
-  // "sms.parked_released") or, past kParkedMaxAge, withdrawn ("sms.parked_withdrawn"). Call
-  // handlePending() after it.
+  // "sms.parked_released") or, past the frozen-hold limit (the one Outreach::releaseDue() applies
+  // to held outreach), withdrawn ("sms.parked_withdrawn"). Call handlePending() after it.
   Result<ParkedRelease> releaseParked();
   // Writes were frozen (L2+) by the change `event` (its audit timestamp): everyone on the roster
   // who wrote to the box within the thread window (settings().outreach.activeThreadWindow) is told,

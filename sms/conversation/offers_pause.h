@@ -1,8 +1,10 @@
 // OffersPause: the people whose shift offers (and notices) are paused because they sent a stop-like
 // reply that is not a clear opt-out (seed 001 EC-RISK-005, RISK-02; sms/text/stop_like.h): "treated
 // as stop for that action type until the person or MoR clears it". Kept by phone number, like
-// the opt-out (table sms_offers_paused, migration 18). Thread replies, safety alerts and
-// escalations still reach a paused person; the call-out desk does not offer them shifts
+// the opt-out (table sms_offers_paused, migration 18). Outreach reads it with the recipient's
+// other facts and refuses every offer and notice to a paused person, also one held before the
+// pause ("outreach.offers_paused", sms/outreach/outreach_policy.h); thread replies, safety alerts
+// and escalations still reach them. The call-out desk does not offer them shifts at all
 // (daemon/callout/candidates.h, reason "offers_paused"). The conversation layer pauses (asking
 // once, in-thread) and resumes on OFFERS ON or START; a manager of record may clear it with
 // resume() (audited by the caller, "sms.offers_resumed").

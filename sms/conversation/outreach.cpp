@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdio>
 
+#include "sms/conversation/offers_pause.h"
 #include "sms/conversation/why_text.h"
 #include "sms/mailbox/message_checks.h"
 #include "store/audit_entry.h"
@@ -159,8 +160,8 @@ std::string Outreach::localDay(TimePoint t) const {
   return formatDay(siteTime_.toLocal(floor<seconds>(t)));
 }
 
-Result<Outreach::Facts> Outreach::gather(ConversationTables& tables, const LedgerRow& row,
-                                         TimePoint now) {
+Result<Outreach::Facts> Outreach::gather(Database& db, ConversationTables& tables,
+                                         const LedgerRow& row, TimePoint now) {
   Facts f;
   f.contact = roster_.findByPhone(row.phone);
   auto state = tables.contactState(row.phone);
@@ -172,6 +173,9 @@ Result<Outreach::Facts> Outreach::gather(ConversationTables& tables, const Ledge
   f.recipient.urgentDuringQuietHours = f.contact && f.contact->urgentAtNight;
   f.recipient.optedOut = f.state.optedOut;
   f.recipient.optOutConfirmationSent = f.state.optOutConfirmed;
+  auto paused = OffersPause(db).pausedSince(row.phone);
+  if (!paused) return paused.error();
+  f.recipient.offersPaused = paused->has_value();
   if (f.state.lastInboundAt) {
     f.recipient.sinceLastInbound =
         std::max(seconds(0), floor<seconds>(now - *f.state.lastInboundAt));
@@ -312,7 +316,7 @@ Result<OutreachResult> Outreach::decide(SiteStore& store, AuditLog::Batch& batch
                                         bool isNew, TimePoint now,
                                         const std::optional<std::int64_t>& previousReceipt) {
   ConversationTables tables(store.db());
-  auto facts = gather(tables, row, now);
+  auto facts = gather(store.db(), tables, row, now);
   if (!facts) return facts.error();
   auto plan = drivers::planSegments(row.body);
   if (!plan) return makeError(label(row.id) + "body " + plan.message());
@@ -406,6 +410,7 @@ Result<OutreachResult> Outreach::decide(SiteStore& store, AuditLog::Batch& batch
       {"smsConsent", facts->recipient.smsConsent},
       {"optedOut", facts->recipient.optedOut},
       {"optOutConfirmed", facts->recipient.optOutConfirmationSent},
+      {"offersPaused", facts->recipient.offersPaused},
       {"outreachFrozen", in.outreachFrozen},
       {"threadRepliesToday", facts->recipient.threadRepliesToday},
       {"cappedSentToday", facts->recipient.cappedSentToday},

@@ -3,8 +3,9 @@
 //   1. checks the request (id, E.164 recipient, body) and runs the content lint: a finding refuses
 //      the message with an error naming it, its receipt is committed, nothing is queued;
 //   2. gathers the recipient's facts: consent and urgent-at-night from the Roster, the opt-out
-//      and the thread window from sms_contact_state, today's counts from sms_outreach (the site's
-//      local day, SiteTime), the freeze flag;
+//      and the thread window from sms_contact_state, the offers pause (offers_pause.h: no offers
+//      or notices), today's counts from sms_outreach (the site's local day, SiteTime), the freeze
+//      flag;
 //   3. asks decideOutreach() (sms/outreach/outreach_policy.h) and acts on the answer: send now ->
 //      the Outbox (enqueueIn, in the same transaction); hold -> kept in sms_outreach until its hold
 //      ends (quiet hours, cap) or outreach is released (freeze), never dropped; refuse -> nothing
@@ -141,7 +142,8 @@ class Outreach {
     bool commit = false;
   };
   Attempt attemptIn(SiteStore& store, AuditLog::Batch& batch, const OutreachRequest& request);
-  Result<Facts> gather(ConversationTables& tables, const LedgerRow& row, TimePoint now);
+  Result<Facts> gather(Database& db, ConversationTables& tables, const LedgerRow& row,
+                       TimePoint now);
   Result<OutreachResult> decide(SiteStore& store, AuditLog::Batch& batch, LedgerRow& row,
                                 bool isNew, TimePoint now,
                                 const std::optional<std::int64_t>& previousReceipt);

@@ -3,13 +3,13 @@
 // ("paused; here is your human") and marked handled, and its inbox id is kept here (table
 // sms_parked, migration 16) until the freeze lifts: then it is handled again from scratch, so
 // everything is checked at that moment (who may approve, the labor rules, expiry, the gate),
-// unless it waited longer than kParkedMaxAge: then it is withdrawn (audited), like held outreach.
+// unless it waited longer than the frozen-hold limit (ConversationSettings::frozenHoldLimit, seed
+// 001 section 7: 48 h by default): then it is withdrawn (audited), like held outreach.
 //
 // Threading: like the Database it wraps (inside StoreRunner::run). Errors: SQL errors as the
 // Database reports them.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -18,9 +18,6 @@
 #include "store/result.h"
 
 namespace atoms::sms::conversation {
-
-// Seed 001 section 7: what waited longer than 48 hours is withdrawn, not acted on late.
-inline constexpr std::chrono::hours kParkedMaxAge{48};
 
 struct ParkedMessage {
   std::int64_t inboxId = 0;

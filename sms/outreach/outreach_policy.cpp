@@ -136,6 +136,8 @@ std::string_view outreachReasonCode(OutreachReason reason) {
       return "outreach.frozen";
     case OutreachReason::kOptedOut:
       return "outreach.opted_out";
+    case OutreachReason::kOffersPaused:
+      return "outreach.offers_paused";
     case OutreachReason::kNoConsent:
       return "outreach.no_consent";
     case OutreachReason::kNotOptedOut:
@@ -196,6 +198,12 @@ OutreachDecision decideOutreach(const OutreachInput& in) {
   if (who.optedOut) {
     return decision(V::kRefuse, R::kOptedOut, msg.kind,
                     "not sent: this person opted out of text messages (STOP)");
+  }
+  // The caller's class, not the judged one: a late reply to what they wrote is still a reply.
+  if (who.offersPaused && capped(msg.kind)) {
+    return decision(V::kRefuse, R::kOffersPaused, msg.kind,
+                    "not sent: this person paused offers and notices (a stop-like reply) until "
+                    "they send OFFERS ON or a manager clears it");
   }
 
   MessageClass kind = msg.kind;

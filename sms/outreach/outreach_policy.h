@@ -6,7 +6,9 @@
 //
 // The rules, in the order they apply:
 // 1. An opted-out person gets nothing but the one confirmation of their opt-out (CTIA, carrier
-//    practice): kOptOutConfirmation passes everything, once.
+//    practice): kOptOutConfirmation passes everything, once. A person whose offers are paused by
+//    a stop-like reply (seed 001 EC-RISK-005, sms/conversation/offers_pause.h) gets no offers and
+//    no notices, refused (not held) until the pause is cleared; everything else still reaches them.
 // 2. Without SMS consent, only replies in the person's own active thread (they wrote first) and
 //    safety alerts (to the people responsible for the site, and the answer to the reporter).
 // 3. Outreach frozen (kill switch L1 or higher, or the outreach breaker open): only replies in the
@@ -56,6 +58,7 @@ struct RecipientState {
   bool smsConsent = false;
   bool optedOut = false;
   bool optOutConfirmationSent = false;  // since the latest opt-out
+  bool offersPaused = false;            // a stop-like reply paused their offers and notices
   bool urgentDuringQuietHours = false;  // opted into urgent call-outs during quiet hours
   // Time since their latest message to the box (computed by the caller in UTC, so DST cannot
   // bend it); nullopt if they never wrote.
@@ -106,6 +109,7 @@ enum class OutreachReason {
   kDailyCap,            // hold until the next day
   kOutreachFrozen,      // hold until outreach is released
   kOptedOut,            // refuse
+  kOffersPaused,        // refuse: an offer or notice to a person whose offers are paused
   kNoConsent,           // refuse
   kNotOptedOut,         // refuse: an opt-out confirmation for a person who is not opted out
   kExpired,             // refuse: past its deadline, or could only go out after it

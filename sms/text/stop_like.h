@@ -10,7 +10,10 @@
 // notices) until the person or the manager of record clears it, failing toward silence; the
 // conversation layer does that (offers_pause.h). Ordinary messages that share words ("stop by the
 // office", "can't stop laughing", "more hours please", "message me if you need me") do not match:
-// the patterns need the whole annoyed phrase.
+// the patterns need the whole annoyed phrase. "Message me more" is also an ordinary request ("can
+// you text me more details?"), so it counts only when sarcasm is marked: a lead-in right before it
+// ("oh please", "yeah right", "oh sure", "wow"), a taunt right after it ("why don't you"), or MORE
+// in capitals in a message that is not all capitals.
 // Resuming: the whole message "OFFERS ON" (Spanish "OFERTAS SI"), give or take polite words, is
 // isResume(); START is a carrier keyword (keywords.h) and resumes too (the conversation layer).
 //
@@ -44,6 +47,7 @@ class StopLikeDetector {
 
  private:
   PhraseSet stopLike_;
+  PhraseSet cues_;  // what marks "message me more" as sarcasm
 };
 
 }  // namespace atoms::sms

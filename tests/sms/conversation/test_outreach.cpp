@@ -167,6 +167,49 @@ BOOST_FIXTURE_TEST_CASE(releaseDecidesAgainAndRefusesAfterAnOptOut, Conversation
   BOOST_TEST(rows[0].id != "late-2");
 }
 
+BOOST_FIXTURE_TEST_CASE(pausedOffersRefuseNoticesAndOffersAlsoOnesHeldBeforeThePause,
+                        ConversationFixture) {
+  setLocal(0, 23);
+  auto held = outreach->send(request("late-offer", kAna, MessageClass::kOffer));
+  BOOST_TEST_REQUIRE(held.ok(), held.message());
+  BOOST_TEST((held->outcome == OutreachOutcome::kHeld));
+  setLocal(1, 6);
+  text(kAna, "ugh, enough texts");  // pauses her offers; the in-thread question still goes
+  BOOST_TEST(entries("sms.offers_paused").size() == 1u);
+  BOOST_TEST_REQUIRE(outboxTo(kAna).size() == 1u);
+
+  setLocal(1, 9);
+  auto notice = outreach->send(request("checklist-reminder", kAna, MessageClass::kNotice));
+  BOOST_TEST_REQUIRE(notice.ok(), notice.message());
+  BOOST_TEST((notice->outcome == OutreachOutcome::kRefused));
+  BOOST_TEST(notice->reason == "outreach.offers_paused");
+  const json::Value receipt = receiptAt(*notice->receiptSeq);
+  BOOST_TEST(field(receipt, "outcome") == "refused");
+  BOOST_TEST(field(receipt, "reason") == "outreach.offers_paused");
+  auto offer = outreach->send(request("offer-1", kAna, MessageClass::kOffer));
+  BOOST_TEST_REQUIRE(offer.ok(), offer.message());
+  BOOST_TEST(offer->reason == "outreach.offers_paused");
+  auto released = outreach->releaseDue(clock.now());
+  BOOST_TEST_REQUIRE(released.ok(), released.message());
+  BOOST_TEST(released->refused == 1);
+  BOOST_TEST(released->queued == 0);
+  auto late = outreach->find("late-offer");
+  BOOST_TEST_REQUIRE(late.ok());
+  BOOST_TEST_REQUIRE(late->has_value());
+  BOOST_TEST(((*late)->state == LedgerState::kRefused));
+  BOOST_TEST((*late)->reason == "outreach.offers_paused");
+  BOOST_TEST(outboxTo(kAna).size() == 1u);  // only the question
+
+  // Escalations and safety alerts still reach her; OFFERS ON lets notices through again.
+  auto escalation = outreach->send(request("esc-1", kAna, MessageClass::kEscalation));
+  BOOST_TEST_REQUIRE(escalation.ok(), escalation.message());
+  BOOST_TEST((escalation->outcome == OutreachOutcome::kQueued));
+  text(kAna, "OFFERS ON");
+  auto after = outreach->send(request("notice-after", kAna, MessageClass::kNotice));
+  BOOST_TEST_REQUIRE(after.ok(), after.message());
+  BOOST_TEST((after->outcome == OutreachOutcome::kQueued));
+}
+
 BOOST_FIXTURE_TEST_CASE(dailyCapHoldsTheSeventhUntilTomorrow, ConversationFixture) {
   for (int i = 1; i <= settings.outreach.dailyCap; ++i) {
     auto sent = outreach->send(request("cap-" + std::to_string(i), kAna, MessageClass::kOffer));

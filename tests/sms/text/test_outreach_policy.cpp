@@ -179,6 +179,42 @@ BOOST_AUTO_TEST_CASE(optedOutPeopleGetOnlyTheOneConfirmation) {
   expect(decideOutreach(in), V::kRefuse, R::kNotOptedOut);
 }
 
+BOOST_AUTO_TEST_CASE(pausedOffersRefuseOffersAndNoticesButNothingElse) {
+  // Refused, not held: at any hour, frozen or not, urgent or not, even a reply outside the thread
+  // window is still a reply.
+  for (MessageClass kind : {MessageClass::kOffer, MessageClass::kNotice}) {
+    for (const bool frozen : {false, true}) {
+      auto in = input(kind, at(23, 0));
+      in.recipient.offersPaused = true;
+      in.message.urgent = true;
+      in.recipient.urgentDuringQuietHours = true;
+      in.outreachFrozen = frozen;
+      const auto d = decideOutreach(in);
+      expect(d, V::kRefuse, R::kOffersPaused);
+      BOOST_TEST(!d.countsTowardCap);
+      BOOST_TEST(!d.holdUntil.has_value());
+    }
+  }
+  for (MessageClass kind :
+       {MessageClass::kThreadReply, MessageClass::kSafetyAlert, MessageClass::kEscalation}) {
+    auto in = input(kind);
+    in.recipient.offersPaused = true;
+    BOOST_TEST((decideOutreach(in).verdict == V::kSendNow), messageClassName(kind));
+  }
+  auto stale = input(MessageClass::kThreadReply);
+  stale.recipient.offersPaused = true;
+  stale.recipient.sinceLastInbound = hours(30);
+  const auto late = decideOutreach(stale);
+  expect(late, V::kSendNow, R::kAllowed);
+  BOOST_TEST((late.judgedAs == MessageClass::kNotice));
+  // An opt-out still comes first.
+  auto out = input(MessageClass::kOffer);
+  out.recipient.offersPaused = true;
+  out.recipient.optedOut = true;
+  expect(decideOutreach(out), V::kRefuse, R::kOptedOut);
+  BOOST_TEST(outreachReasonCode(R::kOffersPaused) == "outreach.offers_paused");
+}
+
 BOOST_AUTO_TEST_CASE(withoutConsentOnlyRepliesAndSafetyAlertsGoOut) {
   for (MessageClass kind :
        {MessageClass::kEscalation, MessageClass::kOffer, MessageClass::kNotice}) {

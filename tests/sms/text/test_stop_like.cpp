@@ -13,14 +13,29 @@ BOOST_AUTO_TEST_SUITE(stop_like)
 
 BOOST_AUTO_TEST_CASE(annoyanceAndSarcasmAreStopLikeBelowTheClearThreshold) {
   const StopLikeDetector detector;
-  for (const char* body :
-       {"oh please, message me MORE", "ugh, enough texts", "Enough with the messages!!",
-        "leave me alone", "LEAVE ME ALONE.", "quit bugging me", "stop bothering me",
-        "too many texts today", "so many messages omg", "yay, more texts", "great another message",
-        "text me more why don't you", "go away", "I'm sick of these texts",
-        "ya basta de mensajes", "Ya basta", "d\u00e9jame en paz", "D\u00c9JENME EN PAZ",
-        "deja de molestarme", "no me molestes", "demasiados mensajes", "estoy harta de los mensajes",
-        "m\u00e1ndame m\u00e1s mensajes"}) {
+  for (const char* body : {"oh please, message me MORE",
+                           "ugh, enough texts",
+                           "Enough with the messages!!",
+                           "leave me alone",
+                           "LEAVE ME ALONE.",
+                           "quit bugging me",
+                           "stop bothering me",
+                           "too many texts today",
+                           "so many messages omg",
+                           "yay, more texts",
+                           "great another message",
+                           "text me more why don't you",
+                           "go away",
+                           "I'm sick of these texts",
+                           "ya basta de mensajes",
+                           "Ya basta",
+                           "d\u00e9jame en paz",
+                           "D\u00c9JENME EN PAZ",
+                           "deja de molestarme",
+                           "no me molestes",
+                           "demasiados mensajes",
+                           "estoy harta de los mensajes",
+                           "m\u00e1ndame m\u00e1s mensajes"}) {
     const auto found = detector.check(body);
     BOOST_TEST_REQUIRE(found.has_value(), body);
     BOOST_TEST(found->confidence < kClearStopConfidence, body);
@@ -38,14 +53,46 @@ BOOST_AUTO_TEST_CASE(sarcasmIsLessSureThanPlainAnnoyance) {
 
 BOOST_AUTO_TEST_CASE(ordinaryMessagesAreNotStopLike) {
   const StopLikeDetector detector;
+  for (const char* body : {"stop by the office",
+                           "can't stop laughing",
+                           "more hours please",
+                           "message me if you need me",
+                           "text me when you're here",
+                           "I'll leave at 5",
+                           "leave me on the schedule for friday",
+                           "enough hours this week for me",
+                           "that's enough for today, thanks",
+                           "great, see you at 5",
+                           "perfect, thanks",
+                           "send me more shifts",
+                           "4821",
+                           "yes",
+                           "running late, sorry",
+                           "no me molesta, gracias",
+                           "m\u00e1ndame el horario",
+                           "gracias por el mensaje",
+                           "can you text me the address",
+                           "the message board is broken"}) {
+    BOOST_TEST(!detector.check(body).has_value(), body);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(messageMeMoreIsSarcasmOnlyWhenMarkedSo) {
+  const StopLikeDetector detector;
+  // A lead-in, a taunt after it, or an emphatic MORE.
   for (const char* body :
-       {"stop by the office", "can't stop laughing", "more hours please",
-        "message me if you need me", "text me when you're here", "I'll leave at 5",
-        "leave me on the schedule for friday", "enough hours this week for me",
-        "that's enough for today, thanks", "great, see you at 5", "perfect, thanks",
-        "send me more shifts", "4821", "yes", "running late, sorry", "no me molesta, gracias",
-        "m\u00e1ndame el horario", "gracias por el mensaje", "can you text me the address",
-        "the message board is broken"}) {
+       {"yeah right, text me more", "oh sure, message me more", "wow. text me more",
+        "Text me MORE, sure", "text me more why dont you"}) {
+    const auto found = detector.check(body);
+    BOOST_TEST_REQUIRE(found.has_value(), body);
+    BOOST_TEST(found->confidence < kClearStopConfidence, body);
+  }
+  // The same words as an ordinary request pause nothing.
+  for (const char* body :
+       {"can you text me more details about Saturday?", "text me more info",
+        "Text me more info please", "message me more about the job", "send me more shifts",
+        "sure, text me more details", "great, text me more about it", "TEXT ME MORE INFO",
+        "could you msg me more about the training"}) {
     BOOST_TEST(!detector.check(body).has_value(), body);
   }
 }
