@@ -92,10 +92,10 @@ Result<json::Object> parseBodyObject(std::string_view body) {
   return std::move(parsed->asObject());
 }
 
-Result<DecisionRequest> parseDecisionRequest(std::string_view body) {
+Result<callout::ApprovalAnswer> parseDecisionRequest(std::string_view body) {
   auto parsed = parseBodyObject(body);
   if (!parsed) return parsed.error();
-  DecisionRequest request;
+  callout::ApprovalAnswer request;
   bool decided = false;
   for (const auto& [key, value] : *parsed) {
     if (key == "decision") {
@@ -113,11 +113,21 @@ Result<DecisionRequest> parseDecisionRequest(std::string_view body) {
         return makeError(*problem);
       }
       request.remark = remark;
+    } else if (key == "reason") {
+      if (!value.isString()) return makeError("reason: not a string");
+      request.overrideReason = policy::overrideReasonFromName(value.asString());
+      if (!request.overrideReason) {
+        return makeError("reason: '" + printable(value.asString()) +
+                         "' is not one of BAD_TIMING, TONE, WRONG_FACTS, WRONG_JUDGMENT");
+      }
     } else {
       return makeError("unknown field '" + printable(key) + "'");
     }
   }
   if (!decided) return makeError("decision: missing");
+  if (request.approve && request.overrideReason) {
+    return makeError("reason: only with a deny (it says what was wrong with the proposal)");
+  }
   return request;
 }
 

@@ -25,15 +25,12 @@ inline constexpr std::size_t kMaxRemarkBytes = 500;
 // smsReply ({approve: "APPROVE 12", deny: "DENY 12"}).
 json::Value approvalJson(const callout::ApprovalView& approval);
 
-struct DecisionRequest {
-  bool approve = false;
-  std::string remark;
-};
-
-// {"decision":"approve"|"deny","remark":"..."} (remark optional): strict JSON, no other fields;
-// the remark at most kMaxRemarkBytes of text without control characters. Errors are one line of
-// printable ASCII naming the field, e.g. "decision: 'maybe' is not one of approve, deny".
-Result<DecisionRequest> parseDecisionRequest(std::string_view body);
+// {"decision":"approve"|"deny","remark":"...","reason":"WRONG_FACTS"} (remark and reason
+// optional): strict JSON, no other fields; the remark at most kMaxRemarkBytes of text without
+// control characters; the reason, with a deny only, one of BAD_TIMING, TONE, WRONG_FACTS,
+// WRONG_JUDGMENT (the override reason: callout::ApprovalAnswer). Errors are one line of printable
+// ASCII naming the field, e.g. "decision: 'maybe' is not one of approve, deny".
+Result<callout::ApprovalAnswer> parseDecisionRequest(std::string_view body);
 
 // A request body that must be a JSON object: the object, or one line (the parser's error with its
 // byte offset, or "the body is not a JSON object").

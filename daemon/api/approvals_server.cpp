@@ -62,8 +62,8 @@ std::string stateWords(const callout::ApprovalRow& a) {
 }
 
 ApiAnswer decision(ApprovalBook& book, const std::string& person, std::int64_t id,
-                   const DecisionRequest& request) {
-  auto decided = book.decide(person, id, request.approve, request.remark);
+                   const callout::ApprovalAnswer& request) {
+  auto decided = book.decide(person, id, request);
   if (!decided) return apiStoreFailed("record the decision", decided.error());
   const std::string name = "approval " + std::to_string(id);
   const std::string outcome(callout::decisionOutcomeName(decided->outcome));
@@ -99,7 +99,7 @@ ApiAnswer decision(ApprovalBook& book, const std::string& person, std::int64_t i
 
 // Runs on the writer.
 ApiAnswer handle(const BookSource& books, const Target& target, const std::string& person,
-                 ApprovalFilter filter, const DecisionRequest& request) {
+                 ApprovalFilter filter, const callout::ApprovalAnswer& request) {
   ApprovalBook* book = books ? books() : nullptr;
   if (book == nullptr) {
     return apiRefusal(503, "approvals are not available: call-outs are off on this box",
@@ -261,9 +261,9 @@ void ApprovalsServer::serve(Poco::Net::HTTPServerRequest& request,
     ApiRequest call{request.getMethod(), path, *person, std::move(body)};
     return onWriter([&] { return resource->handle(call); });
   }
-  DecisionRequest decisionRequest;
+  callout::ApprovalAnswer decisionRequest;
   if (target->route == Route::kDecision) {
-    Result<DecisionRequest> parsed = parseDecisionRequest(body);
+    Result<callout::ApprovalAnswer> parsed = parseDecisionRequest(body);
     if (!parsed) return answer(apiRefusal(400, parsed.message(), parsed.message()));
     decisionRequest = std::move(*parsed);
   }

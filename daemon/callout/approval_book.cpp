@@ -117,15 +117,14 @@ Result<std::optional<ApprovalView>> CalloutApprovals::get(std::int64_t id) {
 }
 
 Result<ApprovalDecision> CalloutApprovals::decide(std::string_view personId, std::int64_t id,
-                                                  bool approve, std::string_view remark) {
+                                                  const ApprovalAnswer& answer) {
   ApprovalDecision out;
   Status s = store_.run([&](SiteStore& store) -> Status {
     if (Status r = site_.refresh(store.db()); !r) return r;
     auto batch = store.log().begin();
     if (!batch) return batch.error();
     DeskTurn turn{store, *batch, desk_.now(), std::nullopt};
-    auto decided =
-        desk_.decideAs(turn, Decider{std::string(personId), "", "api"}, id, approve, remark);
+    auto decided = desk_.decideAs(turn, Decider{std::string(personId), "", "api"}, id, answer);
     if (!decided) return decided.error();
     if (auto committed = batch->commit(); !committed) return committed.error();
     out.outcome = decided->outcome;

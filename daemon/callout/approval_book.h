@@ -67,10 +67,10 @@ class ApprovalBook {
   virtual Result<std::vector<ApprovalView>> list(ApprovalFilter filter) = 0;
   // nullopt: no such approval.
   virtual Result<std::optional<ApprovalView>> get(std::int64_t id) = 0;
-  // `personId` approves or denies approval `id` (CalloutDesk::decideAs, via "api"), committed
-  // before it returns; refusals are audited by the desk and change nothing else.
-  virtual Result<ApprovalDecision> decide(std::string_view personId, std::int64_t id, bool approve,
-                                          std::string_view remark) = 0;
+  // `personId` answers approval `id` (CalloutDesk::decideAs, via "api"), committed before it
+  // returns; refusals are audited by the desk and change nothing else.
+  virtual Result<ApprovalDecision> decide(std::string_view personId, std::int64_t id,
+                                          const ApprovalAnswer& answer) = 0;
 };
 
 class CalloutApprovals final : public ApprovalBook {
@@ -83,8 +83,8 @@ class CalloutApprovals final : public ApprovalBook {
   Result<bool> knowsPerson(std::string_view personId) override;
   Result<std::vector<ApprovalView>> list(ApprovalFilter filter) override;
   Result<std::optional<ApprovalView>> get(std::int64_t id) override;
-  Result<ApprovalDecision> decide(std::string_view personId, std::int64_t id, bool approve,
-                                  std::string_view remark) override;
+  Result<ApprovalDecision> decide(std::string_view personId, std::int64_t id,
+                                  const ApprovalAnswer& answer) override;
 
  private:
   Result<ApprovalView> view(SiteStore& store, CalloutStore& rows, ApprovalRow row) const;

@@ -739,13 +739,15 @@ Result<DeskAnswer> CalloutDesk::decideIn(DeskTurn& turn, const Contact& sender,
     return DeskAnswer{"approval_which", approvalWhichText(contextFor(sender.personId)), 0};
   }
   auto decided = decideAs(turn, Decider{sender.personId, sender.phone, "sms"},
-                          std::stoll(std::string(reference)), approve, remark);
+                          std::stoll(std::string(reference)),
+                          ApprovalAnswer{approve, std::string(remark), std::nullopt});
   if (!decided) return decided.error();
   return std::move(decided->answer);
 }
 
 Result<Decision> CalloutDesk::decideAs(DeskTurn& turn, const Decider& who, std::int64_t approvalId,
-                                       bool approve, std::string_view remark) {
+                                       const ApprovalAnswer& answer) {
+  const bool approve = answer.approve;
   Step step(turn);
   const ReplyContext ctx = contextFor(who.personId);
   auto found = step.rows.approval(approvalId);
@@ -821,21 +823,28 @@ Result<Decision> CalloutDesk::decideAs(DeskTurn& turn, const Decider& who, std::
   a.state = approve ? ApprovalState::kApproved : ApprovalState::kDenied;
   a.decidedBy = who.personId;
   a.decidedAt = turn.now;
-  a.remark = std::string(remark);
+  a.remark = answer.remark;
   if (Status s = step.rows.updateApproval(a); !s) return s.error();
-  if (Status s = audit(step, "approval.decided",
-                       {{"approval", a.id},
-                        {"kind", a.kind},
-                        {"decision", approve ? "approved" : "denied"},
-                        {"by", who.personId},
-                        {"via", who.via},
-                        {"callout", c.id},
-                        {"gate", gate.toJson()}});
+  if (Status s =
+          audit(step, "approval.decided",
+                {{"approval", a.id},
+                 {"kind", a.kind},
+                 {"decision", approve ? "approved" : "denied"},
+                 {"by", who.personId},
+                 {"via", who.via},
+                 {"callout", c.id},
+                 {"override",
+                  answer.overrideReason && !approve
+                      ? json::Value(std::string(policy::overrideReasonName(*answer.overrideReason)))
+                      : json::Value()},
+                 {"gate", gate.toJson()}});
       !s) {
     return s.error();
   }
   if (feedback_.proposal) {
-    feedback_.proposal(step.batch, turn.now, a.kind, approve, "approval-" + std::to_string(a.id));
+    feedback_.proposal(step.batch, turn.now, a.kind, approve,
+                       approve ? std::nullopt : answer.overrideReason,
+                       "approval-" + std::to_string(a.id));
   }
   const DecisionOutcome recorded = approve ? DecisionOutcome::kApproved : DecisionOutcome::kDenied;
   std::string text = approvalRecordedText(ctx, a.id, approve);

@@ -34,6 +34,7 @@
 #include "daemon/callout/site_snapshot.h"
 #include "daemon/callout/trust_feedback.h"
 #include "daemon/policy/policy_gate.h"
+#include "daemon/policy/trust_budget.h"
 #include "sms/conversation/outreach.h"
 #include "sms/mailbox/store_runner.h"
 #include "sms/text/offer_code.h"
@@ -81,6 +82,15 @@ struct Decider {
   std::string via;       // "sms" or "api", for the audit entries
 };
 
+// A person's answer to an approval. `overrideReason` (a deny only; the panel gives one, a DENY
+// text does not): why the box's proposal was wrong, seed 001 section 6's override, which costs the
+// function trust (BAD_TIMING, TONE -1; WRONG_FACTS, WRONG_JUDGMENT -3).
+struct ApprovalAnswer {
+  bool approve = false;
+  std::string remark;
+  std::optional<policy::OverrideReason> overrideReason;
+};
+
 // How a decision ended, for callers that answer other than by text (the approvals API).
 enum class DecisionOutcome {
   kApproved,                 // recorded and carried out (the shift given, the offers sent)
@@ -125,7 +135,7 @@ class CalloutDesk {
   // (as the timer would) and is closed. Refusals are audited (approval.refused) in the turn's
   // batch and change nothing else.
   Result<Decision> decideAs(DeskTurn& turn, const Decider& who, std::int64_t approvalId,
-                            bool approve, std::string_view remark);
+                            const ApprovalAnswer& answer);
   // "I'm here" from the absent person of an open (or just covered) call-out.
   Result<DeskAnswer> arrivedIn(DeskTurn& turn, const sms::conversation::Contact& person);
   // "Running late" from a person with a shift now or soon.

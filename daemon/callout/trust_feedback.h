@@ -9,10 +9,12 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string_view>
 
 #include "daemon/engine/clock.h"
 #include "daemon/policy/policy_gate.h"
+#include "daemon/policy/trust_budget.h"
 #include "store/audit_log.h"
 
 namespace atoms::callout {
@@ -24,9 +26,10 @@ struct TrustFeedback {
   std::function<void(AuditLog::Batch& batch, TimePoint at, const policy::ProposedAction& action)>
       decision;
   // The approver approved (true) or denied one of the box's proposals: an approval of action kind
-  // `kind` ("callout.offer", "overtime.approve"); `ref` names it ("approval-12").
+  // `kind` ("callout.offer", "overtime.approve"); `ref` names it ("approval-12"). A denial may
+  // carry the override reason the person gave (the proposal was wrong, not merely declined).
   std::function<void(AuditLog::Batch& batch, TimePoint at, std::string_view kind, bool approved,
-                     std::string_view ref)>
+                     std::optional<policy::OverrideReason> overrideReason, std::string_view ref)>
       proposal;
 };
 

@@ -51,8 +51,7 @@ sms_site::CalloutOptions EdgeServices::calloutOptions() {
   sms_site::CalloutOptions options;
   options.laborDir = config.getString("labor.rules_dir");
   options.settings.waveSize = static_cast<int>(integer("callout.wave_size", 3));
-  options.settings.waveInterval =
-      std::chrono::minutes(integer("callout.wave_interval_minutes", 1));
+  options.settings.waveInterval = std::chrono::minutes(integer("callout.wave_interval_minutes", 1));
   options.settings.escalateAfter =
       std::chrono::minutes(integer("callout.escalate_after_minutes", 1));
   options.settings.approvalExpiry =
@@ -68,10 +67,11 @@ sms_site::CalloutOptions EdgeServices::calloutOptions() {
                                     const policy::ProposedAction& action) {
     policy->recordDecision(batch, at, action);
   };
-  options.trust.proposal = [policy](AuditLog::Batch& batch, TimePoint at, std::string_view kind,
-                                    bool approved, std::string_view ref) {
-    policy->recordProposalOutcome(batch, at, kind, approved, ref);
-  };
+  options.trust.proposal =
+      [policy](AuditLog::Batch& batch, TimePoint at, std::string_view kind, bool approved,
+               std::optional<policy::OverrideReason> overrideReason, std::string_view ref) {
+        policy->recordProposalOutcome(batch, at, kind, approved, overrideReason, ref);
+      };
   return options;
 }
 

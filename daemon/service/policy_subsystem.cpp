@@ -131,9 +131,7 @@ void PolicySubsystem::breakerChanged(const policy::BreakerEvent& e) {
     logWarning(logger_, "breaker opened", {{"breaker", e.breaker}, {"reason", e.reason}});
   } else {
     logInfo(logger_, "breaker changed",
-            {{"breaker", e.breaker},
-             {"to", policy::breakerStateName(e.to)},
-             {"reason", e.reason}});
+            {{"breaker", e.breaker}, {"to", policy::breakerStateName(e.to)}, {"reason", e.reason}});
   }
   if (e.breaker != "BRK-OUT") return;
   for (auto& [id, listener] : listeners_) listener(level_);
@@ -353,6 +351,7 @@ void PolicySubsystem::recordDecision(AuditLog::Batch& batch, TimePoint at,
 
 void PolicySubsystem::recordProposalOutcome(AuditLog::Batch& batch, TimePoint at,
                                             std::string_view kind, bool approved,
+                                            std::optional<policy::OverrideReason> overrideReason,
                                             std::string_view ref) {
   auto row = gate_->table().find(kind);
   if (!row) return;
@@ -365,6 +364,17 @@ void PolicySubsystem::recordProposalOutcome(AuditLog::Batch& batch, TimePoint at
     logError(
         logger_, "cannot record a proposal's outcome in the trust budget",
         {{"function", (*row)->function}, {"ref", std::string(ref)}, {"error", update.message()}});
+  }
+  if (approved || !overrideReason) return;
+  auto overridden = trust_->update(batch, (*row)->function, at, "engine", ref,
+                                   [at, reason = *overrideReason](policy::TrustBudget& b) {
+                                     return b.recordOverride(at, reason);
+                                   });
+  if (!overridden) {
+    logError(logger_, "cannot record an override in the trust budget",
+             {{"function", (*row)->function},
+              {"ref", std::string(ref)},
+              {"error", overridden.message()}});
   }
 }
 

@@ -134,9 +134,12 @@ class PolicySubsystem final : public ServiceSubsystem {
   // internal or escalation-path kinds). Recorded in `batch`; errors are logged.
   void recordDecision(AuditLog::Batch& batch, TimePoint at, const policy::ProposedAction& action);
   // The approver approved (proposal_approved_unedited, +2) or denied (proposal_declined) a
-  // proposal of kind `kind` (callout::TrustFeedback::proposal). Errors are logged.
+  // proposal of kind `kind` (callout::TrustFeedback::proposal); a denial with an override reason
+  // is also an override of the function (BAD_TIMING, TONE -1; WRONG_FACTS, WRONG_JUDGMENT -3),
+  // recorded after it. Errors are logged.
   void recordProposalOutcome(AuditLog::Batch& batch, TimePoint at, std::string_view kind,
-                             bool approved, std::string_view ref);
+                             bool approved, std::optional<policy::OverrideReason> overrideReason,
+                             std::string_view ref);
   // `breaker` tripped (Closed or HalfOpen -> Open): every function with an action behind it
   // regresses from AUTONOMOUS to PROPOSE, in a batch of its own. Errors are logged.
   void recordBreakerTrip(std::string_view breaker, TimePoint at);
@@ -175,7 +178,7 @@ class PolicySubsystem final : public ServiceSubsystem {
   std::map<std::string, policy::Graduation> ceilings_;
   std::unique_ptr<policy::TrustStore> trust_;        // engine thread
   std::unique_ptr<DeadlineTimer> eligibilityTimer_;  // engine thread
-  std::unique_ptr<SiteBreakers> breakers_;  // engine thread, except reportBreaker()
+  std::unique_ptr<SiteBreakers> breakers_;           // engine thread, except reportBreaker()
   std::map<int, LevelListener> listeners_;
   int nextListener_ = 1;
 };

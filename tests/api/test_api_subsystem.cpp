@@ -47,8 +47,8 @@ class EmptyBook final : public ApprovalBook {
     check();
     return std::optional<ApprovalView>();
   }
-  Result<callout::ApprovalDecision> decide(std::string_view, std::int64_t, bool,
-                                           std::string_view) override {
+  Result<callout::ApprovalDecision> decide(std::string_view, std::int64_t,
+                                           const callout::ApprovalAnswer&) override {
     check();
     return callout::ApprovalDecision{};
   }

@@ -18,6 +18,7 @@
 namespace atoms::api {
 namespace {
 
+using callout::ApprovalAnswer;
 using callout::ApprovalBook;
 using callout::ApprovalDecision;
 using callout::ApprovalFilter;
@@ -98,8 +99,9 @@ class MemoryBook final : public ApprovalBook {
     if (it == approvals.end()) return std::optional<ApprovalView>();
     return std::optional<ApprovalView>(it->second);
   }
-  Result<ApprovalDecision> decide(std::string_view personId, std::int64_t id, bool approve,
-                                  std::string_view remark) override {
+  Result<ApprovalDecision> decide(std::string_view personId, std::int64_t id,
+                                  const ApprovalAnswer& answer) override {
+    const bool approve = answer.approve;
     ++calls;
     ++decisions;
     if (failDecisions) return makeError("disk I/O error");
@@ -117,7 +119,8 @@ class MemoryBook final : public ApprovalBook {
     }
     v.row.state = approve ? ApprovalState::kApproved : ApprovalState::kDenied;
     v.row.decidedBy = std::string(personId);
-    v.row.remark = std::string(remark);
+    v.row.remark = answer.remark;
+    lastOverride = answer.overrideReason;
     return ApprovalDecision{approve ? DecisionOutcome::kApproved : DecisionOutcome::kDenied,
                             "Approval recorded.", v};
   }
@@ -127,6 +130,7 @@ class MemoryBook final : public ApprovalBook {
   int calls = 0;
   int decisions = 0;
   bool failDecisions = false;
+  std::optional<policy::OverrideReason> lastOverride;
 };
 
 // The "engine": runs posted tasks inline, or holds them until release() (a busy engine), or
@@ -319,6 +323,11 @@ BOOST_AUTO_TEST_CASE(badQueriesAndBodiesAre400NamingTheProblemAndChangeNothing) 
       {R"({"decision":"approve","remark":")" + std::string(501, 'x') + R"("})",
        "remark: longer than 500 bytes"},
       {R"({"decision":"approve","by":"p-kwame"})", "unknown field 'by'"},
+      {R"({"decision":"deny","reason":"RUDE"})",
+       "reason: 'RUDE' is not one of BAD_TIMING, TONE, WRONG_FACTS, WRONG_JUDGMENT"},
+      {R"({"decision":"deny","reason":3})", "reason: not a string"},
+      {R"({"decision":"approve","reason":"TONE"})",
+       "reason: only with a deny (it says what was wrong with the proposal)"},
       {R"({"decision":"approve","decision":"deny"})",
        "invalid JSON at byte 22: duplicate key \"decision\""},
   };
@@ -338,6 +347,15 @@ BOOST_AUTO_TEST_CASE(badQueriesAndBodiesAre400NamingTheProblemAndChangeNothing) 
   BOOST_TEST(events.size() == 2u + std::size(cases) + 1u);
   BOOST_TEST(events.back().httpStatus == 413);
   BOOST_TEST(events.back().person == "p-kwame");
+}
+
+BOOST_AUTO_TEST_CASE(aDenialCarriesTheOverrideReasonToTheBook) {
+  Fixture f;
+  ApiReply r = f.decide(12, R"({"decision":"deny","reason":"WRONG_JUDGMENT","remark":"not her"})");
+  BOOST_TEST_REQUIRE(r.status == 200, r.body);
+  BOOST_TEST(r.object().at("outcome").asString() == "denied");
+  BOOST_TEST_REQUIRE(f.book.lastOverride.has_value());
+  BOOST_TEST((*f.book.lastOverride == policy::OverrideReason::kWrongJudgment));
 }
 
 BOOST_AUTO_TEST_CASE(aDecisionIsAnsweredWithItsOutcomeAndTheApprovalAsItNowStands) {

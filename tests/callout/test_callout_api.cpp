@@ -62,6 +62,10 @@ class DeskApi {
     return apiRequest(server_->port(), "POST", "/v1/approvals/" + std::to_string(id) + "/decision",
                       token, R"({"decision":")" + decision + R"(","remark":")" + remark + R"("})");
   }
+  ApiReply post(std::int64_t id, const std::string& token, const std::string& body) {
+    return apiRequest(server_->port(), "POST", "/v1/approvals/" + std::to_string(id) + "/decision",
+                      token, body);
+  }
   std::vector<api::RefusedApiRequest> refused() const { return refused_.events(); }
 
  private:
@@ -225,6 +229,24 @@ BOOST_AUTO_TEST_CASE(denyingOverHttpLeavesTheShiftOpenForOthers) {
   BOOST_TEST(contains(f.lastTo(kMia), "wasn't approved"));
   f.text(kBen, f.codeFor(kBen));
   BOOST_TEST(f.storedAssignee("s-jamal") == "p-ben");
+}
+
+BOOST_AUTO_TEST_CASE(aDenialWithAReasonIsRecordedAsAnOverrideOfTheProposal) {
+  CalloutFixture f;
+  miaAsksForOvertime(f);
+  DeskApi api(f);
+  ApiReply r = api.post(1, kKwameToken, R"({"decision":"deny","reason":"WRONG_FACTS"})");
+  BOOST_TEST_REQUIRE(r.status == 200, r.body);
+  BOOST_TEST(f.storedAssignee("s-jamal") == "p-jamal");
+  const std::vector<Entry> decided = f.entries("approval.decided");
+  BOOST_TEST_REQUIRE(decided.size() == 1u);
+  BOOST_TEST(decided[0].body.asObject().at("override").asString() == "WRONG_FACTS");
+  // Without a reason a denial is only a denial.
+  CalloutFixture g;
+  miaAsksForOvertime(g);
+  DeskApi plain(g);
+  BOOST_TEST_REQUIRE(plain.decide(1, kKwameToken, "deny").status == 200);
+  BOOST_TEST(g.entries("approval.decided")[0].body.asObject().at("override").isNull());
 }
 
 BOOST_AUTO_TEST_CASE(aLapsedApprovalIsAConflictAndLapsesAsTheTimerWould) {

@@ -21,13 +21,15 @@ using atoms::fuzz::require;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view body = atoms::fuzz::asText(data, size);
-  const atoms::Result<atoms::api::DecisionRequest> request = atoms::api::parseDecisionRequest(body);
+  const atoms::Result<atoms::callout::ApprovalAnswer> request =
+      atoms::api::parseDecisionRequest(body);
   if (!request) {
     require(!request.message().empty() && isOneLine(request.message()), "an error is one line");
     require(request.message().size() < 400, "an error is short");
     return 0;
   }
   require(request->remark.size() <= atoms::api::kMaxRemarkBytes, "a remark is short");
+  require(!request->approve || !request->overrideReason, "an override reason only with a deny");
   require(atoms::json::isValidUtf8(request->remark), "a remark is UTF-8");
   for (char c : request->remark) {
     const auto u = static_cast<unsigned char>(c);

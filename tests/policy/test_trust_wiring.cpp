@@ -78,11 +78,12 @@ class Box {
       return true;
     });
   }
-  void answer(const std::string& kind, bool approved, const std::string& ref) {
+  void answer(const std::string& kind, bool approved, const std::string& ref,
+              std::optional<policy::OverrideReason> overrideReason = std::nullopt) {
     run([&] {
       auto batch = store.store().log().begin();
       BOOST_REQUIRE(batch.ok());
-      policy.recordProposalOutcome(*batch, clock_.now(), kind, approved, ref);
+      policy.recordProposalOutcome(*batch, clock_.now(), kind, approved, overrideReason, ref);
       BOOST_REQUIRE(batch->commit().ok());
       return true;
     });
@@ -189,6 +190,32 @@ BOOST_AUTO_TEST_CASE(anApprovalCreditsTwoAndADenialCountsAgainstTheProposals) {
                  .asObject()
                  .at("actual")
                  .asString() == "50% (1 of 2)");
+}
+
+BOOST_AUTO_TEST_CASE(aDenialWithAnOverrideReasonCostsTheFunctionTrust) {
+  Box box(Config{});
+  box.answer("overtime.approve", false, "approval-6", policy::OverrideReason::kWrongFacts);
+  auto moves = box.entries("trust.changed");
+  BOOST_REQUIRE_EQUAL(moves.size(), 1u);  // the denial itself moves nothing; the override does
+  BOOST_TEST(field(moves[0], "function") == "staffing_scheduling");
+  BOOST_TEST(field(moves[0], "event") == "override");
+  BOOST_TEST(field(moves[0], "detail") == "WRONG_FACTS");
+  BOOST_TEST(field(moves[0], "from") == "20");
+  BOOST_TEST(field(moves[0], "to") == "17");
+  BOOST_TEST(field(moves[0], "ref") == "approval-6");
+  box.answer("callout.offer", false, "approval-7", policy::OverrideReason::kBadTiming);
+  moves = box.entries("trust.changed");
+  BOOST_REQUIRE_EQUAL(moves.size(), 2u);
+  BOOST_TEST(field(moves[1], "detail") == "BAD_TIMING");
+  BOOST_TEST(field(moves[1], "to") == "16");
+  auto b = box.budget(kFn);
+  BOOST_REQUIRE(b.has_value());
+  BOOST_TEST(b->overrides().size() == 2u);
+  // An approval never carries one: the reason is dropped, the credit is the approval's.
+  box.answer("callout.offer", true, "approval-8", policy::OverrideReason::kTone);
+  moves = box.entries("trust.changed");
+  BOOST_REQUIRE_EQUAL(moves.size(), 3u);
+  BOOST_TEST(field(moves[2], "event") == "proposal_approved_unedited");
 }
 
 BOOST_AUTO_TEST_CASE(aBreakerTripRegressesEveryAutonomousFunctionBehindIt) {
