@@ -95,10 +95,7 @@ Result<bool> Conversation::handleOne(const InboxRow& row) {
     if (h.contact && handler_ != nullptr) codes = handler_->openOfferCodes(store, *h.contact);
     h.keyword = keywords_.parse(h.row.body, codes);
     h.flag = injection_.check(h.row.body);
-    h.context.language = replyLanguage(h.keyword, h.contact ? &*h.contact : nullptr,
-                                       outreach_.settings().defaultLanguage);
-    h.context.site = roster.siteName();
-    h.context.human = roster.humanContact(h.contact ? h.contact->personId : std::string());
+    h.context = replyContext(h.keyword, h.contact);
     h.intent = std::string(keywordKindName(h.keyword.kind));
 
     if (Status s = respond(h); !s) {
@@ -405,6 +402,8 @@ Result<Conversation::ParkedRelease> Conversation::releaseParked() {
       if (Status s = parked.remove(m.inboxId); !s) return s;
       if (!stale) {
         if (Status s = inbox_.reopen(m.inboxId); !s) return s;
+      } else if (Status s = tellWithdrawn(store, *batch, m.inboxId); !s) {
+        return s;
       }
       json::Object body{{"inbox", m.inboxId}, {"parkedAt", formatTimestamp(m.parkedAt)}};
       auto added =
@@ -418,6 +417,34 @@ Result<Conversation::ParkedRelease> Conversation::releaseParked() {
   });
   if (!status) return status.error();
   return out;
+}
+
+ReplyContext Conversation::replyContext(const ParsedKeyword& keyword,
+                                        const std::optional<Contact>& contact) const {
+  const Roster& roster = outreach_.roster();
+  ReplyContext context;
+  context.language =
+      replyLanguage(keyword, contact ? &*contact : nullptr, outreach_.settings().defaultLanguage);
+  context.site = roster.siteName();
+  context.human = roster.humanContact(contact ? contact->personId : std::string());
+  return context;
+}
+
+Status Conversation::tellWithdrawn(SiteStore& store, AuditLog::Batch& batch, std::int64_t inboxId) {
+  auto row = inbox_.find(inboxId);
+  if (!row) return row.error();
+  if (!*row) return Status::success();
+  const std::optional<Contact> contact = outreach_.roster().findByPhone((*row)->from);
+  if (!contact) return Status::success();
+  OutreachRequest request;
+  request.id = "withdrawn:" + std::to_string(inboxId);
+  request.to = (*row)->from;
+  request.kind = MessageClass::kThreadReply;
+  request.body = parkedWithdrawnText(replyContext(keywords_.parse((*row)->body), contact));
+  request.ref = "inbox-" + std::to_string(inboxId);
+  auto sent = outreach_.sendIn(store, batch, request);
+  if (!sent) return sent.error();
+  return Status::success();
 }
 
 Result<int> Conversation::announcePause(std::string_view event) {
@@ -434,11 +461,7 @@ Result<int> Conversation::announcePause(std::string_view event) {
     for (const std::string& phone : *phones) {
       const std::optional<Contact> contact = roster.findByPhone(phone);
       if (!contact) continue;
-      ReplyContext context;
-      context.language =
-          replyLanguage(ParsedKeyword{}, &*contact, outreach_.settings().defaultLanguage);
-      context.site = roster.siteName();
-      context.human = roster.humanContact(contact->personId);
+      const ReplyContext context = replyContext(ParsedKeyword{}, contact);
       OutreachRequest request;
       request.id = "paused:" + std::string(event) + ":" + phone;
       auto known = ConversationTables(store.db()).findMessage(request.id);
@@ -483,11 +506,7 @@ Status Conversation::recordFailure(const InboxRow& row, const std::string& reaso
     if (!state->lastInboundAt || *state->lastInboundAt < wrote) state->lastInboundAt = wrote;
     if (Status s = tables.saveContactState(*state); !s) return s;
 
-    ReplyContext context;
-    context.language = replyLanguage(keywords_.parse(row.body), contact ? &*contact : nullptr,
-                                     outreach_.settings().defaultLanguage);
-    context.site = roster.siteName();
-    context.human = roster.humanContact(contact ? contact->personId : std::string());
+    const ReplyContext context = replyContext(keywords_.parse(row.body), contact);
     OutreachRequest request;
     request.id = replyId(row.id);
     request.to = row.from;

@@ -98,6 +98,13 @@ class Conversation {
   Result<bool> handleOne(const mailbox::InboxRow& row);
   Status recordFailure(const mailbox::InboxRow& row, const std::string& reason);
   Status respond(Handling& h);
+  // How to answer `contact` (nullopt: a number not on the roster) who wrote `keyword`: their
+  // language, the site's name, the person to reach.
+  ReplyContext replyContext(const ParsedKeyword& keyword,
+                            const std::optional<Contact>& contact) const;
+  // Tells the sender of a parked message withdrawn after the frozen-hold limit that it was not
+  // acted on (a thread reply, once: its id names the inbox row). Nothing for an unknown number.
+  Status tellWithdrawn(SiteStore& store, AuditLog::Batch& batch, std::int64_t inboxId);
 
   mailbox::StoreRunner& store_;
   mailbox::Inbox& inbox_;

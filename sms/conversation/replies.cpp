@@ -135,6 +135,19 @@ std::string pausedText(const ReplyContext& c) {
          human(c) + ".";
 }
 
+std::string parkedWithdrawnText(const ReplyContext& c) {
+  if (es(c)) {
+    return "El asistente de turnos de " + c.site +
+           " estuvo en pausa más de dos días, así que no actué sobre el mensaje que enviaste "
+           "entonces. Si aún importa, envíalo de nuevo o contacta a " +
+           human(c) + ".";
+  }
+  return "The scheduling assistant at " + c.site +
+         " was paused for more than two days, so I did not act on the message you sent then. If "
+         "it still matters, please send it again or contact " +
+         human(c) + ".";
+}
+
 std::string pauseNoticeText(const ReplyContext& c) {
   if (es(c)) {
     return "El asistente de turnos de " + c.site +

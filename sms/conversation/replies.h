@@ -47,6 +47,9 @@ std::string offerAmbiguousText(const ReplyContext& c);
 std::string approvalsLaterText(const ReplyContext& c);
 // Writes are frozen (kill switch L2+): the message is kept for later; who to reach meanwhile.
 std::string pausedText(const ReplyContext& c);
+// A message kept while writes were frozen waited longer than the frozen-hold limit (48 h) and was
+// dropped, not acted on late: send it again if it still matters, or reach a person.
+std::string parkedWithdrawnText(const ReplyContext& c);
 // The kill switch reached L2: to each person in an active thread, who to reach meanwhile.
 std::string pauseNoticeText(const ReplyContext& c);
 // Anything else, when nothing else answers it: what the assistant does, and the way to a person.

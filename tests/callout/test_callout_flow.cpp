@@ -536,6 +536,13 @@ BOOST_FIXTURE_TEST_CASE(aReportParkedLongerThanTwoDaysIsWithdrawnNotActedOnLate,
   BOOST_TEST(entries("sms.parked_withdrawn").size() == 1u);
   BOOST_TEST(entries("sms.parked_released").empty());
   BOOST_TEST(offersTo(*this, kBen) == 0);
+  // Rosa was told it would be picked up: she hears it was not, and what to do.
+  BOOST_TEST(contains(lastTo(kRosa), "so I did not act on the message you sent then"),
+             lastTo(kRosa));
+  const std::size_t toRosa = textsTo(kRosa).size();
+  close();
+  open();
+  BOOST_TEST(textsTo(kRosa).size() == toRosa);  // once
 }
 
 // Seed 001 section 7: at L2 and above the pause is announced in every active thread, with a

@@ -278,8 +278,7 @@ BOOST_FIXTURE_TEST_CASE(handlerErrorRollsBackAndApologises, ConversationFixture)
   BOOST_TEST(handle() == 0);
 }
 
-BOOST_FIXTURE_TEST_CASE(stopLikeReplyPausesOffersAsksOnceAndOffersOnResumes,
-                        ConversationFixture) {
+BOOST_FIXTURE_TEST_CASE(stopLikeReplyPausesOffersAsksOnceAndOffersOnResumes, ConversationFixture) {
   const auto paused = [&]() {
     auto since = OffersPause(store->db()).pausedSince(kAna);
     BOOST_TEST_REQUIRE(static_cast<bool>(since));
@@ -343,8 +342,9 @@ BOOST_FIXTURE_TEST_CASE(everyReplyTextPassesTheLintInBothLanguages, Conversation
     for (const std::string& text :
          {optOutConfirmationText(c), optInConfirmationText(c), alreadySubscribedText(c),
           helpText(c), unknownNumberText(c), offerClosedText(c), offerAmbiguousText(c),
-          approvalsLaterText(c), pausedText(c), pauseNoticeText(c), conversationFallbackText(c),
-          handlingFailedText(c), offersPausedText(c), offersResumedText(c)}) {
+          approvalsLaterText(c), pausedText(c), pauseNoticeText(c), parkedWithdrawnText(c),
+          conversationFallbackText(c), handlingFailedText(c), offersPausedText(c),
+          offersResumedText(c)}) {
       BOOST_TEST(lint.check(text).empty(), text << ": " << ContentLint::describe(lint.check(text)));
       BOOST_TEST(*drivers::countSegments(text) <= 3, text);
     }
