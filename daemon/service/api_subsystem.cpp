@@ -4,6 +4,7 @@
 
 #include "daemon/api/approvals_server.h"
 #include "daemon/api/killswitch_resource.h"
+#include "daemon/api/offers_resource.h"
 #include "daemon/api/packets_resource.h"
 #include "daemon/api/policy_resource.h"
 #include "daemon/engine/engine.h"
@@ -17,6 +18,8 @@
 #include "daemon/service/store_subsystem.h"
 #include "daemon/site/site_repository.h"
 #include "drivers/http/bearer_tokens.h"
+#include "sms/conversation/offers_pause.h"
+#include "sms/mailbox/message_checks.h"
 
 namespace atoms {
 
@@ -71,6 +74,7 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
     });
   };
   owners_ = splitConfigList(app.config().getString("policy.owners", ""));
+  options.resources.push_back(offersResource());
   if (policy_ != nullptr) {
     options.resources.push_back(killSwitchResource());
     options.resources.push_back(policyResource());
@@ -198,6 +202,43 @@ std::shared_ptr<api::ApiResource> ApiSubsystem::packetsResource() {
     return result;
   };
   return std::make_shared<api::PacketsResource>(std::move(access));
+}
+
+std::shared_ptr<api::ApiResource> ApiSubsystem::offersResource() {
+  api::OffersAccess access;
+  access.roles = [this](const std::string& person) { return rolesOf(person); };
+  access.subject = [this](const std::string& person) -> Result<std::optional<api::OffersSubject>> {
+    auto standing = site::personStanding(store_.store().db(), person);
+    if (!standing) return standing.error();
+    if (!standing->onSite) return std::optional<api::OffersSubject>();
+    return std::optional<api::OffersSubject>(
+        api::OffersSubject{standing->phone, standing->managerId});
+  };
+  access.state = [this](const api::OffersSubject& subject) -> Result<api::OffersPauseState> {
+    auto since = sms::conversation::OffersPause(store_.store().db()).pausedSince(subject.phone);
+    if (!since) return since.error();
+    if (!*since) return api::OffersPauseState{};
+    return api::OffersPauseState{true, formatTimestamp(**since)};
+  };
+  access.resume = [this](const std::string& person, const api::OffersSubject& subject,
+                         const std::string& actor) -> Result<bool> {
+    SiteStore& store = store_.store();
+    auto batch = store.log().begin();
+    if (!batch) return batch.error();
+    auto resumed = sms::conversation::OffersPause(store.db()).resume(subject.phone);
+    if (!resumed || !*resumed) return resumed;  // nothing to record: the batch rolls back
+    json::Object body{
+        {"phone", sms::mailbox::maskNumber(subject.phone)}, {"person", person}, {"via", "api"}};
+    if (auto seq = batch->add(formatTimestamp(engine_.clock().now()), "sms.offers_resumed", actor,
+                              json::Value(std::move(body)));
+        !seq) {
+      return seq.error();
+    }
+    if (auto committed = batch->commit(); !committed) return committed.error();
+    logInfo(logger_, "shift offers resumed from the API", {{"person", person}, {"by", actor}});
+    return true;
+  };
+  return std::make_shared<api::OffersResource>(std::move(access));
 }
 
 std::shared_ptr<api::ApiResource> ApiSubsystem::killSwitchResource() {

@@ -60,7 +60,8 @@ class ApiSubsystem final : public ServiceSubsystem {
   // Before start(): the policy service, for the kill switch at /v1/killswitch (set by the people
   // of policy.owners and the managers of record, panel_kill_switch.h) and the owner's controls at
   // /v1/trust and /v1/breakers (policy_resource.h), HUMAN_ONLY packets and people's requests at
-  // /v1/packets and /v1/requests (packets_resource.h). nullptr: not served.
+  // /v1/packets and /v1/requests (packets_resource.h). nullptr: not served. (A person's paused
+  // offers, /v1/people/{id}/offers (offers_resource.h), are served whenever the API is.)
   void setPolicy(PolicySubsystem* policy) { policy_ = policy; }
 
   // The port the server is bound to (useful with port 0); 0 when stopped or off.
@@ -75,6 +76,7 @@ class ApiSubsystem final : public ServiceSubsystem {
   std::shared_ptr<api::ApiResource> killSwitchResource();
   std::shared_ptr<api::ApiResource> policyResource();
   std::shared_ptr<api::ApiResource> packetsResource();
+  std::shared_ptr<api::ApiResource> offersResource();  // served whenever the API is
   // Engine thread: the person's roles for the kill switch and the owner's controls; nullopt when
   // the person is not on the site.
   Result<std::optional<policy::PanelRoles>> rolesOf(const std::string& person);

@@ -509,11 +509,21 @@ Result<PersonStanding> personStanding(Database& db, std::string_view id) {
     if (!row) return row.error();
     return *row;
   };
-  auto onSite = exists("SELECT 1 FROM site_person WHERE id = ?");
-  if (!onSite) return onSite.error();
+  PersonStanding out;
+  auto person = db.prepare("SELECT phone, manager_id FROM site_person WHERE id = ?");
+  if (!person) return person.error();
+  person->bind(1, id);
+  auto row = person->step();
+  if (!row) return row.error();
+  if (*row) {
+    out.onSite = true;
+    out.phone = person->columnText(0);
+    out.managerId = person->columnIsNull(1) ? std::string() : person->columnText(1);
+  }
   auto manager = exists("SELECT 1 FROM site_person WHERE manager_id = ? LIMIT 1");
   if (!manager) return manager.error();
-  return PersonStanding{*onSite, *manager};
+  out.managerOfRecord = *manager;
+  return out;
 }
 
 Result<SiteModel> loadSite(Database& db) {

@@ -10,6 +10,7 @@
 // - Errors are values, one line each.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "daemon/site/site_model.h"
@@ -33,10 +34,13 @@ Status writeSiteRows(Database& db, const SiteModel& model);
 Result<SiteModel> loadSite(Database& db);
 
 // Where one person stands on the stored site, without loading the model (two point queries):
-// whether `id` is a person of the site, and whether anyone has them as manager of record.
+// whether `id` is a person of the site, whether anyone has them as manager of record, and (on the
+// site) their phone and their own manager of record.
 struct PersonStanding {
   bool onSite = false;
   bool managerOfRecord = false;
+  std::string phone;
+  std::string managerId;  // empty: none
 };
 Result<PersonStanding> personStanding(Database& db, std::string_view id);
 
