@@ -67,8 +67,10 @@ std::optional<BreakerReport> outboxOutcomeReport(const sms::mailbox::OutboxRow& 
 }
 
 std::optional<BreakerReport> inboundReport(const sms::mailbox::InboxRow& row,
-                                           const sms::KeywordParser& keywords) {
-  if (row.body.empty() || keywords.parse(row.body).kind != sms::KeywordKind::kOptOut) {
+                                           const sms::KeywordParser& keywords,
+                                           const sms::StopLikeDetector& stopLike) {
+  if (row.body.empty()) return std::nullopt;
+  if (keywords.parse(row.body).kind != sms::KeywordKind::kOptOut && !stopLike.check(row.body)) {
     return std::nullopt;
   }
   return BreakerReport{BreakerReport::Kind::kSignal, std::string(kOutreachBreaker),

@@ -6,9 +6,11 @@
 //   answer goes to its own breaker (SendAnswerSignals below; docs/policy-breakers.md).
 // - an outreach text that reached `sent` -> BRK-OUT outreach.sent (replies in a person's thread and
 //   safety alerts are not outreach volume).
-// - an inbound STOP-family text (STOP, ALTO, "leave me alone" ... sms/text/keywords.h) -> BRK-OUT
-//   outreach.stop_reply, counted once per stored message.
-// Threading: pure functions; the parser's parse() is const. SendAnswerSignals: see there.
+// - an inbound STOP-family text (STOP, ALTO, "leave me alone" ... sms/text/keywords.h), or a
+//   stop-like reply ("ugh, enough texts", "oh please, message me MORE": sms/text/stop_like.h,
+//   which seed 001 treats as a stop for offers) -> BRK-OUT outreach.stop_reply, counted once per
+//   stored message.
+// Threading: pure functions; parse() and check() are const. SendAnswerSignals: see there.
 #pragma once
 
 #include <optional>
@@ -21,6 +23,7 @@
 #include "sms/mailbox/inbox.h"
 #include "sms/mailbox/outbox_row.h"
 #include "sms/text/keywords.h"
+#include "sms/text/stop_like.h"
 
 namespace atoms {
 
@@ -50,6 +53,7 @@ class SendAnswerSignals {
 
 std::optional<BreakerReport> outboxOutcomeReport(const sms::mailbox::OutboxRow& row);
 std::optional<BreakerReport> inboundReport(const sms::mailbox::InboxRow& row,
-                                           const sms::KeywordParser& keywords);
+                                           const sms::KeywordParser& keywords,
+                                           const sms::StopLikeDetector& stopLike);
 
 }  // namespace atoms

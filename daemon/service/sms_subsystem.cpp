@@ -229,9 +229,10 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
     processor_ = std::make_unique<LeaveRowsNew>();
     logInfo(logger_, "no conversation layer: inbound messages are stored and stay new");
   }
-  inbox_->setOnStored([this, keywords = std::make_shared<const sms::KeywordParser>()](
+  inbox_->setOnStored([this, keywords = std::make_shared<const sms::KeywordParser>(),
+                       stopLike = std::make_shared<const sms::StopLikeDetector>()](
                           const sms::mailbox::InboxRow& row) {
-    if (auto report = inboundReport(row, *keywords); report && policy_) {
+    if (auto report = inboundReport(row, *keywords, *stopLike); report && policy_) {
       policy_->reportBreaker(*report);
     }
     postProcessing();
