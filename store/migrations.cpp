@@ -234,6 +234,18 @@ constexpr Migration kStoreMigrations[] = {
     {18, "sms_offers_paused",
      "CREATE TABLE sms_offers_paused(phone TEXT PRIMARY KEY, paused_at INTEGER NOT NULL,"
      " words TEXT NOT NULL);"},
+    // Call-outs decided in shadow (daemon/callout/shadow_book.h; docs/callouts.md "shadow"):
+    // whom the box would have offered the shift (eligible, canonical JSON array of person ids in
+    // rank order) and whom it ruled out and why (ruled_out, canonical JSON), then the verdict on
+    // it: by the time clock or the schedule at the shift's start plus the grace, or by a manager.
+    // Instants are Unix milliseconds (UTC). Number 20: 19 is kept for a parallel change.
+    {20, "callout_shadow",
+     "CREATE TABLE callout_shadow(callout_id INTEGER PRIMARY KEY, shift_id TEXT NOT NULL,"
+     " absent_id TEXT NOT NULL, decided_at INTEGER NOT NULL, shift_start INTEGER NOT NULL,"
+     " receipt_seq INTEGER NOT NULL, eligible TEXT NOT NULL, ruled_out TEXT NOT NULL,"
+     " verdict TEXT CHECK(verdict IN ('agreed','disagreed','unknown')),"
+     " worker TEXT NOT NULL, judged_by TEXT NOT NULL, judged_at INTEGER);"
+     "CREATE INDEX callout_shadow_awaiting ON callout_shadow(verdict, shift_start);"},
 };
 
 constexpr std::string_view kCreateTable =

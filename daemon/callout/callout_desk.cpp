@@ -6,6 +6,7 @@
 
 #include "daemon/callout/callout_receipt.h"
 #include "daemon/callout/candidates.h"
+#include "daemon/callout/shadow_book.h"
 #include "sms/conversation/conversation_tables.h"
 #include "sms/conversation/offers_pause.h"
 #include "sms/mailbox/message_checks.h"
@@ -295,6 +296,12 @@ Result<DeskAnswer> CalloutDesk::reportIn(DeskTurn& turn, const Contact& reporter
     if (Status s = step.rows.updateCallout(c); !s) return s.error();
     return DeskAnswer{"callout_awaiting_approval", asked->text, c.id};
   } else {
+    if (offer.outcome == policy::EffectiveOutcome::kRecordOnly &&
+        offer.graduation == policy::Graduation::kShadow) {
+      // SHADOW: decided and recorded, not sent; a person covers it (told below) and the verdict
+      // on the decision comes from who works the shift (ShadowJudge) or a manager.
+      if (Status s = recordShadow(step, c, offer); !s) return s.error();
+    }
     if (Status s = escalate(step, c, offer.describe()); !s) return s.error();
     if (Status s = step.rows.updateCallout(c); !s) return s.error();
     return DeskAnswer{"callout_not_offered", nobodyEligibleText(ctx, w, generalManager().name),
@@ -325,8 +332,7 @@ Result<bool> CalloutDesk::laterWaveAllowed(Step& step, const CalloutRow& c,
   });
 }
 
-Result<int> CalloutDesk::sendWave(Step& step, CalloutRow& c, const policy::GateDecision& gate,
-                                  bool first) {
+Result<CandidateList> CalloutDesk::candidatesFor(Step& step, const CalloutRow& c) {
   const site::Shift* shift = site_.index().shift(c.shiftId);
   if (shift == nullptr) return makeError("callout " + std::to_string(c.id) + ": shift is gone");
   auto previous = step.rows.offers(c.id);
@@ -358,7 +364,62 @@ Result<int> CalloutDesk::sendWave(Step& step, CalloutRow& c, const policy::GateD
     r.outToday = *out;
     return r;
   };
-  auto list = findCandidates(site_, *shift, c.absentId, instant(step.now), reach);
+  return findCandidates(site_, *shift, c.absentId, instant(step.now), reach);
+}
+
+Status CalloutDesk::recordShadow(Step& step, const CalloutRow& c,
+                                 const policy::GateDecision& gate) {
+  auto list = candidatesFor(step, c);
+  if (!list) return list.error();
+  const ShiftWords w = words(c.shiftId, step.now);
+  ShadowRow row;
+  row.calloutId = c.id;
+  row.shiftId = c.shiftId;
+  row.absentId = c.absentId;
+  row.decidedAt = step.now;
+  row.shiftStart = c.shiftStart;
+  json::Array first;
+  json::Array eligible;
+  for (const Candidate& cand : list->ranked) {
+    row.eligible.push_back(cand.personId);
+    eligible.push_back(candidateJson(cand));
+    if (static_cast<int>(first.size()) < settings_.waveSize) first.push_back(cand.personId);
+  }
+  json::Array ruledOut;
+  for (const Excluded& e : list->excluded) ruledOut.push_back(excludedJson(e));
+  row.ruledOut = ruledOut;
+  CalloutReceipt receipt("callout-" + std::to_string(c.id) + "-shadow", "callout.offer", step.now);
+  receipt.source("org", "shift:" + c.shiftId, shiftLabel(w))
+      .source("org", "roster:" + c.stationId, "people who can work " + w.station)
+      .source("policy", "labor-rules", "the labor rules of the site's jurisdictions");
+  if (c.inboxId) receipt.source("message", "inbox:" + std::to_string(*c.inboxId), "the report");
+  for (const Candidate& cand : list->ranked) {
+    receipt.rule("labor.verdict", json::Object{{"person", cand.personId}},
+                 cand.premium ? "threshold_exceeded" : "pass",
+                 std::string("labor rules: ") +
+                     std::string(labor::verdictKindName(cand.verdict.verdict.kind)));
+  }
+  receipt.gate(gate)
+      .field("callout", c.id)
+      .field("shadow", true)
+      .field("wouldOfferFirst", std::move(first))
+      .field("eligible", std::move(eligible))
+      .field("notOffered", std::move(ruledOut))
+      .field("ranking",
+             "no premium first, then fewer offers in 14 days, then fewer hours this "
+             "week, then person id");
+  auto seq = receipt.addTo(step.batch,
+                           "Shadow decision: whom the box would offer the shift to, in order, and "
+                           "whom the labor rules or reachability rule out; nothing was sent.",
+                           row.eligible.empty() ? "nobody_to_offer" : "recorded_not_sent");
+  if (!seq) return seq.error();
+  row.receiptSeq = static_cast<std::int64_t>(*seq);
+  return ShadowBook(step.store.db()).insert(row);
+}
+
+Result<int> CalloutDesk::sendWave(Step& step, CalloutRow& c, const policy::GateDecision& gate,
+                                  bool first) {
+  auto list = candidatesFor(step, c);
   if (!list) return list.error();
 
   ++c.waves;
@@ -419,12 +480,7 @@ Result<int> CalloutDesk::sendWave(Step& step, CalloutRow& c, const policy::GateD
                      std::string(labor::verdictKindName(cand.verdict.verdict.kind)));
   }
   json::Array excluded;
-  for (const Excluded& e : list->excluded) {
-    json::Array rules;
-    for (const std::string& r : e.rules) rules.push_back(r);
-    excluded.push_back(
-        json::Object{{"person", e.personId}, {"reason", e.reason}, {"rules", rules}});
-  }
+  for (const Excluded& e : list->excluded) excluded.push_back(excludedJson(e));
   receipt.gate(gate)
       .field("callout", c.id)
       .field("wave", c.waves)

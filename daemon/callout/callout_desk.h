@@ -31,6 +31,7 @@
 
 #include "daemon/callout/callout_store.h"
 #include "daemon/callout/callout_texts.h"
+#include "daemon/callout/candidates.h"
 #include "daemon/callout/site_snapshot.h"
 #include "daemon/callout/trust_feedback.h"
 #include "daemon/policy/policy_gate.h"
@@ -167,6 +168,11 @@ class CalloutDesk {
 
  private:
   struct Step;
+  // Who a wave would offer the call-out's shift to now, ranked, and who not and why.
+  Result<CandidateList> candidatesFor(Step& step, const CalloutRow& callout);
+  // SHADOW: records whom a first wave would offer (ShadowBook, receipt callout-<id>-shadow);
+  // sends nothing.
+  Status recordShadow(Step& step, const CalloutRow& callout, const policy::GateDecision& gate);
   // Sends the next wave as `gate` allowed it (recorded in the wave's receipt); how many offers.
   Result<int> sendWave(Step& step, CalloutRow& callout, const policy::GateDecision& gate,
                        bool first);

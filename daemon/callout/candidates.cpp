@@ -104,4 +104,10 @@ json::Value candidateJson(const Candidate& c) {
                       {"minutesThisWeek", c.weekMinutes}};
 }
 
+json::Value excludedJson(const Excluded& e) {
+  json::Array rules;
+  for (const std::string& r : e.rules) rules.push_back(r);
+  return json::Object{{"person", e.personId}, {"reason", e.reason}, {"rules", std::move(rules)}};
+}
+
 }  // namespace atoms::callout

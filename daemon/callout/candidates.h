@@ -75,5 +75,7 @@ Result<CandidateList> findCandidates(const SiteSnapshot& site, const site::Shift
 // The ranking facts of one candidate, for a receipt ("rank 1: no premium, 0 offers in 14 days,
 // 16 h this week").
 json::Value candidateJson(const Candidate& c);
+// Why a person was not a candidate, for a receipt: {"person", "reason", "rules"}.
+json::Value excludedJson(const Excluded& e);
 
 }  // namespace atoms::callout

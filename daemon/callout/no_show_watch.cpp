@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "daemon/callout/callout_receipt.h"
+#include "daemon/callout/shift_attendance.h"
 #include "sms/conversation/conversation_tables.h"
 #include "sms/outreach/outreach_policy.h"
 #include "store/audit_entry.h"
@@ -12,9 +13,6 @@ namespace atoms::callout {
 namespace {
 
 using sms::conversation::OutreachRequest;
-
-// A clock-in this long before the start counts (people clock in early).
-constexpr std::chrono::hours kEarlyClockIn{1};
 
 site::Instant instantOf(TimePoint t) {
   return std::chrono::time_point_cast<std::chrono::seconds>(t);
@@ -160,8 +158,8 @@ Result<bool> NoShowWatch::check(SiteStore& store, const site::Shift& shift, Time
     request.to = asked.phone;
     request.kind = sms::MessageClass::kEscalation;
     request.urgent = true;
-    request.body = possibleNoShowText(desk_.contextFor(asked.personId), desk_.nameOf(personId),
-                                      words);
+    request.body =
+        possibleNoShowText(desk_.contextFor(asked.personId), desk_.nameOf(personId), words);
     request.ref = "shift:" + shift.id;
     request.notAfter = timeOf(shift.end.utc);
     request.sources = {{"org", "shift:" + shift.id, shiftLabel(words)},

@@ -1,11 +1,12 @@
 // TrustFeedback: what the call-out flow tells the policy side about its own decisions and about
 // how managers received its proposals, for the trust budget of each function (seed 001 section
 // 6; daemon/policy/trust_budget.h). The call-out code calls it without knowing who listens; in
-// `serve` the PolicySubsystem does (PolicySubsystem::recordDecision, recordProposalOutcome).
+// `serve` the PolicySubsystem does (PolicySubsystem::recordDecision, recordProposalOutcome,
+// recordShadowOutcome).
 //
 // Threading: called on the store's writer (the engine thread), inside the turn's open batch, so
 // what the listener records commits (or is dropped) with the event. Errors: the listener's own to
-// log; evidence that cannot be recorded never stops a call-out. Either member may be empty.
+// log; evidence that cannot be recorded never stops a call-out. Any member may be empty.
 #pragma once
 
 #include <functional>
@@ -31,6 +32,12 @@ struct TrustFeedback {
   std::function<void(AuditLog::Batch& batch, TimePoint at, std::string_view kind, bool approved,
                      std::optional<policy::OverrideReason> overrideReason, std::string_view ref)>
       proposal;
+  // A person made the same call as one of the box's shadow decisions of kind `kind` (agreed) or
+  // another one (the person who worked the shift was ruled out or not considered); `ref` names it
+  // ("callout-12-shadow"). Only crisp outcomes are told: who clocked in, or a manager's verdict.
+  std::function<void(AuditLog::Batch& batch, TimePoint at, std::string_view kind, bool agreed,
+                     std::string_view ref)>
+      shadow;
 };
 
 }  // namespace atoms::callout

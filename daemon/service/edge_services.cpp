@@ -72,6 +72,10 @@ sms_site::CalloutOptions EdgeServices::calloutOptions() {
                std::optional<policy::OverrideReason> overrideReason, std::string_view ref) {
         policy->recordProposalOutcome(batch, at, kind, approved, overrideReason, ref);
       };
+  options.trust.shadow = [policy](AuditLog::Batch& batch, TimePoint at, std::string_view kind,
+                                  bool agreed, std::string_view ref) {
+    policy->recordShadowOutcome(batch, at, kind, agreed, ref);
+  };
   return options;
 }
 

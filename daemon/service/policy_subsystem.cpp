@@ -378,6 +378,23 @@ void PolicySubsystem::recordProposalOutcome(AuditLog::Batch& batch, TimePoint at
   }
 }
 
+void PolicySubsystem::recordShadowOutcome(AuditLog::Batch& batch, TimePoint at,
+                                          std::string_view kind, bool agreed,
+                                          std::string_view ref) {
+  auto row = gate_->table().find(kind);
+  if (!row) return;
+  const policy::TrustOutcome outcome =
+      agreed ? policy::TrustOutcome::kShadowAgreed : policy::TrustOutcome::kShadowDisagreed;
+  auto update = trust_->update(
+      batch, (*row)->function, at, "engine", ref,
+      [at, outcome](policy::TrustBudget& b) { return b.recordOutcome(at, outcome); });
+  if (!update) {
+    logError(
+        logger_, "cannot record a shadow decision's outcome in the trust budget",
+        {{"function", (*row)->function}, {"ref", std::string(ref)}, {"error", update.message()}});
+  }
+}
+
 Status PolicySubsystem::recordBreakerTripIn(AuditLog::Batch& batch, std::string_view breaker,
                                             TimePoint at) {
   const std::string actor = "breaker:" + std::string(breaker);

@@ -102,6 +102,8 @@ Result<std::unique_ptr<ConversationProcessor>> ConversationProcessor::create(
       processor->noShow_ = std::make_unique<callout::NoShowWatch>(
           *processor->desk_, *processor->site_, *processor->outreach_, mailbox.store,
           callout->noShowGrace, callout->gate);
+      processor->shadowJudge_ = std::make_unique<callout::ShadowJudge>(
+          *processor->site_, mailbox.store, callout->noShowGrace, callout->trust);
       ConversationProcessor* self = processor.get();
       processor->approvals_ = std::make_unique<callout::CalloutApprovals>(
           *processor->desk_, *processor->site_, mailbox.store, [self] { self->scheduleCallout(); });
@@ -191,6 +193,10 @@ void ConversationProcessor::calloutDue() {
     Result<int> asked = noShow_->due(now);
     steps = asked ? Result<int>(*steps + *asked) : Result<int>(asked.error());
   }
+  if (steps) {
+    Result<int> judged = shadowJudge_->due(now);
+    steps = judged ? Result<int>(*steps + *judged) : Result<int>(judged.error());
+  }
   if (!steps) {
     site_->invalidate();
     logError(logger_, "call-out timer step failed; it will be tried again in a minute",
@@ -212,6 +218,12 @@ void ConversationProcessor::scheduleCallout() {
   }
   const std::optional<TimePoint> noShow = noShow_->nextDue(engine_.clock().now());
   if (noShow && (!*next || *noShow < **next)) *next = noShow;
+  Result<std::optional<TimePoint>> judge = shadowJudge_->nextDue();
+  if (!judge) {
+    logError(logger_, "cannot read the next shadow verdict", {{"error", judge.message()}});
+  } else if (*judge && (!*next || **judge < **next)) {
+    *next = *judge;
+  }
   calloutTimer_.setAt(*next);
 }
 

@@ -34,14 +34,15 @@
 #include "daemon/callout/callout_desk.h"
 #include "daemon/callout/callout_handler.h"
 #include "daemon/callout/no_show_watch.h"
+#include "daemon/callout/shadow_judge.h"
 #include "daemon/callout/site_snapshot.h"
 #include "daemon/engine/deadline_timer.h"
 #include "daemon/engine/engine.h"
 #include "daemon/service/sms_subsystem.h"
 #include "daemon/sms/site_roster.h"
+#include "sms/conversation/checklist_desk.h"
 #include "sms/conversation/conversation.h"
 #include "sms/conversation/outreach.h"
-#include "sms/conversation/checklist_desk.h"
 #include "sms/conversation/safety_desk.h"
 #include "store/result.h"
 
@@ -106,15 +107,16 @@ class ConversationProcessor final : public InboundProcessor {
   std::unique_ptr<callout::CalloutDesk> desk_;
   std::unique_ptr<callout::CalloutHandler> handler_;
   std::unique_ptr<callout::NoShowWatch> noShow_;
+  std::unique_ptr<callout::ShadowJudge> shadowJudge_;
   std::unique_ptr<callout::CalloutApprovals> approvals_;
   std::unique_ptr<sms::conversation::ChecklistDesk> checklists_;  // null without checklists
   bool checklistsCaughtUp_ = false;  // the first pass sends what was missed while down
   std::unique_ptr<sms::conversation::Conversation> conversation_;
   bool writesFrozen_ = false;  // engine thread
   // Last, so they are cancelled first (on the engine thread: SmsSubsystem destroys us there).
-  DeadlineTimer releaseTimer_;  // held messages
-  DeadlineTimer realertTimer_;  // safety reminders
-  DeadlineTimer calloutTimer_;  // call-out waves, escalations, expiries
+  DeadlineTimer releaseTimer_;    // held messages
+  DeadlineTimer realertTimer_;    // safety reminders
+  DeadlineTimer calloutTimer_;    // call-out waves, escalations, expiries
   DeadlineTimer checklistTimer_;  // overdue checklists (docs/checklists.md)
 };
 

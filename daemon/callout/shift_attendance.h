@@ -1,0 +1,33 @@
+// Who clocked in for a shift: the crisp question asked of the time clocks when the box's call-out
+// decisions are judged against what happened (seed 001 section 6 and its open question 1: only
+// outcomes with a crisp predicate count). Shadow decisions ask it (ShadowJudge); verifying an
+// autonomous cover asks the same, so both read this one answer.
+//
+// Punches are the site's (site_punch: imported ones and the terminals', at in Unix seconds).
+// Punches carry no shift, so a clock-in counts for `shift` when it falls between kEarlyClockIn
+// before its start and `by`, and the person has no other shift of their own overlapping that
+// window (they clocked in for their own). The shift's assignee in `site`, if they clocked in,
+// comes first; else the earliest such clock-in.
+//
+// Threading: the store's owner thread. Errors: the store's, one line.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "daemon/site/site_model.h"
+#include "store/database.h"
+#include "store/result.h"
+
+namespace atoms::callout {
+
+// A clock-in this long before a shift's start counts for it (people clock in early).
+inline constexpr std::chrono::hours kEarlyClockIn{1};
+
+// The person who clocked in for `shift` by `by` (usually its start plus the no-show grace), or
+// nullopt when nobody did.
+Result<std::optional<std::string>> clockedInFor(Database& db, const site::SiteModel& site,
+                                                const site::Shift& shift, site::Instant by);
+
+}  // namespace atoms::callout
