@@ -7,6 +7,9 @@
 #include "daemon/api/offers_resource.h"
 #include "daemon/api/packets_resource.h"
 #include "daemon/api/policy_resource.h"
+#include "daemon/api/shadow_resource.h"
+#include "daemon/callout/callout_store.h"
+#include "daemon/callout/shadow_judge.h"
 #include "daemon/engine/engine.h"
 #include "daemon/log/log.h"
 #include "daemon/service/config_schema.h"
@@ -79,6 +82,7 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
     options.resources.push_back(killSwitchResource());
     options.resources.push_back(policyResource());
     options.resources.push_back(packetsResource());
+    options.resources.push_back(shadowResource());
   }
   server_ = std::make_unique<api::ApprovalsServer>(
       std::move(*tokens), [this]() -> callout::ApprovalBook* { return active_ ? book_ : nullptr; },
@@ -239,6 +243,51 @@ std::shared_ptr<api::ApiResource> ApiSubsystem::offersResource() {
     return true;
   };
   return std::make_shared<api::OffersResource>(std::move(access));
+}
+
+std::shared_ptr<api::ApiResource> ApiSubsystem::shadowResource() {
+  api::ShadowAccess access;
+  access.roles = [this](const std::string& person) { return rolesOf(person); };
+  access.awaiting = [this]() -> Result<json::Value> {
+    auto rows = callout::ShadowBook(store_.store().db()).awaiting(true);
+    if (!rows) return rows.error();
+    json::Array decisions;
+    for (const callout::ShadowRow& row : *rows) decisions.push_back(row.toJson());
+    return json::Value(json::Object{{"decisions", std::move(decisions)}});
+  };
+  access.judge = [this](std::int64_t id, bool agree,
+                        const std::string& person) -> Result<api::ShadowJudgement> {
+    SiteStore& store = store_.store();
+    auto row = callout::ShadowBook(store.db()).find(id);
+    if (!row) return row.error();
+    if (!*row) {
+      auto callout = callout::CalloutStore(store.db()).callout(id);
+      if (!callout) return callout.error();
+      return *callout ? api::ShadowJudgement::kNotShadow : api::ShadowJudgement::kUnknown;
+    }
+    if ((*row)->verdict && *(*row)->verdict != callout::ShadowVerdict::kUnknown) {
+      return api::ShadowJudgement::kAlreadyJudged;
+    }
+    PolicySubsystem* policy = policy_;
+    callout::TrustFeedback feedback;
+    feedback.shadow = [policy](AuditLog::Batch& batch, TimePoint at, std::string_view kind,
+                               bool agreed, std::string_view ref) {
+      policy->recordShadowOutcome(batch, at, kind, agreed, ref);
+    };
+    auto batch = store.log().begin();
+    if (!batch) return batch.error();
+    const auto verdict =
+        agree ? callout::ShadowVerdict::kAgreed : callout::ShadowVerdict::kDisagreed;
+    if (Status s =
+            callout::recordShadowVerdict(*batch, store.db(), **row, verdict, std::nullopt, "panel",
+                                         "panel:" + person, "", engine_.clock().now(), feedback);
+        !s) {
+      return s.error();
+    }
+    if (auto committed = batch->commit(); !committed) return committed.error();
+    return api::ShadowJudgement::kJudged;
+  };
+  return std::make_shared<api::ShadowResource>(std::move(access));
 }
 
 std::shared_ptr<api::ApiResource> ApiSubsystem::killSwitchResource() {

@@ -77,6 +77,7 @@ class ApiSubsystem final : public ServiceSubsystem {
   std::shared_ptr<api::ApiResource> policyResource();
   std::shared_ptr<api::ApiResource> packetsResource();
   std::shared_ptr<api::ApiResource> offersResource();  // served whenever the API is
+  std::shared_ptr<api::ApiResource> shadowResource();
   // Engine thread: the person's roles for the kill switch and the owner's controls; nullopt when
   // the person is not on the site.
   Result<std::optional<policy::PanelRoles>> rolesOf(const std::string& person);

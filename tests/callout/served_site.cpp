@@ -6,6 +6,7 @@
 #include <cctype>
 #include <fstream>
 
+#include "daemon/service/api_subsystem.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/policy_subsystem.h"
 #include "daemon/service/sms_subsystem.h"
@@ -85,9 +86,8 @@ void ServedSite::open() {
   provider.routeWebhooks(kPublicUrl, "http://127.0.0.1:" + std::to_string(twilio->webhookPort()));
   Engine& engine = services_->engine().engine();
   runner_ = std::make_unique<sms::mailbox::PostingStoreRunner>(
-      services_->store().store(), [&engine](std::function<void()> ev) {
-        return engine.post(std::move(ev));
-      },
+      services_->store().store(),
+      [&engine](std::function<void()> ev) { return engine.post(std::move(ev)); },
       [&engine] { return engine.onEngineThread(); });
   settle();  // what a previous run left due
 }
@@ -162,11 +162,26 @@ void ServedSite::addTimeClock() {
   terminal_ = std::make_unique<drivers::terminal::SimulatedTerminal>(options);
 }
 
+void ServedSite::addApi(const std::map<std::string, std::string>& tokens) {
+  std::string lines;
+  for (const auto& [person, token] : tokens) {
+    lines += person + " " + drivers::BearerTokens::hashHex(token) + "\n";
+  }
+  const std::string file = tmp_.write("api-tokens", lines);
+  BOOST_TEST_REQUIRE(::chmod(file.c_str(), 0600) == 0);
+  config_["api.listen"] = "127.0.0.1:0";
+  config_["api.tokens_file"] = file;
+  close();
+  open();
+}
+
+std::uint16_t ServedSite::apiPort() { return services_->api().port(); }
+
 void ServedSite::punch(const std::string& personId, drivers::terminal::PunchKind kind,
                        TimePoint at) {
   BOOST_TEST_REQUIRE(terminal_ != nullptr, "addTimeClock() first");
-  const auto punched = terminal_->punch(
-      personId, kind, std::chrono::time_point_cast<std::chrono::milliseconds>(at));
+  const auto punched =
+      terminal_->punch(personId, kind, std::chrono::time_point_cast<std::chrono::milliseconds>(at));
   const drivers::terminal::PunchReply reply = terminal_->send({punched});
   BOOST_TEST_REQUIRE(reply.httpStatus == 200, reply.error);
   settle();

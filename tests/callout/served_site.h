@@ -53,6 +53,11 @@ class ServedSite {
   void addTimeClock();
   void punch(const std::string& personId, drivers::terminal::PunchKind kind, TimePoint at);
 
+  // The JSON API on a loopback port with a token per person (`tokens`: person id -> token), then
+  // a restart; apiPort() is where it listens.
+  void addApi(const std::map<std::string, std::string>& tokens);
+  std::uint16_t apiPort();
+
   void setLevel(policy::KillSwitchLevel level);
   // Runs `fn` on the engine thread with the policy subsystem (its breakers, its state), then
   // waits until the service is quiet.

@@ -2,18 +2,21 @@
 // docs/policy-gate.md "Trust budget"): at SHADOW the box decides and records whom it would offer
 // the shift to, sends nothing, and at the shift's start plus the grace learns from the time clock
 // whether the person who came in was one it would have asked.
-#include <boost/test/unit_test.hpp>
 #include <algorithm>
+#include <boost/test/unit_test.hpp>
 #include <optional>
 
 #include "daemon/service/policy_subsystem.h"
 #include "tests/callout/callout_fixture.h"
 #include "tests/callout/served_site.h"
+#include "tests/support/api_client.h"
 
 using namespace atoms;
 using namespace atoms::callout;
 using namespace atoms::callout::testing;
 using namespace std::chrono_literals;
+using atoms::testing::ApiReply;
+using atoms::testing::apiRequest;
 
 namespace {
 
@@ -53,14 +56,33 @@ Scheduling scheduling(ServedSite& site) {
   return out;
 }
 
-// A shadow site with a time clock at the door; Rosa reports Jamal out at 16:55.
+const std::string kKwameToken = "kwame-token-3f9a1c7e5b2d4086";  // everyone's manager of record
+const std::string kRosaToken = "rosa-token-5a7c9e1b3d0f2864";    // the lead: neither role
+
+// A shadow site with the JSON API (for Kwame and Rosa) and a time clock at the door; Rosa
+// reports Jamal out at 16:55.
 struct ShadowSite : ServedSite {
   ShadowSite() {
     setGraduation(policy::Graduation::kShadow);
+    addApi({{"p-kwame", kKwameToken}, {"p-rosa", kRosaToken}});
     addTimeClock();  // last: a restart gives the time clock a new port
     text(kRosa, "Jamal didn't show, I'm alone on the line");
   }
+  ApiReply awaiting(const std::string& token) {
+    return apiRequest(apiPort(), "GET", "/v1/trust/staffing_scheduling/shadow", token);
+  }
+  ApiReply verdict(std::int64_t callout, const std::string& token, const std::string& body) {
+    return apiRequest(apiPort(), "POST",
+                      "/v1/trust/staffing_scheduling/shadow/" + std::to_string(callout), token,
+                      body);
+  }
 };
+
+json::Value parsed(const ApiReply& reply) {
+  auto v = json::parse(reply.body);
+  BOOST_REQUIRE_MESSAGE(v.ok(), reply.body);
+  return *v;
+}
 
 }  // namespace
 
@@ -154,6 +176,54 @@ BOOST_FIXTURE_TEST_CASE(nobodyClockingInLeavesTheDecisionUnjudgedAndUncounted, S
   close();
   open();
   BOOST_TEST(entries("callout.shadow_judged").size() == 1u);
+}
+
+BOOST_FIXTURE_TEST_CASE(aManagerOfRecordsVerdictThroughTheApiCountsOnceAndIsAudited, ShadowSite) {
+  const ApiReply listed = awaiting(kKwameToken);
+  BOOST_REQUIRE_EQUAL(listed.status, 200);
+  const json::Value body = parsed(listed);
+  const json::Array& decisions = body.asObject().at("decisions").asArray();
+  BOOST_REQUIRE_EQUAL(decisions.size(), 1u);
+  BOOST_TEST(decisions[0].asObject().at("callout").asInt() == 1);
+  BOOST_TEST(people(decisions[0].asObject().at("eligible")).front() == "p-ben");
+
+  BOOST_TEST(awaiting(kRosaToken).status == 403);
+  BOOST_TEST(verdict(1, kRosaToken, R"({"agree":true})").status == 403);
+  BOOST_TEST(verdict(1, kKwameToken, R"({"agree":"yes"})").status == 400);
+  BOOST_TEST(verdict(7, kKwameToken, R"({"agree":true})").status == 404);
+  BOOST_TEST(entries("callout.shadow_judged").empty());
+
+  const ApiReply agreed = verdict(1, kKwameToken, R"({"agree":true})");
+  BOOST_REQUIRE_EQUAL(agreed.status, 200);
+  BOOST_TEST(parsed(agreed).asObject().at("verdict").asString() == "agreed");
+  const auto judged = entries("callout.shadow_judged");
+  BOOST_REQUIRE_EQUAL(judged.size(), 1u);
+  BOOST_TEST(judged[0].actor == "panel:p-kwame");
+  BOOST_TEST(field(judged[0], "source") == "panel");
+  BOOST_TEST(field(judged[0], "verdict") == "agreed");
+  BOOST_TEST(scheduling(*this).trustHalves == 2);
+
+  // Judged once: not by Kwame again, not by the time clock at the grace's end, not after a restart.
+  const ApiReply again = verdict(1, kKwameToken, R"({"agree":false})");
+  BOOST_TEST(again.status == 409);
+  BOOST_TEST(again.body.find("judged already") != std::string::npos, again.body);
+  advance(3min);
+  punch("p-zed", drivers::terminal::PunchKind::kClockIn, now());
+  advance(20min);
+  BOOST_TEST(entries("callout.shadow_judged").size() == 1u);
+  BOOST_TEST(parsed(awaiting(kKwameToken)).asObject().at("decisions").asArray().empty());
+  BOOST_TEST(scheduling(*this).trustHalves == 2);
+  BOOST_TEST(!entries("api.refused").empty());
+}
+
+BOOST_FIXTURE_TEST_CASE(aCallOutDecidedOutsideShadowIsNotAShadowDecision, ServedSite) {
+  addApi({{"p-kwame", kKwameToken}});
+  text(kRosa, "Jamal didn't show, I'm alone on the line");  // offers go out: no shadow decision
+  const ApiReply refused = apiRequest(apiPort(), "POST", "/v1/trust/staffing_scheduling/shadow/1",
+                                      kKwameToken, R"({"agree":false})");
+  BOOST_TEST(refused.status == 409);
+  BOOST_TEST(refused.body.find("not decided in shadow") != std::string::npos, refused.body);
+  BOOST_TEST(entries("callout.shadow_judged").empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
