@@ -175,6 +175,27 @@ void ServedSite::addApi(const std::map<std::string, std::string>& tokens) {
   open();
 }
 
+void ServedSite::reassignByImport(const std::string& shiftId, const std::string& personId) {
+  close();
+  {
+    auto opened = SiteStore::open(stateDir_);
+    BOOST_TEST_REQUIRE(opened.ok(), opened.message());
+    auto model = site::loadSite((*opened)->db());
+    BOOST_TEST_REQUIRE(model.ok(), model.message());
+    bool found = false;
+    for (site::Shift& s : model->shifts) {
+      if (s.id == shiftId) {
+        s.assignee = personId;
+        found = true;
+      }
+    }
+    BOOST_TEST_REQUIRE(found, shiftId);
+    Status imported = site::importSite((*opened)->db(), *model);
+    BOOST_TEST_REQUIRE(imported.ok(), imported.message());
+  }
+  open();
+}
+
 std::uint16_t ServedSite::apiPort() { return services_->api().port(); }
 
 void ServedSite::punch(const std::string& personId, drivers::terminal::PunchKind kind,

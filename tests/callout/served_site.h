@@ -58,6 +58,10 @@ class ServedSite {
   void addApi(const std::map<std::string, std::string>& tokens);
   std::uint16_t apiPort();
 
+  // A person gives `shiftId` to `personId` with `site import` while the service is stopped
+  // (close, import the stored site with the change, open).
+  void reassignByImport(const std::string& shiftId, const std::string& personId);
+
   void setLevel(policy::KillSwitchLevel level);
   // Runs `fn` on the engine thread with the policy subsystem (its breakers, its state), then
   // waits until the service is quiet.

@@ -161,6 +161,18 @@ BOOST_FIXTURE_TEST_CASE(aClockInBySomeoneTheLaborRulesRuledOutIsADisagreementTha
   BOOST_TEST(after.agreement == "0% (0 of 1)");  // counts against the 80%
 }
 
+BOOST_FIXTURE_TEST_CASE(withoutAClockInAShiftAPersonGaveSomeoneElseIsJudgedFromTheSchedule,
+                        ShadowSite) {
+  reassignByImport("s-jamal", "p-ana");  // the manager found Ana, second in the box's order
+  advance(20min);
+  const auto judged = entries("callout.shadow_judged");
+  BOOST_REQUIRE_EQUAL(judged.size(), 1u);
+  BOOST_TEST(field(judged[0], "verdict") == "agreed");
+  BOOST_TEST(field(judged[0], "worker") == "p-ana");
+  BOOST_TEST(field(judged[0], "source") == "schedule");
+  BOOST_TEST(scheduling(*this).trustHalves == 2);
+}
+
 BOOST_FIXTURE_TEST_CASE(nobodyClockingInLeavesTheDecisionUnjudgedAndUncounted, ShadowSite) {
   advance(3min);
   punch("p-rosa", drivers::terminal::PunchKind::kClockIn, now());  // the lead, for her own shift
