@@ -34,6 +34,29 @@ constexpr auto kUrgentWithin = std::chrono::hours(3);
 site::Instant instant(TimePoint t) { return std::chrono::floor<std::chrono::seconds>(t); }
 TimePoint timePoint(site::Instant t) { return TimePoint(t.time_since_epoch()); }
 
+constexpr char kRankingRule[] =
+    "no premium first, then fewer offers in 14 days, then fewer hours this week, then person id";
+
+// The receipt of a decision about whom to offer a call-out's shift to (a wave, or its shadow),
+// with the sources every such decision stands on.
+CalloutReceipt offerReceipt(const CalloutRow& c, const std::string& id, TimePoint now,
+                            const ShiftWords& w) {
+  CalloutReceipt receipt(id, "callout.offer", now);
+  receipt.source("org", "shift:" + c.shiftId, shiftLabel(w))
+      .source("org", "roster:" + c.stationId, "people who can work " + w.station)
+      .source("policy", "labor-rules", "the labor rules of the site's jurisdictions");
+  if (c.inboxId) receipt.source("message", "inbox:" + std::to_string(*c.inboxId), "the report");
+  return receipt;
+}
+
+// The labor-rule verdict a candidate was offered (or would be offered) on.
+void addVerdict(CalloutReceipt& receipt, const Candidate& cand) {
+  receipt.rule("labor.verdict", json::Object{{"person", cand.personId}},
+               cand.premium ? "threshold_exceeded" : "pass",
+               std::string("labor rules: ") +
+                   std::string(labor::verdictKindName(cand.verdict.verdict.kind)));
+}
+
 bool offersMayGo(const policy::GateDecision& d) {
   // Held offers are held by Outreach (the L1 freeze), never dropped: they may be queued.
   return d.executes() || d.outcome == policy::EffectiveOutcome::kHold;
@@ -388,26 +411,16 @@ Status CalloutDesk::recordShadow(Step& step, const CalloutRow& c,
   json::Array ruledOut;
   for (const Excluded& e : list->excluded) ruledOut.push_back(excludedJson(e));
   row.ruledOut = ruledOut;
-  CalloutReceipt receipt("callout-" + std::to_string(c.id) + "-shadow", "callout.offer", step.now);
-  receipt.source("org", "shift:" + c.shiftId, shiftLabel(w))
-      .source("org", "roster:" + c.stationId, "people who can work " + w.station)
-      .source("policy", "labor-rules", "the labor rules of the site's jurisdictions");
-  if (c.inboxId) receipt.source("message", "inbox:" + std::to_string(*c.inboxId), "the report");
-  for (const Candidate& cand : list->ranked) {
-    receipt.rule("labor.verdict", json::Object{{"person", cand.personId}},
-                 cand.premium ? "threshold_exceeded" : "pass",
-                 std::string("labor rules: ") +
-                     std::string(labor::verdictKindName(cand.verdict.verdict.kind)));
-  }
+  CalloutReceipt receipt =
+      offerReceipt(c, "callout-" + std::to_string(c.id) + "-shadow", step.now, w);
+  for (const Candidate& cand : list->ranked) addVerdict(receipt, cand);
   receipt.gate(gate)
       .field("callout", c.id)
       .field("shadow", true)
       .field("wouldOfferFirst", std::move(first))
       .field("eligible", std::move(eligible))
       .field("notOffered", std::move(ruledOut))
-      .field("ranking",
-             "no premium first, then fewer offers in 14 days, then fewer hours this "
-             "week, then person id");
+      .field("ranking", kRankingRule);
   auto seq = receipt.addTo(step.batch,
                            "Shadow decision: whom the box would offer the shift to, in order, and "
                            "whom the labor rules or reachability rule out; nothing was sent.",
@@ -427,12 +440,8 @@ Result<int> CalloutDesk::sendWave(Step& step, CalloutRow& c, const policy::GateD
   const ShiftWords w = words(c.shiftId, step.now);
   json::Array offeredJson;
   int offered = 0;
-  CalloutReceipt receipt("callout-" + std::to_string(c.id) + "-wave-" + std::to_string(c.waves),
-                         "callout.offer", step.now);
-  receipt.source("org", "shift:" + c.shiftId, shiftLabel(w))
-      .source("org", "roster:" + c.stationId, "people who can work " + w.station)
-      .source("policy", "labor-rules", "the labor rules of the site's jurisdictions");
-  if (c.inboxId) receipt.source("message", "inbox:" + std::to_string(*c.inboxId), "the report");
+  CalloutReceipt receipt = offerReceipt(
+      c, "callout-" + std::to_string(c.id) + "-wave-" + std::to_string(c.waves), step.now, w);
   for (const Candidate& cand : list->ranked) {
     if (offered >= settings_.waveSize) break;
     const site::Person* p = site_.index().person(cand.personId);
@@ -474,10 +483,7 @@ Result<int> CalloutDesk::sendWave(Step& step, CalloutRow& c, const policy::GateD
     facts.asObject()["outreach"] =
         std::string(sms::conversation::outreachOutcomeName(sent->outcome));
     offeredJson.push_back(std::move(facts));
-    receipt.rule("labor.verdict", json::Object{{"person", cand.personId}},
-                 cand.premium ? "threshold_exceeded" : "pass",
-                 std::string("labor rules: ") +
-                     std::string(labor::verdictKindName(cand.verdict.verdict.kind)));
+    addVerdict(receipt, cand);
   }
   json::Array excluded;
   for (const Excluded& e : list->excluded) excluded.push_back(excludedJson(e));
@@ -486,9 +492,7 @@ Result<int> CalloutDesk::sendWave(Step& step, CalloutRow& c, const policy::GateD
       .field("wave", c.waves)
       .field("offered", std::move(offeredJson))
       .field("notOffered", std::move(excluded))
-      .field("ranking",
-             "no premium first, then fewer offers in 14 days, then fewer hours this "
-             "week, then person id");
+      .field("ranking", kRankingRule);
   auto seq = receipt.addTo(step.batch,
                            first ? "First offers for a shift someone cannot work, to people the "
                                    "labor rules allow, in the order recorded."
