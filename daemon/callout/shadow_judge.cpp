@@ -89,9 +89,9 @@ Status recordShadowVerdict(AuditLog::Batch& batch, Database& db, const ShadowRow
                            ShadowVerdict verdict, const std::optional<std::string>& worker,
                            std::string_view source, std::string_view actor, std::string_view why,
                            TimePoint now, const TrustFeedback& feedback) {
-  if (Status s = ShadowBook(db).judge(
-          row.calloutId, verdict, worker.value_or(""),
-          std::string(source) + (source == "panel" ? ":" + std::string(actor) : ""), now);
+  // A person's verdict names them; the clock's names where it looked.
+  if (Status s = ShadowBook(db).judge(row.calloutId, verdict, worker.value_or(""),
+                                      source == "panel" ? actor : source, now);
       !s) {
     return s;
   }

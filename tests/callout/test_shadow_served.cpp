@@ -188,6 +188,15 @@ BOOST_FIXTURE_TEST_CASE(nobodyClockingInLeavesTheDecisionUnjudgedAndUncounted, S
   close();
   open();
   BOOST_TEST(entries("callout.shadow_judged").size() == 1u);
+  // The clock's "unknown" is no verdict: a manager may still give one, and it counts.
+  const json::Value listed = parsed(awaiting(kKwameToken));
+  const json::Array& decisions = listed.asObject().at("decisions").asArray();
+  BOOST_REQUIRE_EQUAL(decisions.size(), 1u);
+  BOOST_TEST(decisions[0].asObject().at("verdict").asString() == "unknown");
+  BOOST_TEST(decisions[0].asObject().at("judgedBy").asString() == "nobody");
+  BOOST_TEST(verdict(1, kKwameToken, R"({"agree":false})").status == 200);
+  BOOST_TEST(entries("callout.shadow_judged").size() == 2u);
+  BOOST_TEST(scheduling(*this).agreement == "0% (0 of 1)");
 }
 
 BOOST_FIXTURE_TEST_CASE(aManagerOfRecordsVerdictThroughTheApiCountsOnceAndIsAudited, ShadowSite) {
