@@ -55,7 +55,8 @@ struct CalloutOptions {
   callout::CalloutSettings settings;
   callout::GateFunction gate;
   callout::TrustFeedback trust;
-  // A shift started this long ago without a clock-in: its lead is asked (0: never).
+  // A shift started this long ago without a clock-in: its lead is asked (0: never). Also when a
+  // shadow decision is judged from who clocked in (callout::ShadowJudge), on the call-out timer.
   std::chrono::minutes noShowGrace{10};
 };
 
