@@ -223,11 +223,12 @@ Result<std::optional<CalloutRow>> CalloutStore::openCalloutForShift(std::string_
       [shiftId](Statement& s) { s.bind(1, shiftId); }, readCallout));
 }
 
-Result<bool> CalloutStore::anyCalloutForShift(std::string_view shiftId) {
-  auto s = db_.prepare("SELECT 1 FROM callout WHERE shift_id = ? LIMIT 1");
-  if (!s) return s.error();
-  s->bind(1, shiftId);
-  return s->step();
+Result<std::optional<CalloutRow>> CalloutStore::latestCalloutForShift(std::string_view shiftId) {
+  return first(collect<CalloutRow>(
+      db_,
+      "SELECT " + std::string(kCalloutColumns) +
+          " FROM callout WHERE shift_id = ? ORDER BY id DESC LIMIT 1",
+      [shiftId](Statement& s) { s.bind(1, shiftId); }, readCallout));
 }
 
 Result<std::vector<CalloutRow>> CalloutStore::openCallouts() {
@@ -383,8 +384,7 @@ Result<std::vector<ApprovalRow>> CalloutStore::pendingApprovals() {
                               kNoBind, readApproval);
 }
 
-Result<std::vector<ApprovalRow>> CalloutStore::recentApprovals(TimePoint since,
-                                                               std::size_t limit) {
+Result<std::vector<ApprovalRow>> CalloutStore::recentApprovals(TimePoint since, std::size_t limit) {
   return collect<ApprovalRow>(
       db_,
       "SELECT " + std::string(kApprovalColumns) +

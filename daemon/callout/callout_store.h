@@ -96,8 +96,8 @@ class CalloutStore {
   Status updateCallout(const CalloutRow& row);                // every mutable column
   Result<std::optional<CalloutRow>> callout(std::int64_t id);
   Result<std::optional<CalloutRow>> openCalloutForShift(std::string_view shiftId);
-  // Whether the shift ever had a call-out, in any state (a search ran or runs for it).
-  Result<bool> anyCalloutForShift(std::string_view shiftId);
+  // The shift's latest call-out, in any state (a search ran or runs for it); nullopt: none ever.
+  Result<std::optional<CalloutRow>> latestCalloutForShift(std::string_view shiftId);
   Result<std::vector<CalloutRow>> openCallouts();
   // The latest call-outs (any state) whose absent person is `personId`, newest first.
   Result<std::vector<CalloutRow>> calloutsFor(std::string_view absentId, std::size_t limit);

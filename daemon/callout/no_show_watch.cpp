@@ -14,26 +14,13 @@ namespace {
 
 using sms::conversation::OutreachRequest;
 
-site::Instant instantOf(TimePoint t) {
-  return std::chrono::time_point_cast<std::chrono::seconds>(t);
-}
-
 TimePoint timeOf(site::Instant t) { return TimePoint(t.time_since_epoch()); }
 
-std::string messageId(const site::Shift& shift) { return "noshow-" + shift.id; }
-
-// A clock-in by `personId` in [from, to] (site_punch holds the imported and the terminals'
-// punches, in Unix seconds).
-Result<bool> clockedIn(Database& db, const std::string& personId, site::Instant from,
-                       site::Instant to) {
-  auto stmt = db.prepare(
-      "SELECT 1 FROM site_punch WHERE person_id = ? AND kind = 'clock_in' AND at >= ? AND at <= ?"
-      " LIMIT 1");
-  if (!stmt) return stmt.error();
-  stmt->bind(1, personId)
-      .bind(2, static_cast<std::int64_t>(from.time_since_epoch().count()))
-      .bind(3, static_cast<std::int64_t>(to.time_since_epoch().count()));
-  return stmt->step();
+// One question per shift; a shift covered by a call-out gets one more about its cover (the
+// first question may have been the one that started the search).
+std::string messageId(const site::Shift& shift, const std::optional<CalloutRow>& covered) {
+  if (covered) return "noshow-" + shift.id + "-cover-" + std::to_string(covered->id);
+  return "noshow-" + shift.id;
 }
 
 bool isLeadStation(const site::Station* station) {
@@ -111,15 +98,20 @@ NoShowWatch::Asked NoShowWatch::whoToAsk(const site::Shift& shift) const {
 
 Result<bool> NoShowWatch::check(SiteStore& store, const site::Shift& shift, TimePoint now) {
   const std::string& personId = *shift.assignee;
+  // A shift with a call-out is the search's, unless the search covered it with the person now on
+  // it: a cover who does not come is asked about like anyone else.
+  auto latest = CalloutStore(store.db()).latestCalloutForShift(shift.id);
+  if (!latest) return latest.error();
+  const bool covered =
+      *latest && (*latest)->state == CalloutState::kCovered && (*latest)->coveredBy == personId;
+  if (*latest && !covered) return false;
+  const std::string id = messageId(shift, covered ? *latest : std::optional<CalloutRow>());
   sms::conversation::ConversationTables tables(store.db());
-  auto already = tables.findMessage(messageId(shift));
+  auto already = tables.findMessage(id);
   if (!already) return already.error();
   if (*already) return false;
-  auto searched = CalloutStore(store.db()).anyCalloutForShift(shift.id);
-  if (!searched) return searched.error();
-  if (*searched) return false;
-  const site::Instant from = shift.start.utc - kEarlyClockIn;
-  auto in = clockedIn(store.db(), personId, from, instantOf(now));
+  const TimePoint from = timeOf(shift.start.utc) - kEarlyClockIn;
+  auto in = shiftClockIn(store.db(), personId, timeOf(shift.start.utc), now);
   if (!in) return in.error();
   if (*in) return false;
 
@@ -134,10 +126,9 @@ Result<bool> NoShowWatch::check(SiteStore& store, const site::Shift& shift, Time
   auto batch = store.log().begin();
   if (!batch) return batch.error();
   const ShiftWords words = desk_.words(shift.id, now);
-  CalloutReceipt receipt(messageId(shift), action.kind, now);
+  CalloutReceipt receipt(id, action.kind, now);
   receipt.source("org", "shift:" + shift.id, shiftLabel(words))
-      .source("service", "site_punch:" + personId,
-              "no clock-in since " + formatTimestamp(timeOf(from)))
+      .source("service", "site_punch:" + personId, "no clock-in since " + formatTimestamp(from))
       .rule("callout.noshow.grace",
             {{"grace_minutes", static_cast<std::int64_t>(grace_.count())},
              {"shift_start", formatTimestamp(timeOf(shift.start.utc))}},
@@ -145,6 +136,7 @@ Result<bool> NoShowWatch::check(SiteStore& store, const site::Shift& shift, Time
       .gate(gate)
       .field("shift", shift.id)
       .field("person", personId)
+      .field("cover", covered ? json::Value((*latest)->id) : json::Value())
       .field("asked", asked.personId.empty() ? json::Value() : json::Value(asked.personId))
       .field("askedAs", asked.why);
   if (asked.phone.empty()) receipt.gap("nobody with a phone to ask: no lead, manager or contact");
@@ -154,7 +146,7 @@ Result<bool> NoShowWatch::check(SiteStore& store, const site::Shift& shift, Time
   if (!seq) return seq.error();
   if (asks) {
     OutreachRequest request;
-    request.id = messageId(shift);
+    request.id = id;
     request.to = asked.phone;
     request.kind = sms::MessageClass::kEscalation;
     request.urgent = true;
@@ -163,7 +155,7 @@ Result<bool> NoShowWatch::check(SiteStore& store, const site::Shift& shift, Time
     request.ref = "shift:" + shift.id;
     request.notAfter = timeOf(shift.end.utc);
     request.sources = {{"org", "shift:" + shift.id, shiftLabel(words)},
-                       {"decision", messageId(shift), "no clock-in after the grace period"}};
+                       {"decision", id, "no clock-in after the grace period"}};
     auto sent = outreach_.sendIn(store, *batch, request);
     if (!sent) return sent.error();
   }

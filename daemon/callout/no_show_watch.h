@@ -4,6 +4,8 @@
 // text that says what it saw and how to start the search ("Jamal hasn't clocked in for line cook
 // today 17:00-23:00 yet. If they're not coming, reply "Jamal isn't here" and I'll find cover.").
 // The reply is an ordinary report (CalloutDesk::reportIn), so the lead stays the one who decides.
+// A shift with a call-out is left to the search, except when the search covered it: its cover is
+// asked about once more, the same way (a cover who does not come is noticed; issue 7).
 //
 // Who is asked: the person working a shift lead's position then (a shift at a station tagged
 // "shift_lead", other than the absent person), else the absent person's manager of record, else the

@@ -1,5 +1,6 @@
 #include "daemon/callout/shift_attendance.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace atoms::callout {
@@ -16,7 +17,27 @@ bool hasOwnShift(const site::SiteModel& site, const site::Shift& shift, const st
   return false;
 }
 
+// site_punch keeps Unix seconds.
+std::int64_t seconds(sms::mailbox::TimePoint t) {
+  return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
+}
+
 }  // namespace
+
+Result<std::optional<sms::mailbox::TimePoint>> shiftClockIn(Database& db, std::string_view personId,
+                                                            sms::mailbox::TimePoint shiftStart,
+                                                            sms::mailbox::TimePoint by) {
+  auto stmt = db.prepare(
+      "SELECT at FROM site_punch WHERE person_id = ? AND kind = 'clock_in' AND at >= ? AND at <= ?"
+      " ORDER BY at LIMIT 1");
+  if (!stmt) return stmt.error();
+  stmt->bind(1, personId).bind(2, seconds(shiftStart - kEarlyClockIn)).bind(3, seconds(by));
+  auto row = stmt->step();
+  if (!row) return row.error();
+  if (!*row) return std::optional<sms::mailbox::TimePoint>();
+  return std::optional<sms::mailbox::TimePoint>(
+      sms::mailbox::TimePoint(std::chrono::seconds(stmt->columnInt64(0))));
+}
 
 Result<std::optional<std::string>> clockedInFor(Database& db, const site::SiteModel& site,
                                                 const site::Shift& shift, site::Instant by) {

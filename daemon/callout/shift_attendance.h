@@ -1,7 +1,8 @@
-// Who clocked in for a shift: the crisp question asked of the time clocks when the box's call-out
+// Who clocked in for a shift: the crisp questions asked of the time clocks when the box's call-out
 // decisions are judged against what happened (seed 001 section 6 and its open question 1: only
-// outcomes with a crisp predicate count). Shadow decisions ask it (ShadowJudge); verifying an
-// autonomous cover asks the same, so both read this one answer.
+// outcomes with a crisp predicate count), and by the no-show watch. Shadow decisions ask who
+// worked it (clockedInFor, ShadowJudge); the no-show watch and the verification of the box's own
+// covers ask whether one person did (shiftClockIn, CoverVerifier).
 //
 // Punches are the site's (site_punch: imported ones and the terminals', at in Unix seconds).
 // Punches carry no shift, so a clock-in counts for `shift` when it falls between kEarlyClockIn
@@ -15,8 +16,10 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "daemon/site/site_model.h"
+#include "sms/mailbox/mailbox_clock.h"
 #include "store/database.h"
 #include "store/result.h"
 
@@ -29,5 +32,12 @@ inline constexpr std::chrono::hours kEarlyClockIn{1};
 // nullopt when nobody did.
 Result<std::optional<std::string>> clockedInFor(Database& db, const site::SiteModel& site,
                                                 const site::Shift& shift, site::Instant by);
+
+// Did `personId` clock in for a shift starting at `shiftStart`, from kEarlyClockIn before it up to
+// `by` (the start plus the no-show grace, or now)? The earliest such clock-in (its instant, the
+// evidence) or nullopt. One point query, inside the caller's transaction.
+Result<std::optional<sms::mailbox::TimePoint>> shiftClockIn(Database& db, std::string_view personId,
+                                                            sms::mailbox::TimePoint shiftStart,
+                                                            sms::mailbox::TimePoint by);
 
 }  // namespace atoms::callout
