@@ -234,11 +234,20 @@ constexpr Migration kStoreMigrations[] = {
     {18, "sms_offers_paused",
      "CREATE TABLE sms_offers_paused(phone TEXT PRIMARY KEY, paused_at INTEGER NOT NULL,"
      " words TEXT NOT NULL);"},
+    // Covers the box gave on its own, each judged once (daemon/callout/cover_verifier.h): pending,
+    // then verified or mismatch with the reason and the evidence. Instants: Unix milliseconds.
+    {19, "cover_check",
+     "CREATE TABLE cover_check(callout_id INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
+     " shift_id TEXT NOT NULL, person_id TEXT NOT NULL, assigned_at INTEGER NOT NULL,"
+     " shift_start INTEGER NOT NULL, shift_end INTEGER NOT NULL, outcome TEXT NOT NULL"
+     " CHECK(outcome IN ('pending','verified','mismatch')), judged_at INTEGER,"
+     " reason TEXT NOT NULL, evidence TEXT NOT NULL);"
+     "CREATE INDEX cover_check_by_outcome ON cover_check(outcome);"},
     // Call-outs decided in shadow (daemon/callout/shadow_book.h; docs/callouts.md "shadow"):
     // whom the box would have offered the shift (eligible, canonical JSON array of person ids in
     // rank order) and whom it ruled out and why (ruled_out, canonical JSON), then the verdict on
     // it: by the time clock or the schedule at the shift's start plus the grace, or by a manager.
-    // Instants are Unix milliseconds (UTC). Number 20: 19 is kept for a parallel change.
+    // Instants are Unix milliseconds (UTC).
     {20, "callout_shadow",
      "CREATE TABLE callout_shadow(callout_id INTEGER PRIMARY KEY, shift_id TEXT NOT NULL,"
      " absent_id TEXT NOT NULL, decided_at INTEGER NOT NULL, shift_start INTEGER NOT NULL,"

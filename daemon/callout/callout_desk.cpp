@@ -6,6 +6,7 @@
 
 #include "daemon/callout/callout_receipt.h"
 #include "daemon/callout/candidates.h"
+#include "daemon/callout/cover_verifier.h"
 #include "daemon/callout/shadow_book.h"
 #include "sms/conversation/conversation_tables.h"
 #include "sms/conversation/offers_pause.h"
@@ -632,6 +633,12 @@ Result<bool> CalloutDesk::assign(Step& step, CalloutRow& c, OfferRow& offer,
   c.nextWaveAt.reset();
   c.escalateAt.reset();
   if (Status s = step.rows.updateCallout(c); !s) return s.error();
+  // The gate gave it on its own: what follows verifies it (a manager's approval already counted).
+  if (!approvalId && gate.executes()) {
+    if (Status s = CoverVerifier::watch(step.store.db(), c, "shift.assign", step.now); !s) {
+      return s.error();
+    }
+  }
 
   const ShiftWords w = words(c.shiftId, step.now);
   CalloutReceipt receipt("callout-" + std::to_string(c.id) + "-assign", "shift.assign", step.now);

@@ -2,7 +2,7 @@
 // how managers received its proposals, for the trust budget of each function (seed 001 section
 // 6; daemon/policy/trust_budget.h). The call-out code calls it without knowing who listens; in
 // `serve` the PolicySubsystem does (PolicySubsystem::recordDecision, recordProposalOutcome,
-// recordShadowOutcome).
+// recordShadowOutcome, recordVerification).
 //
 // Threading: called on the store's writer (the engine thread), inside the turn's open batch, so
 // what the listener records commits (or is dropped) with the event. Errors: the listener's own to
@@ -38,6 +38,12 @@ struct TrustFeedback {
   std::function<void(AuditLog::Batch& batch, TimePoint at, std::string_view kind, bool agreed,
                      std::string_view ref)>
       shadow;
+  // A decision of kind `kind` the gate executed on its own was verified (kAutonomousVerified) or
+  // found wrong (kVerificationMismatch) by what followed (callout::CoverVerifier); `ref` names it
+  // ("callout-7").
+  std::function<void(AuditLog::Batch& batch, TimePoint at, std::string_view kind,
+                     policy::TrustOutcome outcome, std::string_view ref)>
+      verification;
 };
 
 }  // namespace atoms::callout

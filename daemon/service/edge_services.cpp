@@ -59,6 +59,7 @@ sms_site::CalloutOptions EdgeServices::calloutOptions() {
   options.settings.lookahead = std::chrono::hours(integer("callout.lookahead_hours", 12));
   options.settings.generalManager = config.getString("callout.general_manager");
   options.noShowGrace = std::chrono::minutes(integer("callout.no_show_grace_minutes", 10));
+  options.timeClocks = !config.getString("terminal.listen", "").empty();
   PolicySubsystem* policy = policy_;
   options.gate = [policy](const policy::ProposedAction& action) {
     return policy->gate().decide(action, policy->state());
@@ -75,6 +76,10 @@ sms_site::CalloutOptions EdgeServices::calloutOptions() {
   options.trust.shadow = [policy](AuditLog::Batch& batch, TimePoint at, std::string_view kind,
                                   bool agreed, std::string_view ref) {
     policy->recordShadowOutcome(batch, at, kind, agreed, ref);
+  };
+  options.trust.verification = [policy](AuditLog::Batch& batch, TimePoint at, std::string_view kind,
+                                        policy::TrustOutcome outcome, std::string_view ref) {
+    policy->recordVerification(batch, at, kind, outcome, ref);
   };
   return options;
 }

@@ -395,6 +395,23 @@ void PolicySubsystem::recordShadowOutcome(AuditLog::Batch& batch, TimePoint at,
   }
 }
 
+void PolicySubsystem::recordVerification(AuditLog::Batch& batch, TimePoint at,
+                                         std::string_view kind, policy::TrustOutcome outcome,
+                                         std::string_view ref) {
+  auto row = gate_->table().find(kind);
+  if (!row) return;
+  auto update = trust_->update(
+      batch, (*row)->function, at, "engine", ref,
+      [at, outcome](policy::TrustBudget& b) { return b.recordOutcome(at, outcome); });
+  if (!update) {
+    logError(logger_, "cannot record a verification in the trust budget",
+             {{"function", (*row)->function},
+              {"ref", std::string(ref)},
+              {"outcome", std::string(policy::trustOutcomeName(outcome))},
+              {"error", update.message()}});
+  }
+}
+
 Status PolicySubsystem::recordBreakerTripIn(AuditLog::Batch& batch, std::string_view breaker,
                                             TimePoint at) {
   const std::string actor = "breaker:" + std::string(breaker);

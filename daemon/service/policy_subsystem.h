@@ -15,10 +15,11 @@
 //   section 6; docs/decisions/0010-trust-budget-start-and-ceiling.md): policy.graduation.<function>
 //   is both the level a function's budget begins at and its ceiling; the gate sees the lower of
 //   the ceiling and the budget's effective level. The box's own decisions and the approver's
-//   answers to its proposals and the verdicts on its shadow decisions are recorded (recordDecision,
-//   recordProposalOutcome, recordShadowOutcome, in the caller's batch), breaker trips regress it
-//   (recordBreakerTrip), the owner advances or narrows it (advance, regress), and a daily check
-//   audits graduation.eligible when the next step is open.
+//   answers to its proposals, the verdicts on its shadow decisions and the verification of its own
+//   decisions are recorded (recordDecision, recordProposalOutcome, recordShadowOutcome,
+//   recordVerification, in the caller's batch), breaker trips regress it (recordBreakerTrip), the
+//   owner advances or narrows it (advance, regress), and a daily check audits graduation.eligible
+//   when the next step is open.
 // - the site's breakers (SiteBreakers: BRK-OUT, BRK-SCH, BRK-CONN-<system>), kept in the store,
 //   fed through reportBreaker(); state().openBreakers is theirs, a trip regresses the trust budget
 //   in the trip's transaction, and BRK-OUT open freezes outreach as L1 does.
@@ -147,6 +148,11 @@ class PolicySubsystem final : public ServiceSubsystem {
   // are logged.
   void recordShadowOutcome(AuditLog::Batch& batch, TimePoint at, std::string_view kind, bool agreed,
                            std::string_view ref);
+  // A decision of kind `kind` the gate executed on its own was verified (autonomous_verified, +1,
+  // at most +10 a day) or found wrong (verification_mismatch, -5) by what followed
+  // (callout::TrustFeedback::verification; `ref` names it). Errors are logged.
+  void recordVerification(AuditLog::Batch& batch, TimePoint at, std::string_view kind,
+                          policy::TrustOutcome outcome, std::string_view ref);
   // `breaker` tripped (Closed or HalfOpen -> Open): every function with an action behind it
   // regresses from AUTONOMOUS to PROPOSE, in a batch of its own. Errors are logged.
   void recordBreakerTrip(std::string_view breaker, TimePoint at);

@@ -104,6 +104,8 @@ Result<std::unique_ptr<ConversationProcessor>> ConversationProcessor::create(
           callout->noShowGrace, callout->gate);
       processor->shadowJudge_ = std::make_unique<callout::ShadowJudge>(
           *processor->site_, mailbox.store, callout->noShowGrace, callout->trust);
+      processor->covers_ = std::make_unique<callout::CoverVerifier>(
+          mailbox.store, callout->noShowGrace, callout->timeClocks, callout->trust.verification);
       ConversationProcessor* self = processor.get();
       processor->approvals_ = std::make_unique<callout::CalloutApprovals>(
           *processor->desk_, *processor->site_, mailbox.store, [self] { self->scheduleCallout(); });
@@ -197,6 +199,10 @@ void ConversationProcessor::calloutDue() {
     Result<int> judged = shadowJudge_->due(now);
     steps = judged ? Result<int>(*steps + *judged) : Result<int>(judged.error());
   }
+  if (steps) {
+    Result<int> verified = covers_->due(now);
+    steps = verified ? Result<int>(*steps + *verified) : Result<int>(verified.error());
+  }
   if (!steps) {
     site_->invalidate();
     logError(logger_, "call-out timer step failed; it will be tried again in a minute",
@@ -223,6 +229,12 @@ void ConversationProcessor::scheduleCallout() {
     logError(logger_, "cannot read the next shadow verdict", {{"error", judge.message()}});
   } else if (*judge && (!*next || **judge < **next)) {
     *next = *judge;
+  }
+  Result<std::optional<TimePoint>> cover = covers_->nextDue();
+  if (!cover) {
+    logError(logger_, "cannot read the next cover verification", {{"error", cover.message()}});
+  } else if (*cover && (!*next || **cover < **next)) {
+    *next = *cover;
   }
   calloutTimer_.setAt(*next);
 }

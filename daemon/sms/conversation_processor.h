@@ -33,6 +33,7 @@
 #include "daemon/callout/approval_book.h"
 #include "daemon/callout/callout_desk.h"
 #include "daemon/callout/callout_handler.h"
+#include "daemon/callout/cover_verifier.h"
 #include "daemon/callout/no_show_watch.h"
 #include "daemon/callout/shadow_judge.h"
 #include "daemon/callout/site_snapshot.h"
@@ -58,6 +59,8 @@ struct CalloutOptions {
   // A shift started this long ago without a clock-in: its lead is asked (0: never). Also when a
   // shadow decision is judged from who clocked in (callout::ShadowJudge), on the call-out timer.
   std::chrono::minutes noShowGrace{10};
+  // The site has time clocks (terminal.listen): the box's covers are verified by their clock-in.
+  bool timeClocks = false;
 };
 
 class ConversationProcessor final : public InboundProcessor {
@@ -109,6 +112,7 @@ class ConversationProcessor final : public InboundProcessor {
   std::unique_ptr<callout::CalloutHandler> handler_;
   std::unique_ptr<callout::NoShowWatch> noShow_;
   std::unique_ptr<callout::ShadowJudge> shadowJudge_;
+  std::unique_ptr<callout::CoverVerifier> covers_;
   std::unique_ptr<callout::CalloutApprovals> approvals_;
   std::unique_ptr<sms::conversation::ChecklistDesk> checklists_;  // null without checklists
   bool checklistsCaughtUp_ = false;  // the first pass sends what was missed while down
