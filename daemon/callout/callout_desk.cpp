@@ -4,6 +4,7 @@
 #include <set>
 #include <utility>
 
+#include "daemon/callout/act_check.h"
 #include "daemon/callout/callout_receipt.h"
 #include "daemon/callout/candidates.h"
 #include "daemon/callout/cover_verifier.h"
@@ -584,6 +585,7 @@ Result<DeskAnswer> CalloutDesk::takeIn(DeskTurn& turn, const Contact& person,
   }
   auto done = assign(step, c, offer, v, gate, std::nullopt);
   if (!done) return done.error();
+  if (!*done) return DeskAnswer{"offer_not_given_at_act", managerWillConfirmText(ctx), c.id};
   return DeskAnswer{"offer_taken", youAreOnText(ctx, words(c.shiftId, turn.now)), c.id};
 }
 
@@ -623,6 +625,13 @@ Result<bool> CalloutDesk::assign(Step& step, CalloutRow& c, OfferRow& offer,
                                  const labor::PersonVerdict& verdict,
                                  const policy::GateDecision& gate,
                                  std::optional<std::int64_t> approvalId) {
+  // At Act: the labor rules once more, against the schedule as stored now (act_check.h).
+  auto atAct = actCheck(step.store.db(), site_, offer.personId, c.shiftId);
+  if (!atAct) return atAct.error();
+  if (*atAct && (*atAct)->kind == labor::VerdictKind::kDenied) {
+    if (Status s = notGivenAtAct(step, c, offer, **atAct, !approvalId); !s) return s.error();
+    return false;
+  }
   if (Status s = site_.assign(step.store.db(), c.shiftId, offer.personId); !s) return s.error();
   offer.state = OfferState::kAccepted;
   offer.answeredAt = step.now;
@@ -678,6 +687,44 @@ Result<bool> CalloutDesk::assign(Step& step, CalloutRow& c, OfferRow& offer,
     }
   }
   return true;
+}
+
+Status CalloutDesk::notGivenAtAct(Step& step, const CalloutRow& c, OfferRow& offer,
+                                  const labor::Verdict& verdict, bool tellManager) {
+  offer.state = OfferState::kClosed;
+  offer.answeredAt = step.now;
+  if (Status s = step.rows.updateOffer(offer); !s) return s.error();
+  const std::string id = "callout-" + std::to_string(c.id) + "-act-" + std::to_string(offer.id);
+  const ShiftWords w = words(c.shiftId, step.now);
+  CalloutReceipt receipt(id, "shift.assign", step.now);
+  receipt.source("org", "shift:" + c.shiftId, shiftLabel(w))
+      .source("service", "site_shift:" + offer.personId, "the person's shifts as stored at Act")
+      .source("policy", "labor-rules", "the labor rules of the site's jurisdictions")
+      .labor(verdict.evaluations)
+      .field("callout", c.id)
+      .field("person", offer.personId)
+      .field("breaker", "BRK-SCH");
+  auto seq = receipt.addTo(step.batch,
+                           "Not given: at the moment of writing it, the schedule as stored breaks "
+                           "a labor rule the decision did not see; BRK-SCH is told.",
+                           "not_given_at_act");
+  if (!seq) return seq.error();
+  if (violationAtAct_) violationAtAct_(step.now, id);
+  if (!tellManager) return Status::success();
+  const site::Person* person = site_.index().person(offer.personId);
+  HumanContact manager = generalManager();
+  if (person != nullptr && person->managerOfRecord && *person->managerOfRecord != offer.personId) {
+    if (const site::Person* m = site_.index().person(*person->managerOfRecord);
+        m != nullptr && !m->phone.empty()) {
+      manager = {m->name, m->phone};
+    }
+  }
+  if (manager.phone.empty()) return Status::success();
+  auto sent = send(step, id + "-manager", manager.phone, MessageClass::kEscalation, true,
+                   notGivenAtActText(contextForPhone(manager.phone), nameOf(offer.personId), w), c,
+                   c.shiftEnd);
+  if (!sent) return sent.error();
+  return Status::success();
 }
 
 Status CalloutDesk::closeOffers(Step& step, CalloutRow& c, std::int64_t exceptOffer, bool tell) {
@@ -975,6 +1022,14 @@ Result<Decision> CalloutDesk::decideAs(DeskTurn& turn, const Decider& who, std::
   }
   auto done = assign(step, c, offer, **verdict, gate, a.id);
   if (!done) return done.error();
+  if (!*done) {
+    auto sent = send(step, "approval-" + std::to_string(a.id) + "-outcome", offer.phone,
+                     MessageClass::kThreadReply, false, cannotTakeText(pctx), c, c.shiftEnd);
+    if (!sent) return sent.error();
+    return Decision{DecisionOutcome::kApprovedDeniedOnRecheck,
+                    {"approval_not_given_at_act",
+                     approvedButNotAllowedText(ctx, nameOf(offer.personId)), c.id}};
+  }
   auto sent = send(step, "approval-" + std::to_string(a.id) + "-outcome", offer.phone,
                    MessageClass::kThreadReply, true, approvedText(pctx, w), c, c.shiftEnd);
   if (!sent) return sent.error();

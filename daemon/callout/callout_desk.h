@@ -157,6 +157,11 @@ class CalloutDesk {
   // Who hears of the desk's decisions and its proposals' outcomes (the trust budget); none by
   // default. Call before the first turn.
   void setTrustFeedback(TrustFeedback feedback) { feedback_ = std::move(feedback); }
+  // Who hears of a labor-rule violation found at Act (act_check.h): called on the engine thread in
+  // the step's batch with its instant and the receipt id; in `serve` BRK-SCH's signal. None by
+  // default. Call before the first turn.
+  using ViolationAtAct = std::function<void(TimePoint at, const std::string& ref)>;
+  void setViolationAtAct(ViolationAtAct listener) { violationAtAct_ = std::move(listener); }
 
   const CalloutSettings& settings() const { return settings_; }
   TimePoint now() const { return outreach_.now(); }
@@ -179,6 +184,9 @@ class CalloutDesk {
   // Whether a wave after the first may go out under `gate` (asked at the wave's time).
   Result<bool> laterWaveAllowed(Step& step, const CalloutRow& callout,
                                 const policy::GateDecision& gate);
+  // Writes the assignment; Ok(false) when the check at Act (act_check.h) found a labor-rule
+  // violation: nothing is written but the offer's close, its receipt and the manager's text
+  // (notGivenAtAct).
   Result<bool> assign(Step& step, CalloutRow& callout, OfferRow& offer,
                       const labor::PersonVerdict& verdict, const policy::GateDecision& gate,
                       std::optional<std::int64_t> approvalId);
@@ -190,6 +198,10 @@ class CalloutDesk {
   Status escalate(Step& step, CalloutRow& callout, std::string_view why);
   // Lapses a pending approval: its offer is closed and the person told it was not approved.
   Status expireApproval(Step& step, ApprovalRow& approval);
+  // The offer taken is closed unassigned, audited with the stored schedule's verdict, the listener
+  // told, and (`tellManager`: no manager approved it) the taker's manager of record texted.
+  Status notGivenAtAct(Step& step, const CalloutRow& callout, OfferRow& offer,
+                       const labor::Verdict& verdict, bool tellManager);
   Status closeOffers(Step& step, CalloutRow& callout, std::int64_t exceptOffer, bool tell);
   Status tellLead(Step& step, const CalloutRow& callout, std::string_view what,
                   const std::string& text);
@@ -212,6 +224,7 @@ class CalloutDesk {
   CalloutSettings settings_;
   GateFunction gate_;
   TrustFeedback feedback_;
+  ViolationAtAct violationAtAct_;
   sms::RandomSource random_;
 };
 

@@ -81,7 +81,8 @@ std::string heldSearchText(const ReplyContext& c, const ShiftWords& s, const std
                            bool self) {
   if (self) {
     if (es(c)) {
-      return "Gracias por avisar. Los mensajes de este sistema están en pausa ahora, así que buscar "
+      return "Gracias por avisar. Los mensajes de este sistema están en pausa ahora, así que "
+             "buscar "
              "quien cubra tu turno de " +
              shift(c, s) + " espera hasta que se reanuden. Avisa también a " + human(c) + ".";
     }
@@ -97,8 +98,8 @@ std::string heldSearchText(const ReplyContext& c, const ShiftWords& s, const std
            " esperan y salen cuando se reanuden. Para cubrirlo antes: " + human(c) + ".";
   }
   return "Got it. Texts from this box are paused right now, so the offers to cover " + absent +
-         " on " + shift(c, s) + " are waiting and go out when they're back on. For cover sooner: " +
-         human(c) + ".";
+         " on " + shift(c, s) +
+         " are waiting and go out when they're back on. For cover sooner: " + human(c) + ".";
 }
 
 std::string nobodyEligibleText(const ReplyContext& c, const ShiftWords& s,
@@ -143,6 +144,26 @@ std::string cannotTakeText(const ReplyContext& c) {
   }
   return "Thanks! I can't give you this shift after all: it would break a labor rule. " + human(c) +
          " can explain.";
+}
+
+std::string managerWillConfirmText(const ReplyContext& c) {
+  if (es(c)) {
+    return "¡Gracias! Un gerente tiene que confirmar este turno antes de que sea tuyo. " +
+           human(c) + " te puede contar más.";
+  }
+  return "Thanks! A manager needs to confirm this shift before it's yours. " + human(c) +
+         " can tell you more.";
+}
+
+std::string notGivenAtActText(const ReplyContext& c, const std::string& who, const ShiftWords& s) {
+  if (es(c)) {
+    return who + " respondió para tomar " + shift(c, s) +
+           ", pero con el horario guardado ahora las reglas laborales no lo permiten, así que no "
+           "se lo di. Revisa el horario, por favor; sigo buscando cobertura.";
+  }
+  return who + " replied to take " + shift(c, s) +
+         ", but with the schedule as it is stored now the labor rules don't allow it, so I didn't "
+         "give it. Please check the schedule; I'm still looking for cover.";
 }
 
 std::string noLongerNeededText(const ReplyContext& c, const ShiftWords& s) {
@@ -302,8 +323,8 @@ std::string stillSearchingText(const ReplyContext& c, const ShiftWords& s,
 std::string offersNotApprovedText(const ReplyContext& c, const ShiftWords& s,
                                   const std::string& manager) {
   if (es(c)) {
-    return manager + " decidió no enviar ofertas para " + shift(c, s) +
-           ". Habla con " + manager + " sobre cómo cubrirlo.";
+    return manager + " decidió no enviar ofertas para " + shift(c, s) + ". Habla con " + manager +
+           " sobre cómo cubrirlo.";
   }
   return manager + " decided not to send offers for " + shift(c, s) + ". Please check with " +
          manager + " about covering it.";

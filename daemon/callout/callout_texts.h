@@ -52,6 +52,10 @@ std::string coveredNoLongerNeededText(const ReplyContext& c, const ShiftWords& s
 std::string declinedText(const ReplyContext& c);
 // The taker no longer passes a labor rule at the moment they reply.
 std::string cannotTakeText(const ReplyContext& c);
+// To a taker whose shift was not given at Act (the schedule as stored breaks a labor rule).
+std::string managerWillConfirmText(const ReplyContext& c);
+// To the taker's manager of record: the same, and that the search goes on.
+std::string notGivenAtActText(const ReplyContext& c, const std::string& who, const ShiftWords& s);
 // To people with an open offer when the absent person turned up after all.
 std::string noLongerNeededText(const ReplyContext& c, const ShiftWords& s);
 // A second reply with the code while the manager decides.

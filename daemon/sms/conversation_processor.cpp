@@ -97,6 +97,7 @@ Result<std::unique_ptr<ConversationProcessor>> ConversationProcessor::create(
           *processor->site_, *processor->outreach_, mailbox.store, callout->settings, callout->gate,
           [] { return randombytes_random(); });
       processor->desk_->setTrustFeedback(callout->trust);
+      processor->desk_->setViolationAtAct(callout->violationAtAct);
       processor->handler_ =
           std::make_unique<callout::CalloutHandler>(*processor->desk_, *processor->site_);
       processor->noShow_ = std::make_unique<callout::NoShowWatch>(

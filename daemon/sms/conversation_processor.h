@@ -61,6 +61,8 @@ struct CalloutOptions {
   std::chrono::minutes noShowGrace{10};
   // The site has time clocks (terminal.listen): the box's covers are verified by their clock-in.
   bool timeClocks = false;
+  // A labor-rule violation found at Act (CalloutDesk::setViolationAtAct); may be empty.
+  callout::CalloutDesk::ViolationAtAct violationAtAct;
 };
 
 class ConversationProcessor final : public InboundProcessor {

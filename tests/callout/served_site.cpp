@@ -272,6 +272,11 @@ std::string ServedSite::storedAssignee(const std::string& shiftId) {
   return storedAssigneeVia(runner(), shiftId);
 }
 
+void ServedSite::writeToStore(const std::string& sql) {
+  Status done = runner().run([&](SiteStore& store) { return store.db().exec(sql); });
+  BOOST_TEST_REQUIRE(done.ok(), done.message());
+}
+
 std::vector<Entry> ServedSite::entries(std::string_view kind) {
   auto found = atoms::testing::entriesOfKindVia(runner(), kind);
   BOOST_TEST_REQUIRE(found.ok(), found.message());

@@ -76,6 +76,9 @@ class ServedSite {
   std::string codeFor(const std::string& to);
   int heldTo(const std::string& to);
   std::string storedAssignee(const std::string& shiftId);
+  // Runs `sql` on the store as a tool outside the service would (a `site import`): the service's
+  // site snapshot is not told.
+  void writeToStore(const std::string& sql);
   std::vector<Entry> entries(std::string_view kind);
   json::Value receiptWithId(const std::string& id);
 

@@ -297,4 +297,48 @@ BOOST_FIXTURE_TEST_CASE(ecRisk006ASev2InOneFunctionRestartsAnotherFunctionsProbe
   BOOST_TEST(breakerState(*this, "BRK-OUT") == "closed");
 }
 
+// Seed 001 section 8, BRK-SCH's live signal: a labor-rule violation reaching Act. The desk decided
+// on its snapshot; between the offer and Ben's reply the store got another shift for Ben at the
+// same hours (as a site import writes it). At Act the rules run again on the stored schedule:
+// nothing is given, Ben is told a manager will confirm, his manager of record is told, and
+// BRK-SCH opens. The routine re-check at acceptance (the snapshot) never trips it.
+BOOST_FIXTURE_TEST_CASE(aLaborViolationFoundAtActGivesNothingAndOpensBrkSch, ServedSite) {
+  text(kRosa, "Jamal didn't show, I'm alone on the line");
+  const std::string code = codeFor(kBen);
+  writeToStore(
+      "INSERT INTO site_shift(id, position, station_id, start_utc, start_local, end_utc, end_local,"
+      " certification_id, assignee_id) SELECT 's-ben-imported', 1000, station_id, start_utc,"
+      " start_local, end_utc, end_local, NULL, 'p-ben' FROM site_shift WHERE id = 's-jamal'");
+  text(kBen, code);
+  BOOST_TEST(storedAssignee("s-jamal") == "p-jamal");
+  BOOST_TEST(lastTo(kBen).find("A manager needs to confirm this shift") != std::string::npos,
+             lastTo(kBen));
+  BOOST_TEST(
+      lastTo(kKwame).find("Ben replied to take line cook today 17:00-23:00") != std::string::npos,
+      lastTo(kKwame));
+  int notGiven = 0;
+  for (const Entry& e : entries("receipt")) {
+    const json::Value* outcome = e.body.find("outcome");
+    if (outcome != nullptr && outcome->isString() && outcome->asString() == "not_given_at_act") {
+      ++notGiven;
+    }
+  }
+  BOOST_TEST(notGiven == 1);
+  auto changed = entries("breaker.changed");
+  BOOST_REQUIRE_EQUAL(changed.size(), 1u);
+  BOOST_TEST(field(changed[0], "breaker") == "BRK-SCH");
+  BOOST_TEST(field(changed[0], "to") == "open");
+  BOOST_TEST(changed[0].actor == "callout");
+  BOOST_TEST(breakerState(*this, "BRK-SCH") == "open");
+}
+
+// The check at Act on an unchanged schedule: the shift is given and BRK-SCH stays closed.
+BOOST_FIXTURE_TEST_CASE(anUnchangedScheduleAtActGivesTheShiftAndLeavesBrkSchClosed, ServedSite) {
+  text(kRosa, "Jamal didn't show, I'm alone on the line");
+  text(kBen, codeFor(kBen));
+  BOOST_TEST(storedAssignee("s-jamal") == "p-ben");
+  BOOST_TEST(entries("breaker.changed").empty());
+  BOOST_TEST(breakerState(*this, "BRK-SCH") == "closed");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

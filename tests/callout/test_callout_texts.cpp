@@ -38,6 +38,8 @@ BOOST_AUTO_TEST_CASE(everyCalloutTextPassesTheContentLintInBothLanguages) {
         coveredNoLongerNeededText(c, s),
         declinedText(c),
         cannotTakeText(c),
+        managerWillConfirmText(c),
+        notGivenAtActText(c, "Ben", s),
         noLongerNeededText(c, s),
         stillWaitingText(c),
         waitingApprovalText(c, "Kwame"),
