@@ -332,6 +332,27 @@ BOOST_FIXTURE_TEST_CASE(aLaborViolationFoundAtActGivesNothingAndOpensBrkSch, Ser
   BOOST_TEST(breakerState(*this, "BRK-SCH") == "open");
 }
 
+// The same at Act after a manager's APPROVE (Mia's overtime): the manager hears it cannot be given,
+// Mia that she cannot take it, and BRK-SCH opens.
+BOOST_FIXTURE_TEST_CASE(aLaborViolationFoundAtActAfterAnApprovalGivesNothing, ServedSite) {
+  setWaveSize(4);
+  text(kRosa, "Jamal didn't show");
+  text(kMia, codeFor(kMia));
+  BOOST_TEST_REQUIRE(lastTo(kKwame).find("Approval 1: Mia can cover") != std::string::npos,
+                     lastTo(kKwame));
+  writeToStore(
+      "INSERT INTO site_shift(id, position, station_id, start_utc, start_local, end_utc, end_local,"
+      " certification_id, assignee_id) SELECT 's-mia-imported', 1000, station_id, start_utc,"
+      " start_local, end_utc, end_local, NULL, 'p-mia' FROM site_shift WHERE id = 's-jamal'");
+  text(kKwame, "APPROVE 1");
+  BOOST_TEST(storedAssignee("s-jamal") == "p-jamal");
+  BOOST_TEST(lastTo(kKwame).find("Approved, but Mia can no longer take it") != std::string::npos,
+             lastTo(kKwame));
+  BOOST_TEST(lastTo(kMia).find("I can't give you this shift after all") != std::string::npos,
+             lastTo(kMia));
+  BOOST_TEST(breakerState(*this, "BRK-SCH") == "open");
+}
+
 // The check at Act on an unchanged schedule: the shift is given and BRK-SCH stays closed.
 BOOST_FIXTURE_TEST_CASE(anUnchangedScheduleAtActGivesTheShiftAndLeavesBrkSchClosed, ServedSite) {
   text(kRosa, "Jamal didn't show, I'm alone on the line");
