@@ -709,7 +709,7 @@ Status CalloutDesk::notGivenAtAct(Step& step, const CalloutRow& c, OfferRow& off
                            "a labor rule the decision did not see; BRK-SCH is told.",
                            "not_given_at_act");
   if (!seq) return seq.error();
-  if (violationAtAct_) violationAtAct_(step.now, id);
+  if (violationAtAct_) violationAtAct_(step.batch, step.now, id);
   if (!tellManager) return Status::success();
   const site::Person* person = site_.index().person(offer.personId);
   HumanContact manager = generalManager();

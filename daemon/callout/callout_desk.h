@@ -157,10 +157,12 @@ class CalloutDesk {
   // Who hears of the desk's decisions and its proposals' outcomes (the trust budget); none by
   // default. Call before the first turn.
   void setTrustFeedback(TrustFeedback feedback) { feedback_ = std::move(feedback); }
-  // Who hears of a labor-rule violation found at Act (act_check.h): called on the engine thread in
-  // the step's batch with its instant and the receipt id; in `serve` BRK-SCH's signal. None by
-  // default. Call before the first turn.
-  using ViolationAtAct = std::function<void(TimePoint at, const std::string& ref)>;
+  // Who hears of a labor-rule violation found at Act (act_check.h): called on the engine thread
+  // with the step's batch (what it records commits with the step), its instant and the receipt
+  // id; in `serve` BRK-SCH's signal and a SEV2 on the scheduling budget. None by default. Call
+  // before the first turn.
+  using ViolationAtAct =
+      std::function<void(AuditLog::Batch& batch, TimePoint at, const std::string& ref)>;
   void setViolationAtAct(ViolationAtAct listener) { violationAtAct_ = std::move(listener); }
 
   const CalloutSettings& settings() const { return settings_; }

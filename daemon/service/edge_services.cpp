@@ -81,10 +81,9 @@ sms_site::CalloutOptions EdgeServices::calloutOptions() {
                                         policy::TrustOutcome outcome, std::string_view ref) {
     policy->recordVerification(batch, at, kind, outcome, ref);
   };
-  // Seed 001 section 8: a labor-rule violation reaching Act opens BRK-SCH (the receipt names it).
-  options.violationAtAct = [policy](TimePoint, const std::string&) {
-    policy->reportBreaker({BreakerReport::Kind::kSignal, "BRK-SCH",
-                           std::string(policy::kSignalLaborViolationAtAct), "callout"});
+  // Seed 001 section 8: a labor-rule violation reaching Act opens BRK-SCH and is a SEV2.
+  options.violationAtAct = [policy](AuditLog::Batch& batch, TimePoint at, const std::string& ref) {
+    policy->recordViolationAtAct(batch, at, "shift.assign", ref);
   };
   return options;
 }

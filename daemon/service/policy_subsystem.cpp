@@ -412,6 +412,21 @@ void PolicySubsystem::recordVerification(AuditLog::Batch& batch, TimePoint at,
   }
 }
 
+void PolicySubsystem::recordViolationAtAct(AuditLog::Batch& batch, TimePoint at,
+                                           std::string_view kind, std::string_view ref) {
+  reportBreaker({BreakerReport::Kind::kSignal, "BRK-SCH",
+                 std::string(policy::kSignalLaborViolationAtAct), "callout"});
+  auto row = gate_->table().find(kind);
+  if (!row) return;
+  auto update = trust_->update(batch, (*row)->function, at, "engine", ref,
+                               [&](policy::TrustBudget& b) { return b.recordSev(at, ref, 2); });
+  if (!update) {
+    logError(
+        logger_, "cannot record the SEV2 of a labor-rule violation at Act",
+        {{"function", (*row)->function}, {"ref", std::string(ref)}, {"error", update.message()}});
+  }
+}
+
 Status PolicySubsystem::recordBreakerTripIn(AuditLog::Batch& batch, std::string_view breaker,
                                             TimePoint at) {
   const std::string actor = "breaker:" + std::string(breaker);

@@ -153,6 +153,12 @@ class PolicySubsystem final : public ServiceSubsystem {
   // (callout::TrustFeedback::verification; `ref` names it). Errors are logged.
   void recordVerification(AuditLog::Batch& batch, TimePoint at, std::string_view kind,
                           policy::TrustOutcome outcome, std::string_view ref);
+  // A labor-rule violation of an action of kind `kind` reached Act (seed 001 section 8: "should be
+  // impossible; treated as SEV2"): BRK-SCH's signal (reportBreaker), and a SEV2 on the kind's
+  // function recorded in `batch` with id `ref` (the not-given receipt): -25, AUTONOMOUS -> PROPOSE,
+  // open (blocking advancement) until the owner closes it. Errors are logged.
+  void recordViolationAtAct(AuditLog::Batch& batch, TimePoint at, std::string_view kind,
+                            std::string_view ref);
   // `breaker` tripped (Closed or HalfOpen -> Open): every function with an action behind it
   // regresses from AUTONOMOUS to PROPOSE, in a batch of its own. Errors are logged.
   void recordBreakerTrip(std::string_view breaker, TimePoint at);

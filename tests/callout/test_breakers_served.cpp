@@ -330,6 +330,11 @@ BOOST_FIXTURE_TEST_CASE(aLaborViolationFoundAtActGivesNothingAndOpensBrkSch, Ser
   BOOST_TEST(field(changed[0], "to") == "open");
   BOOST_TEST(changed[0].actor == "callout");
   BOOST_TEST(breakerState(*this, "BRK-SCH") == "open");
+  // "Should be impossible; treated as SEV2": on the scheduling budget, named by the receipt.
+  auto sevs = entries("trust.sev");
+  BOOST_REQUIRE_EQUAL(sevs.size(), 1u);
+  BOOST_TEST(field(sevs[0], "function") == "staffing_scheduling");
+  BOOST_TEST(field(sevs[0], "ref").find("-act-") != std::string::npos, field(sevs[0], "ref"));
 }
 
 // The same at Act after a manager's APPROVE (Mia's overtime): the manager hears it cannot be given,
@@ -360,6 +365,7 @@ BOOST_FIXTURE_TEST_CASE(anUnchangedScheduleAtActGivesTheShiftAndLeavesBrkSchClos
   BOOST_TEST(storedAssignee("s-jamal") == "p-ben");
   BOOST_TEST(entries("breaker.changed").empty());
   BOOST_TEST(breakerState(*this, "BRK-SCH") == "closed");
+  BOOST_TEST(entries("trust.sev").empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
