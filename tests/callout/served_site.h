@@ -31,6 +31,11 @@
 
 namespace atoms::callout::testing {
 
+// API tokens the served scenarios give (addApi) to Kwame, everyone's manager of record, and Rosa,
+// the lead (neither role).
+inline const std::string kKwameToken = "kwame-token-3f9a1c7e5b2d4086";
+inline const std::string kRosaToken = "rosa-token-5a7c9e1b3d0f2864";
+
 class ServedSite {
  public:
   ServedSite();

@@ -11,6 +11,7 @@
 #include "sms/text/content_lint.h"
 #include "tests/callout/callout_fixture.h"
 #include "tests/callout/served_site.h"
+#include "tests/support/api_client.h"
 
 using namespace atoms;
 using namespace atoms::callout;
@@ -42,7 +43,8 @@ std::string field(const Entry& e, const char* name) {
 
 BOOST_AUTO_TEST_SUITE(callout_flow)
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(aLeadsNoShowTextGetsCertifiedLegalCoverConfirmedWithReceipts, Site, Sites) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(aLeadsNoShowTextGetsCertifiedLegalCoverConfirmedWithReceipts, Site,
+                              Sites) {
   Site f;
   f.text(kRosa, "Jamal didn't show, I'm alone on the line");
   // The first wave: the three clean candidates, fewest hours first.
@@ -115,7 +117,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(aLeadsNoShowTextGetsCertifiedLegalCoverConfirmedWi
   }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(nobodyAnswersTheNextWavesGoOutAndTheGeneralManagerIsToldAtTwentyMinutes, Site, Sites) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(
+    nobodyAnswersTheNextWavesGoOutAndTheGeneralManagerIsToldAtTwentyMinutes, Site, Sites) {
   Site f;
   f.text(kRosa, "Jamal didn't show, I'm alone on the line");
   f.advance(5min);
@@ -155,7 +158,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(twoAcceptInTheSameSecondExactlyOneGetsTheShift, Si
   BOOST_TEST(assigned == 1);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(overtimeWaitsForTheManagerOfRecordThenApprovedGivesTheShift, Site, Sites) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(overtimeWaitsForTheManagerOfRecordThenApprovedGivesTheShift, Site,
+                              Sites) {
   Site f;
   f.setWaveSize(4);
   f.text(kRosa, "Jamal didn't show");
@@ -181,7 +185,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(overtimeWaitsForTheManagerOfRecordThenApprovedGive
   BOOST_TEST(receipt.asObject().at("premiumMinutes").asInt() > 0);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(overtimeDeniedLeavesTheShiftOpenAndTellsThePersonKindly, Site, Sites) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(overtimeDeniedLeavesTheShiftOpenAndTellsThePersonKindly, Site,
+                              Sites) {
   Site f;
   f.setWaveSize(4);
   f.text(kRosa, "Jamal didn't show");
@@ -208,22 +213,26 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(aCandidateWhoTextsStopIsNotOfferedAgain, Site, Sit
 
 // Also seed 001 EC-RISK-008 on a site box: the chase is deferred and the lead is told the box is
 // frozen, with a person to reach for cover sooner (not "offers sent").
-BOOST_AUTO_TEST_CASE_TEMPLATE(atKillSwitchL1OffersAreHeldAndOnlyTheLeadsThreadGetsAnswers, Site, Sites) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(atKillSwitchL1OffersAreHeldAndOnlyTheLeadsThreadGetsAnswers, Site,
+                              Sites) {
   Site f;
   f.setLevel(policy::KillSwitchLevel::kL1);
   f.text(kRosa, "Jamal didn't show, I'm alone on the line");
   BOOST_TEST(offersTo(f, kBen) == 0);
   BOOST_TEST(f.heldTo(kBen) == 1);
-  BOOST_TEST(contains(f.lastTo(kRosa), "Texts from this box are paused right now"), f.lastTo(kRosa));
-  BOOST_TEST(contains(f.lastTo(kRosa), "the offers to cover Jamal on line cook today 17:00-23:00 "
-                                       "are waiting"));
+  BOOST_TEST(contains(f.lastTo(kRosa), "Texts from this box are paused right now"),
+             f.lastTo(kRosa));
+  BOOST_TEST(contains(f.lastTo(kRosa),
+                      "the offers to cover Jamal on line cook today 17:00-23:00 "
+                      "are waiting"));
   BOOST_TEST(contains(f.lastTo(kRosa), "For cover sooner: Kwame"));
   // Released when the freeze lifts, once.
   f.setLevel(policy::KillSwitchLevel::kL0);
   BOOST_TEST(offersTo(f, kBen) == 1);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(aRestartMidFlowResumesFromTheStoreWithoutDuplicateOffers, Site, Sites) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(aRestartMidFlowResumesFromTheStoreWithoutDuplicateOffers, Site,
+                              Sites) {
   Site f;
   f.text(kRosa, "Jamal didn't show, I'm alone on the line");
   const std::string anaCode = f.codeFor(kAna);
@@ -251,7 +260,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(theAbsentPersonSaysTheyAreHereAfterOffersWentOut, 
   BOOST_TEST(f.storedAssignee("s-jamal") == "p-jamal");
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(aSelfCallOutFindsTheSendersOwnShiftAndSaysNothingAboutWhy, Site, Sites) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(aSelfCallOutFindsTheSendersOwnShiftAndSaysNothingAboutWhy, Site,
+                              Sites) {
   Site f;
   f.text(kJamal, "sick, can't come in today");
   BOOST_TEST(contains(f.lastTo(kJamal), "I'm finding cover for your line cook today 17:00-23:00"));
@@ -291,7 +301,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(anUnclearReportAsksOneQuestionAndActsOnNothing, Si
   BOOST_TEST(offersTo(f, kBen) == 1);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(laterWavesPauseWhileTheKillSwitchFreezesWritesAndGoOnAfter, Site, Sites) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(laterWavesPauseWhileTheKillSwitchFreezesWritesAndGoOnAfter, Site,
+                              Sites) {
   Site f;
   f.text(kRosa, "Jamal didn't show, I'm alone on the line");
   f.setLevel(policy::KillSwitchLevel::kL2);
@@ -305,8 +316,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(laterWavesPauseWhileTheKillSwitchFreezesWritesAndG
   BOOST_TEST(offersTo(f, kMia) == 1);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(inProposeModeAManagerWhoSaysNoToTheOffersStopsTheSearchAndTheLeadHears,
-                              Site, Sites) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(
+    inProposeModeAManagerWhoSaysNoToTheOffersStopsTheSearchAndTheLeadHears, Site, Sites) {
   Site f;
   f.setGraduation(policy::Graduation::kPropose);
   f.text(kRosa, "Jamal didn't show, I'm alone on the line");
@@ -320,7 +331,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(inProposeModeAManagerWhoSaysNoToTheOffersStopsTheS
   BOOST_TEST(f.storedAssignee("s-jamal") == "p-jamal");
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(inProposeModeTheManagerApprovesTheOffersAndEachAssignment, Site, Sites) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(inProposeModeTheManagerApprovesTheOffersAndEachAssignment, Site,
+                              Sites) {
   Site f;
   f.setGraduation(policy::Graduation::kPropose);
   f.text(kRosa, "Jamal didn't show, I'm alone on the line");
@@ -435,6 +447,30 @@ BOOST_FIXTURE_TEST_CASE(inProposeModeAManagersApproveCreditsTheSchedulingBudget,
   text(kBen, codeFor(kBen));
   BOOST_TEST(storedAssignee("s-jamal") == "p-jamal");
   BOOST_TEST(contains(lastTo(kKwame), "Approval 2"));
+}
+
+// An override (seed 001 section 6): the manager turns the offers down on the API saying the box had
+// the facts wrong. The proposal counts as declined and the override costs scheduling 3 trust.
+BOOST_FIXTURE_TEST_CASE(inProposeModeADenialWithAReasonOnTheApiCostsTheSchedulingBudget,
+                        ServedSite) {
+  setGraduation(policy::Graduation::kPropose);
+  addApi({{"p-kwame", kKwameToken}});
+  text(kRosa, "Jamal didn't show, I'm alone on the line");
+  const atoms::testing::ApiReply denied =
+      atoms::testing::apiRequest(apiPort(), "POST", "/v1/approvals/1/decision", kKwameToken,
+                                 R"({"decision":"deny","reason":"WRONG_FACTS"})");
+  BOOST_TEST_REQUIRE(denied.status == 200, denied.body);
+  due();  // the lead's text leaves through the outbox
+  BOOST_TEST(offersTo(*this, kBen) == 0);
+  BOOST_TEST(contains(lastTo(kRosa), "decided not to send offers"), lastTo(kRosa));  // she hears
+  auto moves = entries("trust.changed");
+  BOOST_REQUIRE_EQUAL(moves.size(), 1u);
+  BOOST_TEST(field(moves[0], "function") == "staffing_scheduling");
+  BOOST_TEST(field(moves[0], "event") == "override");
+  BOOST_TEST(field(moves[0], "detail") == "WRONG_FACTS");
+  BOOST_TEST(field(moves[0], "from") == "20");
+  BOOST_TEST(field(moves[0], "to") == "17");
+  BOOST_TEST(field(moves[0], "ref") == "approval-1");
 }
 
 BOOST_FIXTURE_TEST_CASE(anOwnerWhoNarrowsSchedulingToShadowGetsCallOutsRecordedNotSent,
@@ -553,8 +589,9 @@ BOOST_FIXTURE_TEST_CASE(atL2PeopleInAnActiveThreadAreToldWhoToReach, ServedSite)
   const std::size_t before = textsTo(kBen).size();
   setLevel(policy::KillSwitchLevel::kL2);
   BOOST_TEST_REQUIRE(textsTo(kBen).size() == before + 1);
-  BOOST_TEST(contains(lastTo(kBen), "is paused for now. For anything about your shifts, please "
-                                    "contact Kwame"),
+  BOOST_TEST(contains(lastTo(kBen),
+                      "is paused for now. For anything about your shifts, please "
+                      "contact Kwame"),
              lastTo(kBen));
   BOOST_TEST(textsTo(kCleo).empty());  // no thread: she hears it if she writes
   BOOST_TEST(entries("killswitch.announced").size() == 1u);

@@ -56,9 +56,6 @@ Scheduling scheduling(ServedSite& site) {
   return out;
 }
 
-const std::string kKwameToken = "kwame-token-3f9a1c7e5b2d4086";  // everyone's manager of record
-const std::string kRosaToken = "rosa-token-5a7c9e1b3d0f2864";    // the lead: neither role
-
 // A shadow site with the JSON API (for Kwame and Rosa) and a time clock at the door; Rosa
 // reports Jamal out at 16:55.
 struct ShadowSite : ServedSite {
