@@ -2,15 +2,22 @@
 
 namespace atoms::callout {
 
-sms::mailbox::TimePoint coverDue(const CoverFacts& facts) {
-  return facts.timeClocks ? facts.clockInDeadline : facts.shiftEnd;
+sms::mailbox::TimePoint coverDue(const CoverFacts& facts, sms::mailbox::TimePoint now) {
+  return facts.timeClocks && now < facts.clockInDeadline ? facts.clockInDeadline : facts.shiftEnd;
 }
 
 CoverJudgement judgeCover(const CoverFacts& facts, sms::mailbox::TimePoint now) {
   if (facts.laterCallout) return {CoverVerdict::kMismatch, "new_callout"};
-  if (now < coverDue(facts)) return {CoverVerdict::kPending, ""};
-  if (!facts.timeClocks) return {CoverVerdict::kVerified, "no_complaint"};
-  if (facts.clockIn) return {CoverVerdict::kVerified, "clocked_in"};
+  if (!facts.timeClocks) {
+    if (now < facts.shiftEnd) return {CoverVerdict::kPending, ""};
+    return {CoverVerdict::kVerified, "no_complaint"};
+  }
+  if (now < facts.clockInDeadline) return {CoverVerdict::kPending, ""};
+  if (facts.clockIn && *facts.clockIn <= facts.clockInDeadline) {
+    return {CoverVerdict::kVerified, "clocked_in"};
+  }
+  if (now < facts.shiftEnd) return {CoverVerdict::kPending, ""};
+  if (facts.clockIn) return {CoverVerdict::kVerified, "clocked_in_late"};
   return {CoverVerdict::kMismatch, "no_clock_in"};
 }
 

@@ -3,9 +3,11 @@
 // as a pure predicate over what the store says (docs/policy-gate.md, "What feeds trust"):
 // - a call-out opened about the same shift after the cover's (the cover did not come, a lead had
 //   to fix it): a mismatch, whenever it is seen;
-// - on a site with time clocks, at the clock-in deadline (the shift's start, or the assignment
-//   when it came later, + callout.no_show_grace_minutes): a clock-in by the cover is verified,
-//   none is a mismatch;
+// - on a site with time clocks: a clock-in by the cover by the clock-in deadline (the shift's
+//   start, or the assignment when it came later, + callout.no_show_grace_minutes) is verified at
+//   the deadline; without one the lead is asked (the no-show watch) and the verdict waits for the
+//   shift's end: a late clock-in is verified then (they came: nothing needed putting right), none
+//   is a mismatch;
 // - without time clocks, once the shift ended with no new call-out: verified (unknown without
 //   complaint).
 // Before its time the verdict is pending. Threading: none (pure).
@@ -24,7 +26,7 @@ struct CoverFacts {
   bool timeClocks = false;                    // the site has time clocks
   sms::mailbox::TimePoint clockInDeadline{};  // start (or assignment) + grace
   sms::mailbox::TimePoint shiftEnd{};
-  std::optional<sms::mailbox::TimePoint> clockIn;  // the cover's, by the deadline
+  std::optional<sms::mailbox::TimePoint> clockIn;  // the cover's earliest, by now or the end
   std::optional<std::int64_t> laterCallout;        // a call-out about the shift after the cover
 };
 
@@ -32,12 +34,13 @@ enum class CoverVerdict { kPending, kVerified, kMismatch };
 
 struct CoverJudgement {
   CoverVerdict verdict = CoverVerdict::kPending;
-  std::string reason;  // "clocked_in", "no_clock_in", "new_callout", "no_complaint"; pending: ""
+  // "clocked_in", "clocked_in_late", "no_clock_in", "new_callout", "no_complaint"; pending: ""
+  std::string reason;
 };
 
-// When judgeCover stops answering pending without a new call-out: the deadline with time clocks,
-// else the shift's end.
-sms::mailbox::TimePoint coverDue(const CoverFacts& facts);
+// When judgeCover may next answer other than pending without a new call-out, seen at `now`: the
+// deadline with time clocks until it has passed, then (and without time clocks) the shift's end.
+sms::mailbox::TimePoint coverDue(const CoverFacts& facts, sms::mailbox::TimePoint now);
 CoverJudgement judgeCover(const CoverFacts& facts, sms::mailbox::TimePoint now);
 // "pending", "verified", "mismatch".
 std::string_view coverVerdictName(CoverVerdict v);

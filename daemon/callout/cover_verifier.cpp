@@ -85,7 +85,7 @@ CoverFacts factsOf(const Watched& w, std::chrono::minutes grace, bool timeClocks
 
 }  // namespace
 
-Result<std::optional<TimePoint>> CoverVerifier::nextDue() {
+Result<std::optional<TimePoint>> CoverVerifier::nextDue(TimePoint now) {
   std::optional<TimePoint> next;
   Status read = store_.run([&](SiteStore& store) -> Status {
     auto rows = pending(store.db());
@@ -94,7 +94,7 @@ Result<std::optional<TimePoint>> CoverVerifier::nextDue() {
       auto later = laterCallout(store.db(), w);
       if (!later) return later.error();
       // A new call-out about the shift is judged at once.
-      const TimePoint at = *later ? w.assignedAt : coverDue(factsOf(w, grace_, timeClocks_));
+      const TimePoint at = *later ? w.assignedAt : coverDue(factsOf(w, grace_, timeClocks_), now);
       if (!next || at < *next) next = at;
     }
     return Status::success();
@@ -113,9 +113,8 @@ Result<int> CoverVerifier::due(TimePoint now) {
       auto later = laterCallout(store.db(), w);
       if (!later) return later.error();
       facts.laterCallout = *later;
-      if (!facts.laterCallout && now < coverDue(facts)) continue;
-      if (facts.timeClocks) {
-        auto in = shiftClockIn(store.db(), w.personId, w.shiftStart, facts.clockInDeadline);
+      if (facts.timeClocks && now >= facts.clockInDeadline) {
+        auto in = shiftClockIn(store.db(), w.personId, w.shiftStart, std::min(now, facts.shiftEnd));
         if (!in) return in.error();
         facts.clockIn = *in;
       }
@@ -128,8 +127,8 @@ Result<int> CoverVerifier::due(TimePoint now) {
       } else if (facts.clockIn) {
         evidence = "site_punch:" + w.personId + "@" + formatTimestamp(*facts.clockIn);
       } else if (facts.timeClocks) {
-        evidence = "site_punch:" + w.personId + ": no clock-in by " +
-                   formatTimestamp(facts.clockInDeadline);
+        evidence = "site_punch:" + w.personId + ": no clock-in by the shift's end " +
+                   formatTimestamp(facts.shiftEnd);
       } else {
         evidence = "no time clock; no call-out about the shift by its end " +
                    formatTimestamp(facts.shiftEnd);

@@ -40,9 +40,9 @@ class CoverVerifier {
 
   // Judges every watched cover due by `now`, one transaction each; returns how many were judged.
   Result<int> due(TimePoint now);
-  // The earliest instant a watched cover is due (past instants included; a cover whose shift has
-  // a newer call-out is due at once), or nullopt. One point query per watched cover.
-  Result<std::optional<TimePoint>> nextDue();
+  // The earliest instant after `now` a watched cover is due (a cover whose shift has a newer
+  // call-out is due at once), or nullopt. One point query per watched cover.
+  Result<std::optional<TimePoint>> nextDue(TimePoint now);
 
  private:
   sms::mailbox::StoreRunner& store_;

@@ -231,7 +231,7 @@ void ConversationProcessor::scheduleCallout() {
   } else if (*judge && (!*next || **judge < **next)) {
     *next = *judge;
   }
-  Result<std::optional<TimePoint>> cover = covers_->nextDue();
+  Result<std::optional<TimePoint>> cover = covers_->nextDue(engine_.clock().now());
   if (!cover) {
     logError(logger_, "cannot read the next cover verification", {{"error", cover.message()}});
   } else if (*cover && (!*next || **cover < **next)) {

@@ -58,10 +58,20 @@ BOOST_AUTO_TEST_CASE(withTimeClocksItWaitsForTheDeadlineThenAClockInVerifies) {
   BOOST_TEST(j.reason == "clocked_in");
 }
 
-BOOST_AUTO_TEST_CASE(withTimeClocksNoClockInByTheDeadlineIsAMismatch) {
-  const CoverJudgement j = judgeCover(facts(true), kStart + 10min);
-  BOOST_TEST((j.verdict == CoverVerdict::kMismatch));
-  BOOST_TEST(j.reason == "no_clock_in");
+BOOST_AUTO_TEST_CASE(withTimeClocksNoClockInWaitsForTheShiftsEndALateOneVerifiesNoneIsAMismatch) {
+  const CoverFacts none = facts(true);
+  BOOST_TEST((coverDue(none, kStart) == kStart + 10min));
+  BOOST_TEST((coverDue(none, kStart + 10min) == kStart + 6h));  // the lead is asked meanwhile
+  BOOST_TEST((judgeCover(none, kStart + 10min).verdict == CoverVerdict::kPending));
+  const CoverJudgement missing = judgeCover(none, kStart + 6h);
+  BOOST_TEST((missing.verdict == CoverVerdict::kMismatch));
+  BOOST_TEST(missing.reason == "no_clock_in");
+  CoverFacts late = facts(true);
+  late.clockIn = kStart + 25min;  // they came, late: nothing needed putting right
+  BOOST_TEST((judgeCover(late, kStart + 30min).verdict == CoverVerdict::kPending));
+  const CoverJudgement j = judgeCover(late, kStart + 6h);
+  BOOST_TEST((j.verdict == CoverVerdict::kVerified));
+  BOOST_TEST(j.reason == "clocked_in_late");
 }
 
 BOOST_AUTO_TEST_CASE(aNewCalloutAboutTheShiftIsAMismatchAtOnceEvenAfterAClockIn) {
@@ -77,7 +87,7 @@ BOOST_AUTO_TEST_CASE(aNewCalloutAboutTheShiftIsAMismatchAtOnceEvenAfterAClockIn)
 
 BOOST_AUTO_TEST_CASE(withoutTimeClocksTheShiftsEndWithoutComplaintVerifies) {
   const CoverFacts f = facts(false);
-  BOOST_TEST((coverDue(f) == kStart + 6h));
+  BOOST_TEST((coverDue(f, kStart) == kStart + 6h));
   BOOST_TEST((judgeCover(f, kStart + 5h).verdict == CoverVerdict::kPending));
   const CoverJudgement j = judgeCover(f, kStart + 6h);
   BOOST_TEST((j.verdict == CoverVerdict::kVerified));
@@ -115,7 +125,10 @@ BOOST_FIXTURE_TEST_CASE(aCoverWhoClockedInInTimeCreditsSchedulingOnce, ServedSit
 BOOST_FIXTURE_TEST_CASE(aCoverWhoDidNotClockInIsAMismatchAndTheLeadIsAskedOnce, ServedSite) {
   addTimeClock();
   benCovers(*this);
-  advance(15min);  // 17:10: the grace ended without Ben's clock-in
+  advance(15min);  // 17:10: the grace ended without Ben's clock-in: the lead is asked
+  BOOST_TEST(countContaining(textsTo(kRosa), "Ben hasn't clocked in for line cook") == 1);
+  BOOST_TEST(entries("callout.verification").empty());  // he may still come
+  advance(6h);  // 23:10: the shift ended and he never clocked in
   auto judged = entries("callout.verification");
   BOOST_REQUIRE_EQUAL(judged.size(), 1u);
   BOOST_TEST(field(judged[0], "outcome") == "mismatch");
@@ -124,14 +137,29 @@ BOOST_FIXTURE_TEST_CASE(aCoverWhoDidNotClockInIsAMismatchAndTheLeadIsAskedOnce, 
   BOOST_REQUIRE_EQUAL(debits.size(), 1u);
   BOOST_TEST(field(debits[0], "event") == "verification_mismatch");
   BOOST_TEST(field(debits[0], "to") == "55");
-  // The lead on duty is asked about the cover as about anyone who has not clocked in.
-  BOOST_TEST(countContaining(textsTo(kRosa), "Ben hasn't clocked in for line cook") == 1);
   close();
   open();
   advance(10min);
   BOOST_TEST(countContaining(textsTo(kRosa), "Ben hasn't clocked in") == 1);
   BOOST_TEST(entries("callout.verification").size() == 1u);
   BOOST_TEST(entries("trust.changed").size() == 1u);
+}
+
+BOOST_FIXTURE_TEST_CASE(aCoverWhoCameLateIsVerifiedAtTheShiftsEnd, ServedSite) {
+  addTimeClock();
+  benCovers(*this);
+  advance(16min);  // 17:11: no clock-in by the deadline (17:10), the lead was asked
+  BOOST_TEST(countContaining(textsTo(kRosa), "Ben hasn't clocked in") == 1);
+  BOOST_TEST(entries("callout.verification").empty());
+  punch("p-ben", drivers::terminal::PunchKind::kClockIn, now());
+  advance(6h);
+  auto judged = entries("callout.verification");
+  BOOST_REQUIRE_EQUAL(judged.size(), 1u);
+  BOOST_TEST(field(judged[0], "outcome") == "verified");
+  BOOST_TEST(field(judged[0], "reason") == "clocked_in_late");
+  auto credits = entries("trust.changed");
+  BOOST_REQUIRE_EQUAL(credits.size(), 1u);
+  BOOST_TEST(field(credits[0], "event") == "autonomous_verified");
 }
 
 BOOST_FIXTURE_TEST_CASE(withoutATimeClockAShiftThatEndedWithoutComplaintCredits, ServedSite) {
