@@ -8,8 +8,6 @@ namespace atoms::callout {
 
 namespace {
 
-site::Instant instant(TimePoint t) { return std::chrono::floor<std::chrono::seconds>(t); }
-
 std::string personName(const site::SiteIndex& index, std::string_view id) {
   const site::Person* p = index.person(id);
   return p == nullptr ? std::string() : p->name;
@@ -57,8 +55,8 @@ Result<ApprovalView> CalloutApprovals::view(SiteStore& store, CalloutStore& rows
     v.stationName = station != nullptr ? station->name : c.stationId;
     v.shiftStart = c.shiftStart;
     v.shiftEnd = c.shiftEnd;
-    v.shiftStartLocal = site_.zone().toLocal(instant(c.shiftStart));
-    v.shiftEndLocal = site_.zone().toLocal(instant(c.shiftEnd));
+    v.shiftStartLocal = site_.zone().toLocal(site::toInstant(c.shiftStart));
+    v.shiftEndLocal = site_.zone().toLocal(site::toInstant(c.shiftEnd));
   }
   auto receipt = requestReceipt(store, row);
   if (!receipt) return receipt.error();

@@ -33,7 +33,6 @@ constexpr auto kCodeMemory = std::chrono::days(7);
 // in).
 constexpr auto kUrgentWithin = std::chrono::hours(3);
 
-site::Instant instant(TimePoint t) { return std::chrono::floor<std::chrono::seconds>(t); }
 TimePoint timePoint(site::Instant t) { return TimePoint(t.time_since_epoch()); }
 
 constexpr char kRankingRule[] =
@@ -175,7 +174,8 @@ ShiftWords CalloutDesk::words(std::string_view shiftId, TimePoint now) const {
   const site::Station* station = site_.index().station(shift->stationId);
   w.station = station != nullptr ? station->name : shift->stationId;
   w.day = std::chrono::floor<std::chrono::days>(shift->start.local);
-  w.today = w.day == std::chrono::floor<std::chrono::days>(site_.zone().toLocal(instant(now)));
+  w.today =
+      w.day == std::chrono::floor<std::chrono::days>(site_.zone().toLocal(site::toInstant(now)));
   w.hours = sms::hhmm(sms::minuteOfDay(shift->start.local)) + "-" +
             sms::hhmm(sms::minuteOfDay(shift->end.local));
   return w;
@@ -247,7 +247,7 @@ Result<DeskAnswer> CalloutDesk::reportIn(DeskTurn& turn, const Contact& reporter
   Step step(turn);
   const ReplyContext ctx = contextFor(reporter.personId);
   const bool self = origin == CalloutOrigin::kSelf;
-  const site::Shift* shift = shiftOf(absentId, instant(turn.now));
+  const site::Shift* shift = shiftOf(absentId, site::toInstant(turn.now));
   if (shift == nullptr) {
     return DeskAnswer{"callout_no_shift", noShiftFoundText(ctx, self ? "you" : nameOf(absentId)),
                       0};
@@ -365,8 +365,8 @@ Result<CandidateList> CalloutDesk::candidatesFor(Step& step, const CalloutRow& c
   std::set<std::string, std::less<>> offeredBefore;
   for (const OfferRow& o : *previous) offeredBefore.insert(o.personId);
 
-  const bool quietNow =
-      sms::inQuietHours(outreach_.settings().outreach, site_.zone().toLocal(instant(step.now)));
+  const bool quietNow = sms::inQuietHours(outreach_.settings().outreach,
+                                          site_.zone().toLocal(site::toInstant(step.now)));
   sms::conversation::ConversationTables tables(step.store.db());
   const sms::conversation::Roster& roster = outreach_.roster();
   auto reach = [&](const site::Person& p) -> Result<Reachability> {
@@ -389,7 +389,7 @@ Result<CandidateList> CalloutDesk::candidatesFor(Step& step, const CalloutRow& c
     r.outToday = *out;
     return r;
   };
-  return findCandidates(site_, *shift, c.absentId, instant(step.now), reach);
+  return findCandidates(site_, *shift, c.absentId, site::toInstant(step.now), reach);
 }
 
 Status CalloutDesk::recordShadow(Step& step, const CalloutRow& c,
@@ -521,7 +521,7 @@ Result<std::optional<labor::PersonVerdict>> CalloutDesk::recheck(Step& step,
                                                                  const CalloutRow& callout,
                                                                  const std::string& personId) {
   labor::ScheduleChange change{labor::AssignShift{personId, callout.shiftId}, true};
-  auto verdict = site_.changes().evaluate(change, instant(step.now));
+  auto verdict = site_.changes().evaluate(change, site::toInstant(step.now));
   if (!verdict) return verdict.error();
   const labor::PersonVerdict* mine = verdict->person(personId);
   if (mine == nullptr) return std::optional<labor::PersonVerdict>();
@@ -1093,7 +1093,7 @@ Result<DeskAnswer> CalloutDesk::lateIn(DeskTurn& turn, const Contact& person,
                                        std::optional<int> minutes) {
   Step step(turn);
   const ReplyContext ctx = contextFor(person.personId);
-  const site::Shift* shift = shiftOf(person.personId, instant(turn.now));
+  const site::Shift* shift = shiftOf(person.personId, site::toInstant(turn.now));
   const HumanContact lead = outreach_.roster().humanContact(person.personId);
   const std::string leadName = sms::conversation::describeHuman(lead, ctx.language);
   if (shift == nullptr || lead.phone.empty() || lead.phone == person.phone) {

@@ -7,14 +7,6 @@
 
 namespace atoms::callout {
 
-namespace {
-
-site::Instant instantOf(TimePoint t) {
-  return std::chrono::time_point_cast<std::chrono::seconds>(t);
-}
-
-}  // namespace
-
 ShadowJudge::ShadowJudge(SiteSnapshot& site, sms::mailbox::StoreRunner& store,
                          std::chrono::minutes grace, TrustFeedback feedback)
     : site_(site), store_(store), grace_(grace), feedback_(std::move(feedback)) {}
@@ -55,7 +47,8 @@ Status ShadowJudge::judge(SiteStore& store, const ShadowRow& row, TimePoint now)
   std::optional<std::string> worker;
   std::string source = "nobody";
   if (const site::Shift* shift = site_.index().shift(row.shiftId)) {
-    auto in = clockedInFor(store.db(), site_.model(), *shift, instantOf(row.shiftStart + grace_));
+    auto in =
+        clockedInFor(store.db(), site_.model(), *shift, site::toInstant(row.shiftStart + grace_));
     if (!in) return in.error();
     if (*in) {
       worker = *in;

@@ -28,6 +28,11 @@ using Seconds = std::chrono::seconds;
 using Instant = std::chrono::sys_seconds;      // a UTC instant
 using LocalTime = std::chrono::local_seconds;  // a wall-clock time with no zone attached
 
+// A clock's instant as the site model counts time: whole seconds, rounded down.
+inline Instant toInstant(std::chrono::system_clock::time_point t) {
+  return std::chrono::floor<Seconds>(t);
+}
+
 class TimeZone {
  public:
   // Looks the zone up by its IANA name. Error: "unknown time zone 'Mars/Olympus'".
