@@ -3,10 +3,10 @@
 #include <string>
 #include <vector>
 
+#include "base/secret.h"
 #include "daemon/cli/cli.h"
 #include "daemon/cli/commands.h"
 #include "daemon/service/process.h"
-#include "store/secret.h"
 
 int main(int argc, char** argv) {
   try {

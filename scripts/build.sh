@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Configures and builds atoms-edge. Usage: scripts/build.sh [BUILD_DIR [extra cmake args...]]
+# Configures and builds atoms-edge.
+# Usage: scripts/build.sh [BUILD_DIR [extra cmake args...]]
+# Environment: ATOMS_BUILD_TARGETS (space-separated ninja targets; default: everything), CC/CXX.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build}
@@ -9,4 +11,5 @@ export CCACHE_BASEDIR="$PWD"
 export CCACHE_NOHASHDIR=1
 shift || true
 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
-ninja -C "$dir" -j2
+# shellcheck disable=SC2086
+ninja -C "$dir" -j2 ${ATOMS_BUILD_TARGETS:-}

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (tests/fuzz/, docs/fuzzing.md) with clang and runs each for a
-# bounded time on a copy of its checked-in corpus. Exits non-zero when any target crashes, leaks,
+# Builds the libFuzzer targets (tests/fuzz/, docs/fuzzing.md) in the sanitizer build
+# (scripts/build-san.sh) and runs each for a bounded time on a copy of its checked-in corpus. Exits non-zero when any target crashes, leaks,
 # trips a sanitizer or violates a property; the input that did it is kept under
 # BUILD_DIR/fuzz-out/<target>/ and named in the output.
 #
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET (default 30)]
-# Environment: ATOMS_FUZZ_BUILD_DIR (default build-fuzz), ATOMS_FUZZ_JOBS (targets run at once,
+# Environment: ATOMS_FUZZ_BUILD_DIR (default build-san), ATOMS_FUZZ_JOBS (targets run at once,
 # default 2), ATOMS_FUZZ_TARGETS (space-separated subset, default all), ATOMS_FUZZ_SEED (libFuzzer's
 # -seed; unset means a random seed per run: CI sets it so a run can be reproduced).
 set -euo pipefail
@@ -17,7 +17,7 @@ case $seconds in '' | *[!0-9]*)
   exit 2
   ;;
 esac
-build=${ATOMS_FUZZ_BUILD_DIR:-build-fuzz}
+build=${ATOMS_FUZZ_BUILD_DIR:-build-san}
 jobs=${ATOMS_FUZZ_JOBS:-2}
 # The one list of targets is tests/fuzz/CMakeLists.txt's; a target added there runs here too.
 all_targets=$(sed -n 's/^set(ATOMS_FUZZ_TARGETS \(.*\))$/\1/p' tests/fuzz/CMakeLists.txt)
@@ -27,10 +27,8 @@ if [ -z "$all_targets" ]; then
 fi
 targets=${ATOMS_FUZZ_TARGETS:-$all_targets}
 
-CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DATOMS_FUZZ=ON >/dev/null
-# shellcheck disable=SC2046
-ninja -C "$build" -j2 $(printf 'fuzz_%s ' $targets)
+# shellcheck disable=SC2086
+ATOMS_BUILD_TARGETS=$(printf 'fuzz_%s ' $targets) bash scripts/build-san.sh "$build"
 
 out=$build/fuzz-out
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:symbolize=1

@@ -1,20 +1,41 @@
 #!/usr/bin/env bash
-# Installs what the tests need, builds, and runs every test: the normal build, a short bounded run
-# of every fuzz target (docs/fuzzing.md), then the AddressSanitizer + UndefinedBehaviorSanitizer
-# build. Exits non-zero when any test fails.
+# Installs what the tests need, builds and runs every test (docs/testing.md):
+#   1. the format check (clang-format);
+#   2. the normal build (gcc, warnings as errors) and its tests;
+#   3. the sanitizer build (clang, ASan+UBSan, libFuzzer instrumentation): the same tests, the fuzz
+#      corpus replayed, then a short fixed-seed run of every fuzz target (docs/fuzzing.md).
+# Exits non-zero when any step fails. Prints the time each stage took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+begin=$SECONDS
+last=$SECONDS
+stage() {
+  echo "== $1 (previous stage $((SECONDS - last)) s, $((SECONDS - begin)) s in all)"
+  last=$SECONDS
+}
+
+stage "dependencies"
 bash scripts/deps.sh
 
+stage "format check"
+bash scripts/format.sh --check
+
+stage "normal build"
 bash scripts/build.sh build
+stage "normal tests"
 (cd build && ctest --output-on-failure -j2 --timeout 900)
 
-# A fixed seed: the same code explores the same inputs, so a failure here can be reproduced and
-# a run does not fail for a finding that an earlier run of the same commit missed.
-ATOMS_FUZZ_SEED=1 bash scripts/fuzz.sh 20
-
-bash scripts/build.sh build-asan -DATOMS_SANITIZE=ON
+stage "sanitizer build"
+bash scripts/build-san.sh build-san
+stage "sanitizer tests"
 lsan_supp="$PWD/tests/lsan.supp"
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+(cd build-san && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   LSAN_OPTIONS="suppressions=$lsan_supp:print_suppressions=0" \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j2 --timeout 1800)
+
+stage "fuzz"
+# A fixed seed: the same code explores the same inputs, so a failure here can be reproduced and
+# a run does not fail for a finding that an earlier run of the same commit missed.
+ATOMS_FUZZ_BUILD_DIR=build-san ATOMS_FUZZ_SEED=1 bash scripts/fuzz.sh 15
+
+stage "done"

@@ -9,23 +9,6 @@ namespace {
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 bool isLowerHex(char c) { return isDigit(c) || (c >= 'a' && c <= 'f'); }
 
-// Reads `n` digits at s[pos..]; -1 when any is not a digit.
-int digits(std::string_view s, std::size_t pos, std::size_t n) {
-  int v = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const char c = s[pos + i];
-    if (!isDigit(c)) return -1;
-    v = v * 10 + (c - '0');
-  }
-  return v;
-}
-
-int daysInMonth(int year, int month) {
-  static constexpr std::array<int, 12> kDays{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  return month == 2 && leap ? 29 : kDays[static_cast<std::size_t>(month - 1)];
-}
-
 Error fieldError(std::string_view field, std::string_view what) {
   return makeError("entry: field \"" + std::string(field) + "\" " + std::string(what));
 }
@@ -38,46 +21,6 @@ bool isValidKind(std::string_view kind) {
     if (!((c >= 'a' && c <= 'z') || isDigit(c) || c == '_' || c == '.')) return false;
   }
   return true;
-}
-
-Status validateTimestamp(std::string_view ts) {
-  // 0123456789012345678901234
-  // YYYY-MM-DDTHH:MM:SS.mmmZ
-  const auto bad = [&] {
-    return makeError("timestamp \"" + std::string(ts.substr(0, 40)) +
-                     "\" is not a UTC time YYYY-MM-DDTHH:MM:SS.mmmZ");
-  };
-  if (ts.size() != 24 || ts[4] != '-' || ts[7] != '-' || ts[10] != 'T' || ts[13] != ':' ||
-      ts[16] != ':' || ts[19] != '.' || ts[23] != 'Z') {
-    return bad();
-  }
-  const int year = digits(ts, 0, 4), month = digits(ts, 5, 2), day = digits(ts, 8, 2);
-  const int hour = digits(ts, 11, 2), minute = digits(ts, 14, 2), second = digits(ts, 17, 2);
-  const int milli = digits(ts, 20, 3);
-  if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || minute < 0 || second < 0 ||
-      milli < 0) {
-    return bad();
-  }
-  if (day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return bad();
-  return Status::success();
-}
-
-std::string formatTimestamp(std::chrono::system_clock::time_point t) {
-  return formatTimestampMillis(std::chrono::floor<std::chrono::milliseconds>(t));
-}
-
-std::string formatTimestampMillis(std::chrono::sys_time<std::chrono::milliseconds> ms) {
-  using namespace std::chrono;
-  const auto dayPoint = floor<days>(ms);
-  const year_month_day ymd{dayPoint};
-  const hh_mm_ss<milliseconds> tod{ms - dayPoint};
-  std::array<char, 32> buf{};
-  std::snprintf(buf.data(), buf.size(), "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ",
-                static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
-                static_cast<unsigned>(ymd.day()), static_cast<int>(tod.hours().count()),
-                static_cast<int>(tod.minutes().count()), static_cast<int>(tod.seconds().count()),
-                static_cast<int>(tod.subseconds().count()));
-  return std::string(buf.data());
 }
 
 namespace {

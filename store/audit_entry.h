@@ -12,9 +12,10 @@
 #include <string>
 #include <string_view>
 
-#include "store/bytes.h"
-#include "store/canonical_json.h"
-#include "store/result.h"
+#include "base/bytes.h"
+#include "base/canonical_json.h"
+#include "base/result.h"
+#include "base/timestamp.h"
 
 namespace atoms {
 
@@ -48,15 +49,6 @@ std::string entryText(const Entry& e);
 // seven fields and the right types, then validateEntry(). Errors name the field, e.g.
 // "entry: field \"prev\" must be 64 lowercase hex characters".
 Result<Entry> parseEntry(std::string_view text);
-
-// "YYYY-MM-DDTHH:MM:SS.mmmZ" in UTC, truncated to the millisecond (years 0000-9999).
-std::string formatTimestamp(std::chrono::system_clock::time_point t);
-// The same for a millisecond time, which reaches past the year 2262 where the clock's
-// nanosecond time_point ends (a time read from outside input may).
-std::string formatTimestampMillis(std::chrono::sys_time<std::chrono::milliseconds> t);
-
-// Accepts exactly the format above with a real calendar date and time (no leap second, no 24:00).
-Status validateTimestamp(std::string_view ts);
 
 // Kind charset and length check.
 bool isValidKind(std::string_view kind);

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <utility>
 
-#include "store/file_io.h"
+#include "base/file_io.h"
 #include "store/receipt.h"
 #include "store/state_dir.h"
 

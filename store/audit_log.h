@@ -25,14 +25,14 @@
 #include <utility>
 #include <vector>
 
+#include "base/bytes.h"
+#include "base/canonical_json.h"
+#include "base/result.h"
 #include "store/audit_entry.h"
-#include "store/bytes.h"
-#include "store/canonical_json.h"
 #include "store/checkpoint.h"
 #include "store/database.h"
 #include "store/merkle.h"
 #include "store/merkle_frontier.h"
-#include "store/result.h"
 #include "store/signed_note.h"
 
 namespace atoms {

@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "store/bytes.h"
-#include "store/result.h"
+#include "base/bytes.h"
+#include "base/result.h"
 
 namespace atoms {
 

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <string>
 
-#include "store/file_io.h"
+#include "base/file_io.h"
 
 namespace atoms {
 namespace {

@@ -18,9 +18,9 @@
 #include <string_view>
 #include <utility>
 
-#include "store/bytes.h"
-#include "store/result.h"
-#include "store/secret.h"
+#include "base/bytes.h"
+#include "base/result.h"
+#include "base/secret.h"
 
 struct sqlite3;
 struct sqlite3_stmt;

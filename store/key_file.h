@@ -14,8 +14,8 @@
 #include <string>
 #include <string_view>
 
-#include "store/result.h"
-#include "store/secret.h"
+#include "base/result.h"
+#include "base/secret.h"
 
 namespace atoms {
 

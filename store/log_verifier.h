@@ -12,10 +12,10 @@
 #include <string>
 #include <string_view>
 
-#include "store/bytes.h"
+#include "base/bytes.h"
+#include "base/result.h"
 #include "store/checkpoint.h"
 #include "store/database.h"
-#include "store/result.h"
 #include "store/signed_note.h"
 
 namespace atoms {

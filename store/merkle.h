@@ -8,8 +8,8 @@
 #include <span>
 #include <vector>
 
-#include "store/bytes.h"
-#include "store/result.h"
+#include "base/bytes.h"
+#include "base/result.h"
 
 namespace atoms {
 

@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include "store/bytes.h"
+#include "base/bytes.h"
+#include "base/result.h"
 #include "store/merkle.h"
-#include "store/result.h"
 
 namespace atoms {
 

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms {
 

@@ -26,8 +26,8 @@
 // must be one of ...").
 #pragma once
 
-#include "store/canonical_json.h"
-#include "store/result.h"
+#include "base/canonical_json.h"
+#include "base/result.h"
 #include "store/signed_note.h"
 
 namespace atoms {

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "store/canonical_json.h"
+#include "base/canonical_json.h"
 
 namespace atoms {
 

@@ -20,9 +20,9 @@
 #include <string_view>
 #include <vector>
 
-#include "store/bytes.h"
-#include "store/result.h"
-#include "store/secret.h"
+#include "base/bytes.h"
+#include "base/result.h"
+#include "base/secret.h"
 
 namespace atoms {
 

@@ -10,8 +10,8 @@
 #include <optional>
 #include <string>
 
+#include "base/result.h"
 #include "store/audit_log.h"
-#include "store/result.h"
 #include "store/signed_note.h"
 #include "store/state_dir.h"
 

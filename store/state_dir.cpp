@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "store/bytes.h"
-#include "store/file_io.h"
+#include "base/bytes.h"
+#include "base/file_io.h"
 #include "store/key_file.h"
 #include "store/migrations.h"
 

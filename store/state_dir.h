@@ -15,9 +15,9 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.h"
+#include "base/secret.h"
 #include "store/database.h"
-#include "store/result.h"
-#include "store/secret.h"
 
 namespace atoms {
 

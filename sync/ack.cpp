@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "store/canonical_json.h"
+#include "base/canonical_json.h"
 
 namespace atoms::sync {
 namespace {

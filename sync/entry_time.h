@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "base/result.h"
 #include "store/audit_log.h"
-#include "store/result.h"
 
 namespace atoms::sync {
 

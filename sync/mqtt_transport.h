@@ -13,7 +13,7 @@
 #include <functional>
 #include <string>
 
-#include "store/result.h"
+#include "base/result.h"
 
 namespace atoms::sync {
 

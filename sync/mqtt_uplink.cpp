@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "base/canonical_json.h"
 #include "store/audit_entry.h"
-#include "store/canonical_json.h"
 #include "store/merkle.h"
 #include "sync/ack.h"
 #include "sync/retention.h"

@@ -38,9 +38,9 @@
 #include <utility>
 #include <vector>
 
+#include "base/result.h"
 #include "store/audit_log.h"
 #include "store/database.h"
-#include "store/result.h"
 #include "sync/backoff.h"
 #include "sync/command/command_processor.h"
 #include "sync/entry_time.h"

@@ -21,7 +21,7 @@
 #include <optional>
 #include <string>
 
-#include "store/result.h"
+#include "base/result.h"
 #include "sync/executor.h"
 #include "sync/mqtt_transport.h"
 

@@ -14,9 +14,9 @@
 
 #include <cstdint>
 
+#include "base/result.h"
 #include "store/audit_log.h"
 #include "store/database.h"
-#include "store/result.h"
 #include "sync/entry_time.h"
 
 namespace atoms::sync {

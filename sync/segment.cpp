@@ -4,7 +4,7 @@
 #include <array>
 #include <utility>
 
-#include "store/canonical_json.h"
+#include "base/canonical_json.h"
 #include "store/checkpoint.h"
 #include "store/log_verifier.h"
 #include "store/merkle.h"

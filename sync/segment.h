@@ -15,10 +15,10 @@
 #include <string_view>
 #include <vector>
 
+#include "base/bytes.h"
+#include "base/result.h"
 #include "store/audit_log.h"
-#include "store/bytes.h"
 #include "store/merkle_frontier.h"
-#include "store/result.h"
 #include "store/signed_note.h"
 
 namespace atoms {

@@ -2,8 +2,8 @@
 
 #include <set>
 
+#include "base/canonical_json.h"
 #include "store/audit_entry.h"
-#include "store/canonical_json.h"
 
 namespace atoms::sync {
 namespace {

@@ -7,9 +7,9 @@
 
 #include <cstdint>
 
-#include "store/bytes.h"
+#include "base/bytes.h"
+#include "base/result.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms::sync {
 

@@ -18,9 +18,9 @@
 #include <variant>
 #include <vector>
 
+#include "base/canonical_json.h"
+#include "base/result.h"
 #include "daemon/policy/panel_kill_switch.h"
-#include "store/canonical_json.h"
-#include "store/result.h"
 
 namespace atoms::api {
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <string_view>
 
+#include "base/canonical_json.h"
+#include "base/result.h"
 #include "daemon/callout/approval_book.h"
-#include "store/canonical_json.h"
-#include "store/result.h"
 
 namespace atoms::api {
 

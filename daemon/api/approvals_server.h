@@ -37,11 +37,11 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
+#include "base/writer_call.h"
 #include "daemon/api/api_resource.h"
 #include "daemon/callout/approval_book.h"
-#include "daemon/engine/writer_call.h"
 #include "drivers/http/bearer_tokens.h"
-#include "store/result.h"
 
 namespace Poco::Net {
 class HTTPServerRequest;

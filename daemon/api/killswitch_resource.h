@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "daemon/api/api_resource.h"
 #include "daemon/policy/kill_switch.h"
 #include "daemon/policy/panel_kill_switch.h"
-#include "store/result.h"
 
 namespace atoms::api {
 

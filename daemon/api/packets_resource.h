@@ -20,11 +20,11 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "daemon/api/api_resource.h"
 #include "daemon/policy/action_requests.h"
 #include "daemon/policy/packet_book.h"
 #include "daemon/policy/panel_kill_switch.h"
-#include "store/result.h"
 
 namespace atoms::api {
 

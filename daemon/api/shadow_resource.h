@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "daemon/api/api_resource.h"
-#include "store/result.h"
 
 namespace atoms::api {
 

@@ -16,10 +16,10 @@
 #include <optional>
 #include <string_view>
 
+#include "base/result.h"
 #include "daemon/callout/site_snapshot.h"
 #include "daemon/labor/rule_evaluation.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms::callout {
 

@@ -33,8 +33,7 @@ Result<json::Value> requestReceipt(SiteStore& store, const ApprovalRow& a) {
 
 }  // namespace
 
-CalloutApprovals::CalloutApprovals(CalloutDesk& desk, SiteSnapshot& site,
-                                   sms::mailbox::StoreRunner& store,
+CalloutApprovals::CalloutApprovals(CalloutDesk& desk, SiteSnapshot& site, atoms::StoreRunner& store,
                                    std::function<void()> onDecided)
     : desk_(desk), site_(site), store_(store), onDecided_(std::move(onDecided)) {}
 

@@ -17,13 +17,13 @@
 #include <string_view>
 #include <vector>
 
+#include "base/canonical_json.h"
+#include "base/result.h"
 #include "daemon/callout/callout_desk.h"
 #include "daemon/callout/callout_store.h"
 #include "daemon/callout/site_snapshot.h"
 #include "daemon/site/time_zone.h"
-#include "sms/mailbox/store_runner.h"
-#include "store/canonical_json.h"
-#include "store/result.h"
+#include "store/store_runner.h"
 
 namespace atoms::callout {
 
@@ -77,7 +77,7 @@ class CalloutApprovals final : public ApprovalBook {
  public:
   // Every reference must outlive the book; `onDecided` (may be empty) runs on the writer after
   // each committed decision (the processor sets its call-out timer again).
-  CalloutApprovals(CalloutDesk& desk, SiteSnapshot& site, sms::mailbox::StoreRunner& store,
+  CalloutApprovals(CalloutDesk& desk, SiteSnapshot& site, atoms::StoreRunner& store,
                    std::function<void()> onDecided = {});
 
   Result<bool> knowsPerson(std::string_view personId) override;
@@ -91,7 +91,7 @@ class CalloutApprovals final : public ApprovalBook {
 
   CalloutDesk& desk_;
   SiteSnapshot& site_;
-  sms::mailbox::StoreRunner& store_;
+  atoms::StoreRunner& store_;
   std::function<void()> onDecided_;
 };
 

@@ -120,8 +120,8 @@ struct CalloutDesk::Step {
 };
 
 CalloutDesk::CalloutDesk(SiteSnapshot& site, sms::conversation::Outreach& outreach,
-                         sms::mailbox::StoreRunner& store, CalloutSettings settings,
-                         GateFunction gate, sms::RandomSource random)
+                         atoms::StoreRunner& store, CalloutSettings settings, GateFunction gate,
+                         sms::RandomSource random)
     : site_(site),
       outreach_(outreach),
       store_(store),

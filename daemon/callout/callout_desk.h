@@ -37,10 +37,10 @@
 #include "daemon/policy/policy_gate.h"
 #include "daemon/policy/trust_budget.h"
 #include "sms/conversation/outreach.h"
-#include "sms/mailbox/store_runner.h"
 #include "sms/text/offer_code.h"
 #include "store/audit_log.h"
 #include "store/site_store.h"
+#include "store/store_runner.h"
 
 namespace atoms::callout {
 
@@ -114,9 +114,8 @@ struct Decision {
 class CalloutDesk {
  public:
   // Every reference must outlive the desk. Precondition: validateCalloutSettings().
-  CalloutDesk(SiteSnapshot& site, sms::conversation::Outreach& outreach,
-              sms::mailbox::StoreRunner& store, CalloutSettings settings, GateFunction gate,
-              sms::RandomSource random);
+  CalloutDesk(SiteSnapshot& site, sms::conversation::Outreach& outreach, atoms::StoreRunner& store,
+              CalloutSettings settings, GateFunction gate, sms::RandomSource random);
 
   // A report that `absentId` cannot work: by a lead about someone else, or by the person
   // themselves (origin kSelf), or a lead confirming a no-show the time clock noticed.
@@ -222,7 +221,7 @@ class CalloutDesk {
 
   SiteSnapshot& site_;
   sms::conversation::Outreach& outreach_;
-  sms::mailbox::StoreRunner& store_;
+  atoms::StoreRunner& store_;
   CalloutSettings settings_;
   GateFunction gate_;
   TrustFeedback feedback_;

@@ -6,7 +6,7 @@
 
 namespace atoms::callout {
 
-CalloutReceipt::CalloutReceipt(std::string id, std::string action, sms::mailbox::TimePoint now)
+CalloutReceipt::CalloutReceipt(std::string id, std::string action, atoms::TimePoint now)
     : ts_(formatTimestamp(now)) {
   receipt_.emplace("id", std::move(id));
   receipt_.emplace("action", std::move(action));

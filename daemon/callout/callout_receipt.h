@@ -10,19 +10,19 @@
 #include <string>
 #include <vector>
 
+#include "base/canonical_json.h"
+#include "base/result.h"
+#include "base/unix_time.h"
 #include "daemon/labor/rule_evaluation.h"
 #include "daemon/policy/policy_gate.h"
-#include "sms/mailbox/mailbox_clock.h"
 #include "store/audit_log.h"
-#include "store/canonical_json.h"
-#include "store/result.h"
 
 namespace atoms::callout {
 
 class CalloutReceipt {
  public:
   // `id`: unique per decision ("callout-12-assign"); `action`: the policy kind ("shift.assign").
-  CalloutReceipt(std::string id, std::string action, sms::mailbox::TimePoint now);
+  CalloutReceipt(std::string id, std::string action, atoms::TimePoint now);
 
   CalloutReceipt& source(std::string_view kind, std::string_view ref, std::string_view label);
   CalloutReceipt& labor(const std::vector<labor::RuleEvaluation>& evaluations);

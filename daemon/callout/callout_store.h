@@ -14,13 +14,13 @@
 #include <string_view>
 #include <vector>
 
-#include "sms/mailbox/mailbox_clock.h"
+#include "base/result.h"
+#include "base/unix_time.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms::callout {
 
-using sms::mailbox::TimePoint;
+using atoms::TimePoint;
 
 enum class CalloutState { kOpen, kCovered, kWithdrawn, kExpired };
 // How the box learnt of it: a lead's text about someone else, the person's own text, or the time

@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
+#include "base/canonical_json.h"
 #include "daemon/callout/site_snapshot.h"
 #include "daemon/labor/schedule_change.h"
-#include "store/canonical_json.h"
 
 namespace atoms::callout {
 

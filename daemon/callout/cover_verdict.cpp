@@ -2,11 +2,11 @@
 
 namespace atoms::callout {
 
-sms::mailbox::TimePoint coverDue(const CoverFacts& facts, sms::mailbox::TimePoint now) {
+atoms::TimePoint coverDue(const CoverFacts& facts, atoms::TimePoint now) {
   return facts.timeClocks && now < facts.clockInDeadline ? facts.clockInDeadline : facts.shiftEnd;
 }
 
-CoverJudgement judgeCover(const CoverFacts& facts, sms::mailbox::TimePoint now) {
+CoverJudgement judgeCover(const CoverFacts& facts, atoms::TimePoint now) {
   if (facts.laterCallout) return {CoverVerdict::kMismatch, "new_callout"};
   if (!facts.timeClocks) {
     if (now < facts.shiftEnd) return {CoverVerdict::kPending, ""};

@@ -18,16 +18,16 @@
 #include <string>
 #include <string_view>
 
-#include "sms/mailbox/mailbox_clock.h"
+#include "base/unix_time.h"
 
 namespace atoms::callout {
 
 struct CoverFacts {
-  bool timeClocks = false;                    // the site has time clocks
-  sms::mailbox::TimePoint clockInDeadline{};  // start (or assignment) + grace
-  sms::mailbox::TimePoint shiftEnd{};
-  std::optional<sms::mailbox::TimePoint> clockIn;  // the cover's earliest, by now or the end
-  std::optional<std::int64_t> laterCallout;        // a call-out about the shift after the cover
+  bool timeClocks = false;             // the site has time clocks
+  atoms::TimePoint clockInDeadline{};  // start (or assignment) + grace
+  atoms::TimePoint shiftEnd{};
+  std::optional<atoms::TimePoint> clockIn;   // the cover's earliest, by now or the end
+  std::optional<std::int64_t> laterCallout;  // a call-out about the shift after the cover
 };
 
 enum class CoverVerdict { kPending, kVerified, kMismatch };
@@ -40,8 +40,8 @@ struct CoverJudgement {
 
 // When judgeCover may next answer other than pending without a new call-out, seen at `now`: the
 // deadline with time clocks until it has passed, then (and without time clocks) the shift's end.
-sms::mailbox::TimePoint coverDue(const CoverFacts& facts, sms::mailbox::TimePoint now);
-CoverJudgement judgeCover(const CoverFacts& facts, sms::mailbox::TimePoint now);
+atoms::TimePoint coverDue(const CoverFacts& facts, atoms::TimePoint now);
+CoverJudgement judgeCover(const CoverFacts& facts, atoms::TimePoint now);
 // "pending", "verified", "mismatch".
 std::string_view coverVerdictName(CoverVerdict v);
 

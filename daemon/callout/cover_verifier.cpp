@@ -32,9 +32,9 @@ Result<std::vector<Watched>> pending(Database& db) {
     if (!row) return row.error();
     if (!*row) break;
     out.push_back({stmt->columnInt64(0), stmt->columnText(1), stmt->columnText(2),
-                   stmt->columnText(3), sms::mailbox::fromUnixMillis(stmt->columnInt64(4)),
-                   sms::mailbox::fromUnixMillis(stmt->columnInt64(5)),
-                   sms::mailbox::fromUnixMillis(stmt->columnInt64(6))});
+                   stmt->columnText(3), atoms::fromUnixMillis(stmt->columnInt64(4)),
+                   atoms::fromUnixMillis(stmt->columnInt64(5)),
+                   atoms::fromUnixMillis(stmt->columnInt64(6))});
   }
   return out;
 }
@@ -52,16 +52,16 @@ Status CoverVerifier::watch(Database& db, const CalloutRow& covered, std::string
       .bind(2, kind)
       .bind(3, std::string_view(covered.shiftId))
       .bind(4, std::string_view(covered.coveredBy))
-      .bind(5, sms::mailbox::toUnixMillis(at))
-      .bind(6, sms::mailbox::toUnixMillis(covered.shiftStart))
-      .bind(7, sms::mailbox::toUnixMillis(covered.shiftEnd));
+      .bind(5, atoms::toUnixMillis(at))
+      .bind(6, atoms::toUnixMillis(covered.shiftStart))
+      .bind(7, atoms::toUnixMillis(covered.shiftEnd));
   auto done = stmt->step();
   if (!done) return done.error();
   return Status::success();
 }
 
-CoverVerifier::CoverVerifier(sms::mailbox::StoreRunner& store, std::chrono::minutes grace,
-                             bool timeClocks, decltype(TrustFeedback::verification) verified)
+CoverVerifier::CoverVerifier(atoms::StoreRunner& store, std::chrono::minutes grace, bool timeClocks,
+                             decltype(TrustFeedback::verification) verified)
     : store_(store), grace_(grace), timeClocks_(timeClocks), verified_(std::move(verified)) {}
 
 namespace {
@@ -140,7 +140,7 @@ Result<int> CoverVerifier::due(TimePoint now) {
           " WHERE callout_id = ? AND outcome = 'pending'");
       if (!update) return update.error();
       update->bind(1, coverVerdictName(j.verdict))
-          .bind(2, sms::mailbox::toUnixMillis(now))
+          .bind(2, atoms::toUnixMillis(now))
           .bind(3, std::string_view(j.reason))
           .bind(4, std::string_view(evidence))
           .bind(5, w.calloutId);

@@ -17,11 +17,11 @@
 #include <optional>
 #include <string_view>
 
+#include "base/result.h"
 #include "daemon/callout/callout_store.h"
 #include "daemon/callout/trust_feedback.h"
-#include "sms/mailbox/store_runner.h"
 #include "store/database.h"
-#include "store/result.h"
+#include "store/store_runner.h"
 
 namespace atoms::callout {
 
@@ -35,7 +35,7 @@ class CoverVerifier {
   // `timeClocks`: the site has time clocks (terminal.listen). `grace`:
   // callout.no_show_grace_minutes. `verified` may be empty (nothing is told; the verdict is still
   // recorded).
-  CoverVerifier(sms::mailbox::StoreRunner& store, std::chrono::minutes grace, bool timeClocks,
+  CoverVerifier(atoms::StoreRunner& store, std::chrono::minutes grace, bool timeClocks,
                 decltype(TrustFeedback::verification) verified);
 
   // Judges every watched cover due by `now`, one transaction each; returns how many were judged.
@@ -45,7 +45,7 @@ class CoverVerifier {
   Result<std::optional<TimePoint>> nextDue(TimePoint now);
 
  private:
-  sms::mailbox::StoreRunner& store_;
+  atoms::StoreRunner& store_;
   std::chrono::minutes grace_;
   bool timeClocks_;
   decltype(TrustFeedback::verification) verified_;

@@ -31,7 +31,7 @@ bool isLeadStation(const site::Station* station) {
 }  // namespace
 
 NoShowWatch::NoShowWatch(CalloutDesk& desk, SiteSnapshot& site,
-                         sms::conversation::Outreach& outreach, sms::mailbox::StoreRunner& store,
+                         sms::conversation::Outreach& outreach, atoms::StoreRunner& store,
                          std::chrono::minutes grace, GateFunction gate)
     : desk_(desk),
       site_(site),

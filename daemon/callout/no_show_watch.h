@@ -23,11 +23,11 @@
 #include <chrono>
 #include <optional>
 
+#include "base/result.h"
 #include "daemon/callout/callout_desk.h"
 #include "daemon/callout/site_snapshot.h"
 #include "sms/conversation/outreach.h"
-#include "sms/mailbox/store_runner.h"
-#include "store/result.h"
+#include "store/store_runner.h"
 
 namespace atoms::callout {
 
@@ -37,7 +37,7 @@ class NoShowWatch {
 
   // `grace` 0 turns the watch off. Every reference must outlive the watch.
   NoShowWatch(CalloutDesk& desk, SiteSnapshot& site, sms::conversation::Outreach& outreach,
-              sms::mailbox::StoreRunner& store, std::chrono::minutes grace, GateFunction gate);
+              atoms::StoreRunner& store, std::chrono::minutes grace, GateFunction gate);
 
   // Asks about every shift due by `now`, one transaction each; returns how many were asked.
   Result<int> due(TimePoint now);
@@ -60,7 +60,7 @@ class NoShowWatch {
   CalloutDesk& desk_;
   SiteSnapshot& site_;
   sms::conversation::Outreach& outreach_;
-  sms::mailbox::StoreRunner& store_;
+  atoms::StoreRunner& store_;
   std::chrono::minutes grace_;
   GateFunction gate_;
   // Every grace that ended by then has been looked at (and the store says who was asked).

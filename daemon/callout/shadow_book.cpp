@@ -7,8 +7,8 @@
 
 namespace atoms::callout {
 
-using sms::mailbox::fromUnixMillis;
-using sms::mailbox::toUnixMillis;
+using atoms::fromUnixMillis;
+using atoms::toUnixMillis;
 
 namespace {
 

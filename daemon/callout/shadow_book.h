@@ -15,14 +15,14 @@
 #include <string_view>
 #include <vector>
 
-#include "sms/mailbox/mailbox_clock.h"
-#include "store/canonical_json.h"
+#include "base/canonical_json.h"
+#include "base/result.h"
+#include "base/unix_time.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms::callout {
 
-using sms::mailbox::TimePoint;
+using atoms::TimePoint;
 
 enum class ShadowVerdict {
   kAgreed,     // the person who worked it was one the box would have offered it to

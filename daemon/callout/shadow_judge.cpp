@@ -7,8 +7,8 @@
 
 namespace atoms::callout {
 
-ShadowJudge::ShadowJudge(SiteSnapshot& site, sms::mailbox::StoreRunner& store,
-                         std::chrono::minutes grace, TrustFeedback feedback)
+ShadowJudge::ShadowJudge(SiteSnapshot& site, atoms::StoreRunner& store, std::chrono::minutes grace,
+                         TrustFeedback feedback)
     : site_(site), store_(store), grace_(grace), feedback_(std::move(feedback)) {}
 
 Result<std::optional<TimePoint>> ShadowJudge::nextDue() {

@@ -19,12 +19,12 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.h"
 #include "daemon/callout/shadow_book.h"
 #include "daemon/callout/site_snapshot.h"
 #include "daemon/callout/trust_feedback.h"
-#include "sms/mailbox/store_runner.h"
 #include "store/audit_log.h"
-#include "store/result.h"
+#include "store/store_runner.h"
 
 namespace atoms::callout {
 
@@ -40,7 +40,7 @@ Status recordShadowVerdict(AuditLog::Batch& batch, Database& db, const ShadowRow
 class ShadowJudge {
  public:
   // Every reference must outlive the judge.
-  ShadowJudge(SiteSnapshot& site, sms::mailbox::StoreRunner& store, std::chrono::minutes grace,
+  ShadowJudge(SiteSnapshot& site, atoms::StoreRunner& store, std::chrono::minutes grace,
               TrustFeedback feedback);
 
   // Judges every decision whose shift's grace ended by `now`, one transaction each; returns how
@@ -53,7 +53,7 @@ class ShadowJudge {
   Status judge(SiteStore& store, const ShadowRow& row, TimePoint now);
 
   SiteSnapshot& site_;
-  sms::mailbox::StoreRunner& store_;
+  atoms::StoreRunner& store_;
   std::chrono::minutes grace_;
   TrustFeedback feedback_;
 };

@@ -18,15 +18,15 @@ bool hasOwnShift(const site::SiteModel& site, const site::Shift& shift, const st
 }
 
 // site_punch keeps Unix seconds.
-std::int64_t seconds(sms::mailbox::TimePoint t) {
+std::int64_t seconds(atoms::TimePoint t) {
   return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
 }
 
 }  // namespace
 
-Result<std::optional<sms::mailbox::TimePoint>> shiftClockIn(Database& db, std::string_view personId,
-                                                            sms::mailbox::TimePoint shiftStart,
-                                                            sms::mailbox::TimePoint by) {
+Result<std::optional<atoms::TimePoint>> shiftClockIn(Database& db, std::string_view personId,
+                                                     atoms::TimePoint shiftStart,
+                                                     atoms::TimePoint by) {
   auto stmt = db.prepare(
       "SELECT at FROM site_punch WHERE person_id = ? AND kind = 'clock_in' AND at >= ? AND at <= ?"
       " ORDER BY at LIMIT 1");
@@ -34,9 +34,9 @@ Result<std::optional<sms::mailbox::TimePoint>> shiftClockIn(Database& db, std::s
   stmt->bind(1, personId).bind(2, seconds(shiftStart - kEarlyClockIn)).bind(3, seconds(by));
   auto row = stmt->step();
   if (!row) return row.error();
-  if (!*row) return std::optional<sms::mailbox::TimePoint>();
-  return std::optional<sms::mailbox::TimePoint>(
-      sms::mailbox::TimePoint(std::chrono::seconds(stmt->columnInt64(0))));
+  if (!*row) return std::optional<atoms::TimePoint>();
+  return std::optional<atoms::TimePoint>(
+      atoms::TimePoint(std::chrono::seconds(stmt->columnInt64(0))));
 }
 
 Result<std::optional<std::string>> clockedInFor(Database& db, const site::SiteModel& site,

@@ -18,10 +18,10 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.h"
+#include "base/unix_time.h"
 #include "daemon/site/site_model.h"
-#include "sms/mailbox/mailbox_clock.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms::callout {
 
@@ -36,8 +36,8 @@ Result<std::optional<std::string>> clockedInFor(Database& db, const site::SiteMo
 // Did `personId` clock in for a shift starting at `shiftStart`, from kEarlyClockIn before it up to
 // `by` (the start plus the no-show grace, or now)? The earliest such clock-in (its instant, the
 // evidence) or nullopt. One point query, inside the caller's transaction.
-Result<std::optional<sms::mailbox::TimePoint>> shiftClockIn(Database& db, std::string_view personId,
-                                                            sms::mailbox::TimePoint shiftStart,
-                                                            sms::mailbox::TimePoint by);
+Result<std::optional<atoms::TimePoint>> shiftClockIn(Database& db, std::string_view personId,
+                                                     atoms::TimePoint shiftStart,
+                                                     atoms::TimePoint by);
 
 }  // namespace atoms::callout

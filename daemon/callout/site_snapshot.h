@@ -12,12 +12,12 @@
 #include <optional>
 #include <string_view>
 
+#include "base/result.h"
 #include "daemon/labor/labor_engine.h"
 #include "daemon/labor/rule_table.h"
 #include "daemon/labor/schedule_change.h"
 #include "daemon/site/site_model.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms::callout {
 

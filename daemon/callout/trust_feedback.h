@@ -13,7 +13,7 @@
 #include <optional>
 #include <string_view>
 
-#include "daemon/engine/clock.h"
+#include "base/clock.h"
 #include "daemon/policy/policy_gate.h"
 #include "daemon/policy/trust_budget.h"
 #include "store/audit_log.h"

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "daemon/cli/command.h"
-#include "store/result.h"
 
 namespace atoms::cli {
 

@@ -10,11 +10,11 @@
 #include <string_view>
 #include <utility>
 
+#include "base/canonical_json.h"
 #include "daemon/cli/commands.h"
 #include "daemon/cli/site_file_input.h"
 #include "daemon/labor/schedule_check.h"
 #include "daemon/site/site_file.h"
-#include "store/canonical_json.h"
 
 namespace atoms::cli {
 namespace {

@@ -1,9 +1,9 @@
 // `atoms-edge identity`: who this box is, for the cloud and for auditors.
 #include <ostream>
 
+#include "base/bytes.h"
 #include "daemon/cli/commands.h"
 #include "daemon/cli/state_dir_option.h"
-#include "store/bytes.h"
 #include "store/checkpoint.h"
 #include "store/signed_note.h"
 #include "store/state_dir.h"

@@ -14,12 +14,12 @@
 #include <random>
 #include <sstream>
 
+#include "base/file_io.h"
 #include "daemon/cli/commands.h"
 #include "daemon/log/log.h"
 #include "daemon/log/setup.h"
 #include "daemon/service/process.h"
 #include "store/audit_entry.h"
-#include "store/file_io.h"
 #include "sync/ingest/ingest_service.h"
 #include "sync/ingest/ingest_store.h"
 #include "sync/ingest/ingester.h"

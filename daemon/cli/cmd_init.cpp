@@ -2,10 +2,10 @@
 #include <chrono>
 #include <ostream>
 
+#include "base/bytes.h"
 #include "daemon/cli/commands.h"
 #include "daemon/cli/state_dir_option.h"
 #include "store/audit_entry.h"
-#include "store/bytes.h"
 #include "store/site_store.h"
 
 namespace atoms::cli {

@@ -4,14 +4,14 @@
 #include <ostream>
 #include <sstream>
 
+#include "base/bytes.h"
+#include "base/file_io.h"
 #include "daemon/cli/commands.h"
 #include "daemon/cli/site_file_input.h"
 #include "daemon/cli/state_dir_option.h"
 #include "daemon/site/site_file.h"
 #include "daemon/site/site_repository.h"
 #include "store/audit_entry.h"
-#include "store/bytes.h"
-#include "store/file_io.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
 

@@ -1,9 +1,9 @@
 // `atoms-edge verify`: checks a state directory's audit log end to end.
 #include <ostream>
 
+#include "base/bytes.h"
 #include "daemon/cli/commands.h"
 #include "daemon/cli/state_dir_option.h"
-#include "store/bytes.h"
 #include "store/checkpoint.h"
 #include "store/log_verifier.h"
 #include "store/signed_note.h"

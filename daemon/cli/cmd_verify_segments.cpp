@@ -3,8 +3,8 @@
 #include <iostream>
 #include <string>
 
+#include "base/bytes.h"
 #include "daemon/cli/commands.h"
-#include "store/bytes.h"
 #include "store/signed_note.h"
 #include "sync/segment.h"
 

@@ -4,17 +4,9 @@ namespace atoms::cli {
 
 std::vector<Command> allCommands() {
   return {
-      demoCommand(),
-      initCommand(),
-      serveCommand(),
-      identityCommand(),
-      verifyCommand(),
-      exportSegmentsCommand(),
-      verifySegmentsCommand(),
-      ingestCommand(),
-      siteCommand(),
-      checkCommand(),
-      versionCommand(),
+      demoCommand(),   initCommand(),           serveCommand(),          identityCommand(),
+      verifyCommand(), exportSegmentsCommand(), verifySegmentsCommand(), ingestCommand(),
+      siteCommand(),   checkCommand(),          versionCommand(),
   };
 }
 

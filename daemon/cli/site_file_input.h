@@ -7,9 +7,9 @@
 #include <fstream>
 #include <string>
 
+#include "base/file_io.h"
+#include "base/result.h"
 #include "daemon/site/site_file.h"
-#include "store/file_io.h"
-#include "store/result.h"
 
 namespace atoms::cli {
 

@@ -8,10 +8,10 @@
 #include <ostream>
 #include <sstream>
 
-#include "daemon/engine/clock.h"
+#include "base/bytes.h"
+#include "base/clock.h"
 #include "daemon/engine/engine.h"
 #include "store/audit_entry.h"
-#include "store/bytes.h"
 #include "store/log_verifier.h"
 #include "store/site_store.h"
 #include "sync/segment.h"
@@ -47,8 +47,9 @@ json::Value ackReceipt(const std::string& ts, std::uint64_t messageSeq) {
       {"sources", json::Array{json::Value(std::move(source))}},
       {"snapshot", json::Array{json::Value(json::Object{{"source", "org_model"}, {"asOf", ts}})}},
       {"ruleEvaluations", json::Array{json::Value(std::move(rule))}},
-      {"rationale", "The shift lead reported being short on the line [1]; the box replied in "
-                    "the same thread and set a 20-minute check."},
+      {"rationale",
+       "The shift lead reported being short on the line [1]; the box replied in "
+       "the same thread and set a 20-minute check."},
       {"confidence", "0.9"},
       {"gaps", json::Array{json::Value("call-out offers are not part of this demo yet")}},
       {"visibility", "self_mor"},
@@ -59,7 +60,8 @@ json::Value ackReceipt(const std::string& ts, std::uint64_t messageSeq) {
 // Everything the engine thread does in the demo. Runs only on the engine thread.
 class DemoSite {
  public:
-  DemoSite(AuditLog& log, Engine& engine, std::ostream& out) : log_(log), engine_(engine), out_(out) {}
+  DemoSite(AuditLog& log, Engine& engine, std::ostream& out)
+      : log_(log), engine_(engine), out_(out) {}
 
   void onInboundSms(const std::string& text) {
     const std::string ts = formatTimestamp(engine_.clock().now());
@@ -73,9 +75,10 @@ class DemoSite {
         "minutes. Need a person now? Call your manager.";
     auto receipt = batch->addReceipt(ts, "engine", ackReceipt(ts, *in));
     if (!receipt) return fail(receipt.message());
-    auto outSeq = batch->add(ts, "sms.out", "engine",
-                             json::Object{{"to", kLeadPhone}, {"body", reply},
-                                          {"receipt", static_cast<std::int64_t>(*receipt)}});
+    auto outSeq = batch->add(
+        ts, "sms.out", "engine",
+        json::Object{
+            {"to", kLeadPhone}, {"body", reply}, {"receipt", static_cast<std::int64_t>(*receipt)}});
     if (!outSeq) return fail(outSeq.message());
     auto note = batch->commit();
     if (!note) return fail(note.message());
@@ -146,8 +149,8 @@ int runFoundationDemo(const std::string& stateDir, std::ostream& out, std::ostre
   AuditLog& log = (*store)->log();
   const VerifyReport report = verifyDatabase((*store)->db(), (*store)->verifierKey(), kSiteId);
   out << "\nverify: " << (report.ok() ? "ok" : "FAILED: " + report.problem) << ", "
-      << report.entries << " entries, " << report.checkpoints << " checkpoints, "
-      << report.receipts << " receipts\n";
+      << report.entries << " entries, " << report.checkpoints << " checkpoints, " << report.receipts
+      << " receipts\n";
 
   auto segments = buildSegments(log, 0, log.signedSize(), 1024 * 1024);
   if (!segments) {
@@ -160,8 +163,8 @@ int runFoundationDemo(const std::string& stateDir, std::ostream& out, std::ostre
     auto parsed = parseSegment(segmentJson(s));
     segmentsOk = segmentsOk && parsed && independent.accept(*parsed);
   }
-  out << "export: " << segments->size() << " segment(s) checked with only the public key: "
-      << (segmentsOk ? "ok" : "FAILED") << "\n";
+  out << "export: " << segments->size()
+      << " segment(s) checked with only the public key: " << (segmentsOk ? "ok" : "FAILED") << "\n";
 
   const bool plaintextHeader = fileStartsWith(stateDir + "/atoms.db", "SQLite format 3");
   // The binary's own path, so the commands below work whether or not it is on PATH.

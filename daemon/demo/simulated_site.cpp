@@ -21,7 +21,7 @@
 #include "sms/mailbox/dispatcher.h"
 #include "sms/mailbox/inbox.h"
 #include "sms/mailbox/outbox.h"
-#include "sms/mailbox/store_runner.h"
+#include "store/store_runner.h"
 
 namespace atoms::demo {
 namespace {
@@ -68,7 +68,7 @@ class SimulatedSite::Wiring {
 
   Poco::Logger& logger;
   Engine engine;
-  sms::mailbox::LockedStoreRunner runner;
+  atoms::LockedStoreRunner runner;
   drivers::SimulatedSmsGateway gateway;
   sms::mailbox::Outbox outbox;
   sms::mailbox::Inbox inbox;

@@ -23,14 +23,14 @@
 #include <string_view>
 #include <vector>
 
+#include "base/clock.h"
+#include "base/result.h"
 #include "daemon/callout/callout_desk.h"
 #include "daemon/demo/simulated_time_clock.h"
-#include "daemon/engine/clock.h"
 #include "daemon/policy/policy_gate.h"
 #include "daemon/site/site_model.h"
 #include "sms/conversation/roster.h"
 #include "store/audit_entry.h"
-#include "store/result.h"
 #include "store/site_store.h"
 
 namespace atoms::demo {

@@ -11,8 +11,8 @@
 #include <set>
 #include <string>
 
-#include "daemon/engine/clock.h"
-#include "store/result.h"
+#include "base/clock.h"
+#include "base/result.h"
 #include "store/site_store.h"
 
 namespace atoms::demo {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/engine/clock.h"
+#include "base/clock.h"
 #include "daemon/site/site_file.h"
 #include "daemon/site/site_repository.h"
 #include "daemon/site/time_zone.h"
@@ -19,10 +19,10 @@
 #include "sms/mailbox/dispatcher.h"
 #include "sms/mailbox/inbox.h"
 #include "sms/mailbox/outbox.h"
-#include "sms/mailbox/store_runner.h"
 #include "store/audit_entry.h"
 #include "store/log_verifier.h"
 #include "store/site_store.h"
+#include "store/store_runner.h"
 
 namespace atoms {
 namespace {
@@ -123,7 +123,7 @@ class SmsDemo {
   void setTime(TimePoint t) { clock_.set(t); }
 
  private:
-  sms::mailbox::NowFunction now() {
+  atoms::NowFunction now() {
     return [this] { return clock_.now(); };
   }
   std::string localTime() {
@@ -133,7 +133,7 @@ class SmsDemo {
 
   std::ostream& out_;
   SimulatedClock clock_;
-  sms::mailbox::LockedStoreRunner runner_;
+  atoms::LockedStoreRunner runner_;
   drivers::SimulatedSmsGateway gateway_;
   sms::mailbox::Outbox outbox_;
   sms::mailbox::Inbox inbox_;

@@ -26,7 +26,7 @@
 #include <thread>
 #include <utility>
 
-#include "daemon/engine/clock.h"
+#include "base/clock.h"
 
 namespace atoms {
 

@@ -37,7 +37,7 @@
 #include <thread>
 #include <vector>
 
-#include "daemon/engine/clock.h"
+#include "base/clock.h"
 
 namespace atoms {
 

@@ -25,12 +25,12 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.h"
 #include "daemon/labor/labor_engine.h"
 #include "daemon/labor/rule_evaluation.h"
 #include "daemon/labor/rule_table.h"
 #include "daemon/site/site_model.h"
 #include "daemon/site/time_zone.h"
-#include "store/result.h"
 
 namespace atoms::labor {
 

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/canonical_json.h"
 #include "daemon/labor/rule_table.h"
-#include "store/canonical_json.h"
 
 namespace atoms::labor {
 

@@ -9,8 +9,8 @@
 #include <sstream>
 #include <utility>
 
+#include "base/canonical_json.h"
 #include "daemon/site/station_tag.h"
-#include "store/canonical_json.h"
 
 namespace atoms::labor {
 namespace {

@@ -21,7 +21,7 @@
 #include <variant>
 #include <vector>
 
-#include "store/result.h"
+#include "base/result.h"
 
 namespace atoms::labor {
 

@@ -23,11 +23,11 @@
 #include <variant>
 #include <vector>
 
+#include "base/result.h"
 #include "daemon/labor/fair_workweek.h"
 #include "daemon/labor/labor_engine.h"
 #include "daemon/labor/rule_evaluation.h"
 #include "daemon/site/site_model.h"
-#include "store/result.h"
 
 namespace atoms::labor {
 

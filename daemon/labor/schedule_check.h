@@ -17,12 +17,12 @@
 #include <string>
 #include <vector>
 
+#include "base/canonical_json.h"
+#include "base/result.h"
 #include "daemon/labor/labor_engine.h"
 #include "daemon/labor/rule_evaluation.h"
 #include "daemon/labor/rule_table.h"
 #include "daemon/site/site_model.h"
-#include "store/canonical_json.h"
-#include "store/result.h"
 
 namespace atoms::labor {
 

@@ -8,8 +8,8 @@
 #include <sstream>
 #include <utility>
 
-#include "daemon/policy/name_table.h"
-#include "store/canonical_json.h"
+#include "base/canonical_json.h"
+#include "base/name_table.h"
 
 namespace atoms::policy {
 namespace {

@@ -17,8 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.h"
 #include "daemon/policy/kill_switch.h"
-#include "store/result.h"
 
 namespace atoms::policy {
 

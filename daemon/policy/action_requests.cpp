@@ -1,11 +1,11 @@
 #include "daemon/policy/action_requests.h"
 
-#include "sms/mailbox/mailbox_clock.h"
+#include "base/unix_time.h"
 #include "store/audit_entry.h"
 
 namespace atoms::policy {
 
-using sms::mailbox::toUnixMillis;
+using atoms::toUnixMillis;
 
 Result<int> ActionRequests::priorAdverse(const std::string& subject, TimePoint at) {
   if (subject.empty()) return 0;

@@ -30,9 +30,9 @@
 #include <string_view>
 #include <vector>
 
-#include "daemon/engine/clock.h"
-#include "store/canonical_json.h"
-#include "store/result.h"
+#include "base/canonical_json.h"
+#include "base/clock.h"
+#include "base/result.h"
 
 namespace atoms::policy {
 

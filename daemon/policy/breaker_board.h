@@ -29,11 +29,11 @@
 #include <string_view>
 #include <vector>
 
+#include "base/canonical_json.h"
+#include "base/result.h"
 #include "daemon/policy/breaker.h"
 #include "store/audit_log.h"
-#include "store/canonical_json.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms::policy {
 

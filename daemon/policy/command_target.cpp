@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "base/canonical_json.h"
 #include "daemon/service/config_schema.h"
-#include "store/canonical_json.h"
 #include "sync/command/config_overrides.h"
 
 namespace atoms::policy {

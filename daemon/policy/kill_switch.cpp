@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "store/canonical_json.h"
+#include "base/canonical_json.h"
 
 namespace atoms::policy {
 

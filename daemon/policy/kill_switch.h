@@ -18,9 +18,9 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.h"
 #include "store/audit_log.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms::policy {
 

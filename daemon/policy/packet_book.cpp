@@ -2,14 +2,14 @@
 
 #include <functional>
 
-#include "sms/mailbox/mailbox_clock.h"
+#include "base/unix_time.h"
 #include "store/audit_entry.h"
 
 namespace atoms::policy {
 namespace {
 
-using sms::mailbox::fromUnixMillis;
-using sms::mailbox::toUnixMillis;
+using atoms::fromUnixMillis;
+using atoms::toUnixMillis;
 
 constexpr char kColumns[] =
     "id, kind, subject, asked_by, opened_at, rule, pattern, summary, evidence, state, closed_by,"

@@ -19,12 +19,12 @@
 #include <string_view>
 #include <vector>
 
-#include "daemon/engine/clock.h"
+#include "base/canonical_json.h"
+#include "base/clock.h"
+#include "base/result.h"
 #include "daemon/policy/policy_gate.h"
 #include "store/audit_log.h"
-#include "store/canonical_json.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms::policy {
 

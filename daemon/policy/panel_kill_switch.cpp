@@ -1,6 +1,6 @@
 #include "daemon/policy/panel_kill_switch.h"
 
-#include "store/canonical_json.h"
+#include "base/canonical_json.h"
 
 namespace atoms::policy {
 

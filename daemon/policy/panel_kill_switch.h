@@ -44,8 +44,8 @@ enum class PanelOutcome { kChanged, kUnchanged, kRefused };
 
 struct PanelKillSwitchResult {
   PanelOutcome outcome = PanelOutcome::kRefused;
-  std::string message;    // "kill switch raised from L0 to L2", or the refusal
-  KillSwitchState state;  // as it stands after the request
+  std::string message;               // "kill switch raised from L0 to L2", or the refusal
+  KillSwitchState state;             // as it stands after the request
   std::optional<std::uint64_t> seq;  // the killswitch.set (changed) or killswitch.refused entry
 };
 

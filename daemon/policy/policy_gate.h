@@ -28,11 +28,11 @@
 #include <string>
 #include <string_view>
 
+#include "base/canonical_json.h"
+#include "base/result.h"
 #include "daemon/policy/action_classes.h"
 #include "daemon/policy/kill_switch.h"
 #include "store/audit_log.h"
-#include "store/canonical_json.h"
-#include "store/result.h"
 
 namespace atoms::policy {
 

@@ -5,8 +5,8 @@
 
 #include <string_view>
 
+#include "base/result.h"
 #include "daemon/policy/action_classes.h"
-#include "store/result.h"
 
 namespace atoms::policy {
 

@@ -16,8 +16,8 @@
 #include <string>
 #include <string_view>
 
-#include "daemon/engine/clock.h"
-#include "store/canonical_json.h"
+#include "base/canonical_json.h"
+#include "base/clock.h"
 
 namespace atoms::policy {
 

@@ -6,7 +6,7 @@
 #include <initializer_list>
 #include <utility>
 
-#include "daemon/policy/name_table.h"
+#include "base/name_table.h"
 #include "daemon/policy/state_reader.h"
 
 namespace atoms::policy {

@@ -45,10 +45,10 @@
 #include <string_view>
 #include <vector>
 
-#include "daemon/engine/clock.h"
+#include "base/canonical_json.h"
+#include "base/clock.h"
+#include "base/result.h"
 #include "daemon/policy/action_classes.h"
-#include "store/canonical_json.h"
-#include "store/result.h"
 
 namespace atoms::policy {
 

@@ -26,10 +26,10 @@
 #include <utility>
 #include <vector>
 
+#include "base/result.h"
 #include "daemon/policy/trust_budget.h"
 #include "store/audit_log.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms::policy {
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/engine/clock.h"
+#include "base/clock.h"
 #include "daemon/engine/stall_watchdog.h"
 #include "drivers/sms/sms_gateway.h"
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/engine/clock.h"
+#include "base/clock.h"
 #include "daemon/service/edge_services.h"
 
 namespace atoms {

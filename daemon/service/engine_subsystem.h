@@ -11,7 +11,7 @@
 #include <memory>
 #include <optional>
 
-#include "daemon/engine/clock.h"
+#include "base/clock.h"
 #include "daemon/engine/engine.h"
 #include "daemon/service/service_subsystem.h"
 

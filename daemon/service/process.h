@@ -2,7 +2,7 @@
 // main thread, before any other thread exists (signal masks are inherited by new threads).
 #pragma once
 
-#include "store/result.h"
+#include "base/result.h"
 
 namespace atoms {
 

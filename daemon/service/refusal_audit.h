@@ -17,9 +17,9 @@
 #include <string_view>
 #include <utility>
 
+#include "base/canonical_json.h"
 #include "daemon/log/log.h"
 #include "store/audit_budget.h"
-#include "store/canonical_json.h"
 #include "store/site_store.h"
 
 namespace atoms {

@@ -10,7 +10,7 @@
 #include <Poco/Util/Application.h>
 #include <Poco/Util/Subsystem.h>
 
-#include "store/result.h"
+#include "base/result.h"
 
 namespace atoms {
 

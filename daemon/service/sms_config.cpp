@@ -270,8 +270,10 @@ Result<SmsSettings> loadSmsSettings(const Poco::Util::AbstractConfiguration& c,
   if (driver == "modem") settings.driver = SmsDriver::kModem;
   settings.modemFailover = c.getString("sms.failover") == "modem";
   if (settings.modemFailover && settings.driver != SmsDriver::kTwilio) {
-    return makeError("sms.failover = modem needs sms.driver = twilio (the modem is the fallback "
-                     "for safety alerts Twilio does not take), not " + driver);
+    return makeError(
+        "sms.failover = modem needs sms.driver = twilio (the modem is the fallback "
+        "for safety alerts Twilio does not take), not " +
+        driver);
   }
 
   settings.retry.initialDelay = ms(c, "sms.retry.initial-delay-ms");

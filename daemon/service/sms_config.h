@@ -19,13 +19,13 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.h"
 #include "daemon/service/config_schema.h"
 #include "drivers/sms/modem/modem_gateway.h"
 #include "drivers/sms/twilio/twilio_config.h"
 #include "sms/conversation/conversation_settings.h"
 #include "sms/conversation/roster.h"
 #include "sms/mailbox/retry_policy.h"
-#include "store/result.h"
 
 namespace atoms {
 

@@ -18,9 +18,9 @@
 #include "sms/mailbox/inbox.h"
 #include "sms/mailbox/message_checks.h"
 #include "sms/mailbox/outbox.h"
-#include "sms/mailbox/store_runner.h"
 #include "store/audit_entry.h"
 #include "store/state_dir.h"
+#include "store/store_runner.h"
 
 namespace atoms {
 namespace {
@@ -141,7 +141,7 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
   Engine& engine = engine_.engine();
   Clock& clock = engine_.clock();
   auto now = [&clock] { return clock.now(); };
-  runner_ = std::make_unique<sms::mailbox::PostingStoreRunner>(
+  runner_ = std::make_unique<atoms::PostingStoreRunner>(
       store_.store(), [&engine](std::function<void()> ev) { return engine.post(std::move(ev)); },
       [&engine] { return engine.onEngineThread(); });
   outbox_ = std::make_unique<sms::mailbox::Outbox>(
@@ -253,7 +253,7 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
   active_ = true;  // before anything can post to the engine
   if (Status s = gateway_->start(*inbox_); !s) {
     tearDown();
-    if (settings.driver == SmsDriver::kTwilio && s.message().rfind("the fallback ", 0) != 0) {
+    if (settings.driver == SmsDriver::kTwilio && s.kind() == ErrorKind::kIo) {
       // Nearly always the port: taken by another process, or an address the box does not have.
       return makeError("sms.twilio.listen-address/sms.twilio.listen-port " +
                        app.config().getString("sms.twilio.listen-address") + ":" +

@@ -51,9 +51,9 @@ namespace sms::conversation {
 struct ConversationSettings;
 struct HumanContact;
 }  // namespace sms::conversation
-namespace sms::mailbox {
 class StoreRunner;
 class PostingStoreRunner;
+namespace sms::mailbox {
 class Outbox;
 class Inbox;
 class Dispatcher;
@@ -79,7 +79,7 @@ class InboundProcessor {
 // The running mailbox, as a processor is built over it. The store, inbox and outbox outlive the
 // processor; the settings are valid during the factory call only (copy what you keep).
 struct SmsMailbox {
-  sms::mailbox::StoreRunner& store;  // runs inline on the engine thread
+  atoms::StoreRunner& store;  // runs inline on the engine thread
   sms::mailbox::Inbox& inbox;
   sms::mailbox::Outbox& outbox;
   const sms::conversation::ConversationSettings& conversation;  // sms.quiet-hours.*, ...
@@ -127,11 +127,11 @@ class SmsSubsystem final : public ServiceSubsystem {
   EngineSubsystem& engine_;
   InboundProcessorFactory processorFactory_;
   PolicySubsystem* policy_ = nullptr;
-  int policyListener_ = 0;  // PolicySubsystem listener id; 0: none
+  int policyListener_ = 0;                      // PolicySubsystem listener id; 0: none
   std::optional<std::uint64_t> clockListener_;  // on a simulated clock: wakes the dispatcher
 
   std::mt19937_64 random_;  // retry jitter; used only inside store operations (one at a time)
-  std::unique_ptr<sms::mailbox::PostingStoreRunner> runner_;
+  std::unique_ptr<atoms::PostingStoreRunner> runner_;
   std::unique_ptr<sms::mailbox::Outbox> outbox_;
   std::unique_ptr<drivers::SmsGateway> gateway_;
   std::unique_ptr<sms::mailbox::Inbox> inbox_;

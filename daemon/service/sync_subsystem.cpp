@@ -6,13 +6,13 @@
 #include <random>
 #include <sstream>
 
+#include "base/file_io.h"
 #include "daemon/engine/engine.h"
 #include "daemon/log/log.h"
 #include "daemon/policy/command_target.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/policy_subsystem.h"
 #include "daemon/service/store_subsystem.h"
-#include "store/file_io.h"
 #include "sync/command/command_processor.h"
 #include "sync/command/config_overrides.h"
 #include "sync/mqtt_uplink.h"
@@ -165,9 +165,9 @@ Status SyncSubsystem::start(Poco::Util::Application& app) {
     uplink_ = std::move(*uplink);
     uplink_->setCommandProcessor(commands_.get());
     uplink_->setConnectionListener([this](bool connected, const std::string& reason) {
-      policy_.reportBreaker({connected ? BreakerReport::Kind::kConnected
-                                       : BreakerReport::Kind::kDisconnected,
-                             connectionBreakerId("broker"), reason, "sync"});
+      policy_.reportBreaker(
+          {connected ? BreakerReport::Kind::kConnected : BreakerReport::Kind::kDisconnected,
+           connectionBreakerId("broker"), reason, "sync"});
     });
     uplink_->start();
     return Status::success();

@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "base/canonical_json.h"
 #include "daemon/engine/engine.h"
 #include "daemon/log/log.h"
 #include "daemon/service/engine_subsystem.h"
@@ -11,8 +12,7 @@
 #include "daemon/terminal/punch_ledger.h"
 #include "drivers/http/bearer_tokens.h"
 #include "drivers/terminal/terminal_server.h"
-#include "sms/mailbox/store_runner.h"
-#include "store/canonical_json.h"
+#include "store/store_runner.h"
 
 namespace atoms {
 
@@ -44,15 +44,15 @@ Status TerminalSubsystem::start(Poco::Util::Application& app) {
 
   Engine& engine = engine_.engine();
   const Clock& clock = engine_.clock();
-  runner_ = std::make_unique<sms::mailbox::PostingStoreRunner>(
+  runner_ = std::make_unique<atoms::PostingStoreRunner>(
       store_.store(), [&engine](std::function<void()> ev) { return engine.post(std::move(ev)); },
       [&engine] { return engine.onEngineThread(); });
   terminal::PunchLedger::Listener onAccepted;
   if (listener_ || breakerReports_) {
     onAccepted = [this](const std::vector<site::Punch>& punches) {
       if (breakerReports_) {
-        breakerReports_({BreakerReport::Kind::kSuccess, connectionBreakerId("terminals"), {},
-                         "terminals"});
+        breakerReports_(
+            {BreakerReport::Kind::kSuccess, connectionBreakerId("terminals"), {}, "terminals"});
       }
       if (!listener_) return;
       try {

@@ -37,9 +37,7 @@ class EngineSubsystem;
 namespace drivers::terminal {
 class TerminalServer;
 }  // namespace drivers::terminal
-namespace sms::mailbox {
 class PostingStoreRunner;
-}  // namespace sms::mailbox
 namespace terminal {
 class PunchLedger;
 }  // namespace terminal
@@ -80,7 +78,7 @@ class TerminalSubsystem final : public ServiceSubsystem {
   PunchListener listener_;
   std::function<void(BreakerReport)> breakerReports_;
 
-  std::unique_ptr<sms::mailbox::PostingStoreRunner> runner_;
+  std::unique_ptr<atoms::PostingStoreRunner> runner_;
   std::unique_ptr<terminal::PunchLedger> ledger_;
   std::unique_ptr<drivers::terminal::TerminalServer> server_;
   std::unique_ptr<RefusalAudit> refusalAudit_;  // used on the engine thread only

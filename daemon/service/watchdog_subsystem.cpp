@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "base/unix_time.h"
 #include "daemon/engine/stall_watchdog.h"
 #include "daemon/log/log.h"
 #include "daemon/policy/packet_book.h"
@@ -11,7 +12,6 @@
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/sms_subsystem.h"
 #include "daemon/service/store_subsystem.h"
-#include "sms/mailbox/mailbox_clock.h"
 #include "store/audit_entry.h"
 #include "store/site_store.h"
 
@@ -57,7 +57,7 @@ Result<std::vector<WatchedItem>> readWaiting(SiteStore& store, std::chrono::minu
       if (!next) return next.error();
       if (!*next) return Status::success();
       items.push_back({kind, std::to_string(stmt->columnInt64(0)),
-                       sms::mailbox::fromUnixMillis(stmt->columnInt64(1)), sla});
+                       atoms::fromUnixMillis(stmt->columnInt64(1)), sla});
     }
   };
   if (Status s = collect("SELECT id, expires_at FROM approval WHERE state = 'pending'",

@@ -5,10 +5,10 @@
 #include <initializer_list>
 #include <set>
 
+#include "base/canonical_json.h"
+#include "base/one_line.h"
 #include "daemon/site/station_tag.h"
 #include "drivers/sms/phone_number.h"
-#include "store/canonical_json.h"
-#include "store/one_line.h"
 
 namespace atoms::site {
 namespace {

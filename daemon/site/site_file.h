@@ -14,8 +14,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.h"
 #include "daemon/site/site_model.h"
-#include "store/result.h"
 
 namespace atoms::site {
 

@@ -13,9 +13,9 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.h"
 #include "daemon/site/site_model.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms::site {
 

@@ -30,6 +30,7 @@
 #include <memory>
 #include <optional>
 
+#include "base/result.h"
 #include "daemon/callout/approval_book.h"
 #include "daemon/callout/callout_desk.h"
 #include "daemon/callout/callout_handler.h"
@@ -45,7 +46,6 @@
 #include "sms/conversation/conversation.h"
 #include "sms/conversation/outreach.h"
 #include "sms/conversation/safety_desk.h"
-#include "store/result.h"
 
 namespace atoms::sms_site {
 

@@ -3,8 +3,8 @@
 #include <optional>
 #include <string>
 
+#include "base/canonical_json.h"
 #include "store/audit_entry.h"
-#include "store/canonical_json.h"
 
 namespace atoms::terminal {
 namespace {
@@ -170,7 +170,7 @@ Result<RecordedPunches> recordPunches(SiteStore& store, const PunchBatch& batch,
   return result;
 }
 
-PunchLedger::PunchLedger(sms::mailbox::StoreRunner& runner, std::function<TimePoint()> now,
+PunchLedger::PunchLedger(atoms::StoreRunner& runner, std::function<TimePoint()> now,
                          Listener listener)
     : runner_(runner), now_(std::move(now)), listener_(std::move(listener)) {}
 

@@ -26,12 +26,12 @@
 #include <functional>
 #include <vector>
 
+#include "base/result.h"
 #include "daemon/site/site_model.h"
 #include "drivers/terminal/punch_request.h"
 #include "drivers/terminal/terminal_server.h"
-#include "sms/mailbox/store_runner.h"
-#include "store/result.h"
 #include "store/site_store.h"
+#include "store/store_runner.h"
 
 namespace atoms::terminal {
 
@@ -59,13 +59,12 @@ class PunchLedger final : public drivers::terminal::PunchSink {
   using Listener = std::function<void(const std::vector<site::Punch>&)>;
 
   // runner and now must outlive the ledger; now must be thread-safe. listener may be empty.
-  PunchLedger(sms::mailbox::StoreRunner& runner, std::function<TimePoint()> now,
-              Listener listener = {});
+  PunchLedger(atoms::StoreRunner& runner, std::function<TimePoint()> now, Listener listener = {});
 
   Result<std::vector<PunchOutcome>> accept(const PunchBatch& batch) override;
 
  private:
-  sms::mailbox::StoreRunner& runner_;
+  atoms::StoreRunner& runner_;
   std::function<TimePoint()> now_;
   Listener listener_;
 };

@@ -21,8 +21,8 @@
 #include <string_view>
 #include <vector>
 
-#include "store/bytes.h"
-#include "store/result.h"
+#include "base/bytes.h"
+#include "base/result.h"
 
 namespace Poco::Net {
 class HTTPServerRequest;

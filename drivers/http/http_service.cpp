@@ -12,7 +12,7 @@
 #include <istream>
 #include <optional>
 
-#include "store/canonical_json.h"
+#include "base/canonical_json.h"
 
 namespace atoms::drivers {
 namespace {
@@ -87,7 +87,8 @@ Status HttpService::start(const std::string& address, std::uint16_t port, int th
     server_.reset();
     pool_.reset();
     return makeError(name_ + " cannot listen on " + address + ":" + std::to_string(port) + ": " +
-                     e.displayText());
+                         e.displayText(),
+                     ErrorKind::kIo);
   }
   return {};
 }

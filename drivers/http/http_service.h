@@ -20,7 +20,7 @@
 #include <optional>
 #include <string>
 
-#include "store/result.h"
+#include "base/result.h"
 
 namespace Poco {
 class ThreadPool;

@@ -18,8 +18,9 @@ Status FailoverGateway::start(SmsSink& sink) {
   if (Status s = primary_->start(sink); !s) return s;
   if (Status s = fallback_->start(sink); !s) {
     primary_->stop();
-    return makeError("the fallback " + std::string(fallback_->name()) +
-                     " did not start: " + s.message());
+    return makeError(
+        "the fallback " + std::string(fallback_->name()) + " did not start: " + s.message(),
+        ErrorKind::kUnavailable);
   }
   return Status::success();
 }

@@ -25,7 +25,7 @@
 #include <string>
 #include <string_view>
 
-#include "store/result.h"
+#include "base/result.h"
 
 namespace atoms::drivers {
 
@@ -62,7 +62,7 @@ struct SendError {
 class SendResult {
  public:
   SendResult(SendAccepted accepted) : accepted_(std::move(accepted)) {}  // NOLINT
-  SendResult(SendError error) : error_(std::move(error)) {}             // NOLINT
+  SendResult(SendError error) : error_(std::move(error)) {}              // NOLINT
   bool ok() const { return accepted_.has_value(); }
   const SendAccepted& accepted() const { return *accepted_; }  // precondition: ok()
   const SendError& error() const { return *error_; }           // precondition: !ok()

@@ -3,10 +3,10 @@
 #include <array>
 #include <initializer_list>
 
+#include "base/canonical_json.h"
+#include "base/timestamp.h"
 #include "drivers/http/bearer_tokens.h"
 #include "drivers/http/printable.h"
-#include "store/audit_entry.h"
-#include "store/canonical_json.h"
 
 namespace atoms::drivers::terminal {
 namespace {

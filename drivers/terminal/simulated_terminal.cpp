@@ -11,7 +11,7 @@
 #include <ostream>
 #include <thread>
 
-#include "store/canonical_json.h"
+#include "base/canonical_json.h"
 
 namespace atoms::drivers::terminal {
 

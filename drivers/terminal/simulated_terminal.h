@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "drivers/terminal/punch_request.h"
-#include "store/result.h"
 
 namespace atoms::drivers::terminal {
 

@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "drivers/http/bearer_tokens.h"
 #include "drivers/terminal/punch_request.h"
-#include "store/result.h"
 
 namespace Poco::Net {
 class HTTPServerRequest;

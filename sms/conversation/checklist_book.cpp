@@ -2,10 +2,10 @@
 
 #include <set>
 
+#include "base/canonical_json.h"
 #include "sms/outreach/outreach_policy.h"
 #include "sms/text/checklist_intent.h"
 #include "sms/text/tokens.h"
-#include "store/canonical_json.h"
 
 namespace atoms::sms::conversation {
 namespace {

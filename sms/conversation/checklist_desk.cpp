@@ -56,7 +56,7 @@ std::vector<std::string> ids(const ChecklistBook& book) {
 
 }  // namespace
 
-ChecklistDesk::ChecklistDesk(mailbox::StoreRunner& store, Outreach& outreach, SafetyDesk& safety,
+ChecklistDesk::ChecklistDesk(atoms::StoreRunner& store, Outreach& outreach, SafetyDesk& safety,
                              ChecklistBook book, OwnerResolver owners)
     : store_(store),
       outreach_(outreach),

@@ -49,7 +49,7 @@ class ChecklistDesk {
   using OwnerResolver = std::function<std::vector<Contact>(const Checklist&, TimePoint)>;
 
   // Every reference must outlive the desk.
-  ChecklistDesk(mailbox::StoreRunner& store, Outreach& outreach, SafetyDesk& safety,
+  ChecklistDesk(atoms::StoreRunner& store, Outreach& outreach, SafetyDesk& safety,
                 ChecklistBook book, OwnerResolver owners);
 
   const ChecklistBook& book() const { return book_; }
@@ -71,7 +71,7 @@ class ChecklistDesk {
   std::vector<Due> dueAround(TimePoint now) const;
   Result<bool> sendStage(SiteStore& store, const Due& due, ChecklistStage stage, TimePoint now);
 
-  mailbox::StoreRunner& store_;
+  atoms::StoreRunner& store_;
   Outreach& outreach_;
   SafetyDesk& safety_;
   ChecklistBook book_;

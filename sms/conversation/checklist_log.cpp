@@ -2,8 +2,8 @@
 
 namespace atoms::sms::conversation {
 
-using mailbox::fromUnixMillis;
-using mailbox::toUnixMillis;
+using atoms::fromUnixMillis;
+using atoms::toUnixMillis;
 
 std::string_view checklistStageName(ChecklistStage stage) {
   return stage == ChecklistStage::kOwner ? "owner" : "manager";

@@ -11,13 +11,13 @@
 #include <string>
 #include <string_view>
 
-#include "sms/mailbox/mailbox_clock.h"
+#include "base/result.h"
+#include "base/unix_time.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms::sms::conversation {
 
-using mailbox::TimePoint;
+using atoms::TimePoint;
 
 struct ChecklistEntry {
   std::string checklistId;

@@ -53,7 +53,7 @@ struct Conversation::Handling {
   std::vector<std::string> replyOutcomes;
 };
 
-Conversation::Conversation(mailbox::StoreRunner& store, mailbox::Inbox& inbox, Outreach& outreach,
+Conversation::Conversation(atoms::StoreRunner& store, mailbox::Inbox& inbox, Outreach& outreach,
                            ReplyHandler* handler, SafetyDesk* safety)
     : store_(store), inbox_(inbox), outreach_(outreach), handler_(handler), safety_(safety) {}
 

@@ -38,18 +38,18 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "sms/conversation/checklist_desk.h"
 #include "sms/conversation/outreach.h"
 #include "sms/conversation/reply_handler.h"
 #include "sms/conversation/safety_desk.h"
 #include "sms/mailbox/inbox.h"
-#include "sms/mailbox/store_runner.h"
 #include "sms/text/content_lint.h"
 #include "sms/text/injection_flag.h"
 #include "sms/text/keywords.h"
 #include "sms/text/safety_report.h"
 #include "sms/text/stop_like.h"
-#include "store/result.h"
+#include "store/store_runner.h"
 
 namespace atoms::sms::conversation {
 
@@ -57,7 +57,7 @@ class Conversation {
  public:
   // `store`, `inbox`, `outreach` (and `handler`, when given) must outlive the Conversation.
   // `safety` (may be null: then nothing is treated as a safety report) must outlive it too.
-  Conversation(mailbox::StoreRunner& store, mailbox::Inbox& inbox, Outreach& outreach,
+  Conversation(atoms::StoreRunner& store, mailbox::Inbox& inbox, Outreach& outreach,
                ReplyHandler* handler = nullptr, SafetyDesk* safety = nullptr);
   Conversation(const Conversation&) = delete;
   Conversation& operator=(const Conversation&) = delete;
@@ -106,7 +106,7 @@ class Conversation {
   // acted on (a thread reply, once: its id names the inbox row). Nothing for an unknown number.
   Status tellWithdrawn(SiteStore& store, AuditLog::Batch& batch, std::int64_t inboxId);
 
-  mailbox::StoreRunner& store_;
+  atoms::StoreRunner& store_;
   mailbox::Inbox& inbox_;
   Outreach& outreach_;
   ReplyHandler* handler_;

@@ -7,10 +7,10 @@
 #include <cstddef>
 #include <string>
 
+#include "base/result.h"
 #include "sms/conversation/checklist_book.h"
 #include "sms/conversation/language.h"
 #include "sms/outreach/outreach_policy.h"
-#include "store/result.h"
 
 namespace atoms::sms::conversation {
 

@@ -6,8 +6,8 @@ namespace atoms::sms::conversation {
 
 namespace {
 
-using mailbox::fromUnixMillis;
-using mailbox::toUnixMillis;
+using atoms::fromUnixMillis;
+using atoms::toUnixMillis;
 
 constexpr std::string_view kLedgerColumns =
     "seq, id, phone, person_id, kind, urgent, body, ref, in_reply_to, sources, actor, not_after,"
@@ -132,7 +132,7 @@ Result<std::vector<std::string>> ConversationTables::activeSince(TimePoint since
       "SELECT phone FROM sms_contact_state WHERE opted_out = 0 AND last_inbound_at >= ?"
       " ORDER BY last_inbound_at");
   if (!stmt) return stmt.error();
-  stmt->bind(1, mailbox::toUnixMillis(since));
+  stmt->bind(1, atoms::toUnixMillis(since));
   std::vector<std::string> out;
   for (;;) {
     auto row = stmt->step();

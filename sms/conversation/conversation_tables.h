@@ -21,14 +21,14 @@
 #include <string_view>
 #include <vector>
 
-#include "sms/mailbox/mailbox_clock.h"
+#include "base/result.h"
+#include "base/unix_time.h"
 #include "sms/outreach/outreach_policy.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms::sms::conversation {
 
-using mailbox::TimePoint;
+using atoms::TimePoint;
 
 struct ContactState {
   std::string phone;

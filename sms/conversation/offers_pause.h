@@ -17,9 +17,9 @@
 #include <string>
 #include <string_view>
 
-#include "sms/mailbox/mailbox_clock.h"
+#include "base/result.h"
+#include "base/unix_time.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms::sms::conversation {
 
@@ -29,9 +29,9 @@ class OffersPause {
 
   // Pauses offers to the number; false when they were paused already (nothing changes).
   // `words`: the stop-like words that paused them (folded), kept for the record.
-  Result<bool> pause(std::string_view phone, mailbox::TimePoint at, std::string_view words);
+  Result<bool> pause(std::string_view phone, atoms::TimePoint at, std::string_view words);
   // Since when offers to the number are paused, if they are.
-  Result<std::optional<mailbox::TimePoint>> pausedSince(std::string_view phone);
+  Result<std::optional<atoms::TimePoint>> pausedSince(std::string_view phone);
   // Ends the pause; false when there was none.
   Result<bool> resume(std::string_view phone);
 

@@ -4,11 +4,11 @@
 #include <array>
 #include <cstdio>
 
+#include "base/canonical_json.h"
 #include "sms/conversation/offers_pause.h"
 #include "sms/conversation/why_text.h"
 #include "sms/mailbox/message_checks.h"
 #include "store/audit_entry.h"
-#include "store/canonical_json.h"
 
 namespace atoms::sms::conversation {
 
@@ -146,9 +146,8 @@ struct Outreach::Facts {
   std::string day;
 };
 
-Outreach::Outreach(mailbox::StoreRunner& store, mailbox::Outbox& outbox, const Roster& roster,
-                   const SiteTime& siteTime, ConversationSettings settings,
-                   mailbox::NowFunction now)
+Outreach::Outreach(atoms::StoreRunner& store, mailbox::Outbox& outbox, const Roster& roster,
+                   const SiteTime& siteTime, ConversationSettings settings, atoms::NowFunction now)
     : store_(store),
       outbox_(outbox),
       roster_(roster),

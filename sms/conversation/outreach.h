@@ -35,18 +35,18 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "drivers/sms/encoding/segmentation.h"
 #include "sms/conversation/conversation_settings.h"
 #include "sms/conversation/conversation_tables.h"
 #include "sms/conversation/roster.h"
 #include "sms/conversation/site_time.h"
 #include "sms/mailbox/outbox.h"
-#include "sms/mailbox/store_runner.h"
 #include "sms/outreach/outreach_policy.h"
 #include "sms/text/content_lint.h"
 #include "store/audit_log.h"
-#include "store/result.h"
 #include "store/site_store.h"
+#include "store/store_runner.h"
 
 namespace atoms::sms::conversation {
 
@@ -98,8 +98,8 @@ struct ReleaseSummary {
 class Outreach {
  public:
   // Every reference must outlive the Outreach. Precondition: validateConversationSettings().
-  Outreach(mailbox::StoreRunner& store, mailbox::Outbox& outbox, const Roster& roster,
-           const SiteTime& siteTime, ConversationSettings settings, mailbox::NowFunction now);
+  Outreach(atoms::StoreRunner& store, mailbox::Outbox& outbox, const Roster& roster,
+           const SiteTime& siteTime, ConversationSettings settings, atoms::NowFunction now);
   Outreach(const Outreach&) = delete;
   Outreach& operator=(const Outreach&) = delete;
 
@@ -151,12 +151,12 @@ class Outreach {
   Status recordLintRefusal(AuditLog::Batch& batch, const OutreachRequest& request,
                            const std::vector<LintFinding>& findings, TimePoint now);
 
-  mailbox::StoreRunner& store_;
+  atoms::StoreRunner& store_;
   mailbox::Outbox& outbox_;
   const Roster& roster_;
   const SiteTime& siteTime_;
   ConversationSettings settings_;
-  mailbox::NowFunction now_;
+  atoms::NowFunction now_;
   ContentLint lint_;
   std::atomic<bool> frozen_{false};
 };

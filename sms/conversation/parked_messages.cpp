@@ -2,10 +2,10 @@
 
 namespace atoms::sms::conversation {
 
-Status ParkedMessages::park(std::int64_t inboxId, mailbox::TimePoint at) {
+Status ParkedMessages::park(std::int64_t inboxId, atoms::TimePoint at) {
   auto stmt = db_.prepare("INSERT OR IGNORE INTO sms_parked(inbox_id, parked_at) VALUES(?, ?)");
   if (!stmt) return stmt.error();
-  stmt->bind(1, inboxId).bind(2, mailbox::toUnixMillis(at));
+  stmt->bind(1, inboxId).bind(2, atoms::toUnixMillis(at));
   auto done = stmt->step();
   if (!done) return done.error();
   return Status::success();
@@ -19,7 +19,7 @@ Result<std::vector<ParkedMessage>> ParkedMessages::all() {
     auto row = stmt->step();
     if (!row) return row.error();
     if (!*row) break;
-    out.push_back({stmt->columnInt64(0), mailbox::fromUnixMillis(stmt->columnInt64(1))});
+    out.push_back({stmt->columnInt64(0), atoms::fromUnixMillis(stmt->columnInt64(1))});
   }
   return out;
 }

@@ -13,15 +13,15 @@
 #include <cstdint>
 #include <vector>
 
-#include "sms/mailbox/mailbox_clock.h"
+#include "base/result.h"
+#include "base/unix_time.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms::sms::conversation {
 
 struct ParkedMessage {
   std::int64_t inboxId = 0;
-  mailbox::TimePoint parkedAt;
+  atoms::TimePoint parkedAt;
 };
 
 class ParkedMessages {
@@ -29,7 +29,7 @@ class ParkedMessages {
   explicit ParkedMessages(Database& db) : db_(db) {}
 
   // Parks the inbox message (parking it again changes nothing).
-  Status park(std::int64_t inboxId, mailbox::TimePoint at);
+  Status park(std::int64_t inboxId, atoms::TimePoint at);
   // Every parked message, oldest first.
   Result<std::vector<ParkedMessage>> all();
   Status remove(std::int64_t inboxId);

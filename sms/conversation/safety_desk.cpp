@@ -2,16 +2,16 @@
 
 #include <algorithm>
 
+#include "base/unix_time.h"
 #include "sms/conversation/safety_texts.h"
-#include "sms/mailbox/mailbox_clock.h"
 #include "sms/mailbox/message_checks.h"
 #include "sms/text/tokens.h"
 #include "store/audit_entry.h"
 
 namespace atoms::sms::conversation {
 
-using mailbox::fromUnixMillis;
-using mailbox::toUnixMillis;
+using atoms::fromUnixMillis;
+using atoms::toUnixMillis;
 
 struct SafetyDesk::Incident {
   std::int64_t id = 0;
@@ -36,10 +36,9 @@ constexpr std::string_view kColumns =
 constexpr auto kJoinWindow = std::chrono::minutes(30);
 
 std::optional<SafetyCategory> categoryFromName(std::string_view name) {
-  for (SafetyCategory c :
-       {SafetyCategory::kInjury, SafetyCategory::kFire, SafetyCategory::kGas,
-        SafetyCategory::kViolence, SafetyCategory::kEquipment, SafetyCategory::kKeyword,
-        SafetyCategory::kFoodSafety}) {
+  for (SafetyCategory c : {SafetyCategory::kInjury, SafetyCategory::kFire, SafetyCategory::kGas,
+                           SafetyCategory::kViolence, SafetyCategory::kEquipment,
+                           SafetyCategory::kKeyword, SafetyCategory::kFoodSafety}) {
     if (safetyCategoryName(c) == name) return c;
   }
   return std::nullopt;
@@ -144,7 +143,7 @@ std::optional<std::int64_t> parseSafetyAck(std::string_view text) {
   return std::stoll(tokens[1].folded);
 }
 
-SafetyDesk::SafetyDesk(mailbox::StoreRunner& store, Outreach& outreach, SafetySettings settings)
+SafetyDesk::SafetyDesk(atoms::StoreRunner& store, Outreach& outreach, SafetySettings settings)
     : store_(store), outreach_(outreach), settings_(std::move(settings)) {}
 
 Result<SafetyAnswer> SafetyDesk::reportIn(SiteStore& store, AuditLog::Batch& batch,

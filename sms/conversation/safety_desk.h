@@ -27,15 +27,15 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.h"
 #include "sms/conversation/outreach.h"
 #include "sms/conversation/replies.h"
 #include "sms/conversation/roster.h"
 #include "sms/mailbox/inbox.h"
-#include "sms/mailbox/store_runner.h"
 #include "sms/text/safety_report.h"
 #include "store/audit_log.h"
-#include "store/result.h"
 #include "store/site_store.h"
+#include "store/store_runner.h"
 
 namespace atoms::sms::conversation {
 
@@ -56,7 +56,7 @@ struct SafetyAnswer {
 class SafetyDesk {
  public:
   // `store` and `outreach` must outlive the desk. Precondition: validateSafetySettings().
-  SafetyDesk(mailbox::StoreRunner& store, Outreach& outreach, SafetySettings settings);
+  SafetyDesk(atoms::StoreRunner& store, Outreach& outreach, SafetySettings settings);
 
   Result<SafetyAnswer> reportIn(SiteStore& store, AuditLog::Batch& batch,
                                 const mailbox::InboxRow& message,
@@ -83,7 +83,7 @@ class SafetyDesk {
   Result<std::vector<bool>> alertRound(SiteStore& store, AuditLog::Batch& batch, Incident& incident,
                                        TimePoint now);
 
-  mailbox::StoreRunner& store_;
+  atoms::StoreRunner& store_;
   Outreach& outreach_;
   SafetySettings settings_;
 };

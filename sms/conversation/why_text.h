@@ -16,9 +16,9 @@
 #include <string>
 #include <string_view>
 
+#include "base/canonical_json.h"
 #include "sms/conversation/replies.h"
 #include "sms/text/content_lint.h"
-#include "store/canonical_json.h"
 
 namespace atoms::sms::conversation {
 

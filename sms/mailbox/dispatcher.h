@@ -24,9 +24,9 @@
 #include <string_view>
 #include <thread>
 
+#include "base/result.h"
 #include "drivers/sms/sms_gateway.h"
 #include "sms/mailbox/outbox.h"
-#include "store/result.h"
 
 namespace atoms::sms::mailbox {
 

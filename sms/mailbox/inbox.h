@@ -25,11 +25,11 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
+#include "base/unix_time.h"
 #include "drivers/sms/sms_gateway.h"
-#include "sms/mailbox/mailbox_clock.h"
 #include "sms/mailbox/outbox.h"
-#include "sms/mailbox/store_runner.h"
-#include "store/result.h"
+#include "store/store_runner.h"
 
 namespace atoms::sms::mailbox {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.h"
 #include "drivers/sms/encoding/utf.h"
 #include "drivers/sms/phone_number.h"
-#include "store/result.h"
 
 namespace atoms::sms::mailbox {
 

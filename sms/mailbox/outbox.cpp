@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <array>
 
+#include "base/bytes.h"
+#include "base/secret.h"
 #include "drivers/sms/encoding/segmentation.h"
 #include "sms/mailbox/message_checks.h"
 #include "store/audit_entry.h"
-#include "store/bytes.h"
-#include "store/secret.h"
 
 namespace atoms::sms::mailbox {
 

@@ -33,14 +33,15 @@
 #include <string_view>
 #include <vector>
 
+#include "base/random.h"
+#include "base/result.h"
+#include "base/unix_time.h"
 #include "drivers/sms/sms_gateway.h"
-#include "sms/mailbox/mailbox_clock.h"
 #include "sms/mailbox/outbox_row.h"
 #include "sms/mailbox/outbox_table.h"
 #include "sms/mailbox/retry_policy.h"
-#include "sms/mailbox/store_runner.h"
 #include "store/audit_log.h"
-#include "store/result.h"
+#include "store/store_runner.h"
 
 namespace atoms::sms::mailbox {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "sms/mailbox/mailbox_clock.h"
+#include "base/unix_time.h"
 
 namespace atoms::sms::mailbox {
 

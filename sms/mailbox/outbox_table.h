@@ -12,10 +12,10 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.h"
 #include "drivers/sms/sms_gateway.h"
 #include "sms/mailbox/outbox_row.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms::sms::mailbox {
 

@@ -7,7 +7,7 @@
 
 #include <chrono>
 
-#include "store/result.h"
+#include "base/result.h"
 
 namespace atoms::sms::mailbox {
 

@@ -32,7 +32,7 @@
 #include <string>
 #include <string_view>
 
-#include "store/result.h"
+#include "base/result.h"
 
 namespace atoms::sms {
 

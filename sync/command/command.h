@@ -17,8 +17,8 @@
 #include <string_view>
 #include <variant>
 
-#include "store/canonical_json.h"
-#include "store/result.h"
+#include "base/canonical_json.h"
+#include "base/result.h"
 #include "sync/entry_time.h"
 
 namespace atoms::sync::command {

@@ -13,8 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms::sync::command {
 

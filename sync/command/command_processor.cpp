@@ -2,9 +2,9 @@
 
 #include <utility>
 
+#include "base/bytes.h"
+#include "base/canonical_json.h"
 #include "store/audit_entry.h"
-#include "store/bytes.h"
-#include "store/canonical_json.h"
 #include "sync/command/command_journal.h"
 
 namespace atoms::sync::command {

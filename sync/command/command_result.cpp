@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "store/canonical_json.h"
+#include "base/canonical_json.h"
 
 namespace atoms::sync::command {
 namespace {

@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "store/result.h"
+#include "base/result.h"
 
 namespace atoms::sync::command {
 

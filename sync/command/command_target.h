@@ -14,8 +14,8 @@
 #include <optional>
 #include <string>
 
+#include "base/result.h"
 #include "store/audit_log.h"
-#include "store/result.h"
 #include "sync/command/command.h"
 
 namespace atoms::sync::command {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "base/one_line.h"
 #include "store/audit_entry.h"
-#include "store/one_line.h"
 
 namespace atoms::sync::command {
 namespace {

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.h"
 #include "store/database.h"
-#include "store/result.h"
 
 namespace atoms::sync::command {
 

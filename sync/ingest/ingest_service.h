@@ -26,7 +26,7 @@
 #include <utility>
 #include <vector>
 
-#include "store/result.h"
+#include "base/result.h"
 #include "sync/backoff.h"
 #include "sync/executor.h"
 #include "sync/ingest/ingester.h"

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <utility>
 
-#include "store/file_io.h"
+#include "base/file_io.h"
 #include "store/key_file.h"
 #include "store/merkle.h"
 #include "sync/ingest/ingest_schema.h"

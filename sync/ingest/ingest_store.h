@@ -24,9 +24,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.h"
 #include "store/database.h"
 #include "store/merkle_frontier.h"
-#include "store/result.h"
 #include "sync/ingest/sites_file.h"
 #include "sync/segment.h"
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "base/canonical_json.h"
 #include "store/audit_entry.h"
-#include "store/canonical_json.h"
 #include "store/log_verifier.h"
 #include "store/merkle.h"
 #include "sync/topics.h"

@@ -5,7 +5,7 @@
 #include <set>
 #include <sstream>
 
-#include "store/canonical_json.h"
+#include "base/canonical_json.h"
 #include "store/checkpoint.h"
 #include "store/state_dir.h"
 

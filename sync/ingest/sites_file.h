@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "store/result.h"
+#include "base/result.h"
 #include "store/signed_note.h"
 
 namespace atoms::sync::ingest {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "daemon/engine/clock.h"
+#include "base/clock.h"
 #include "daemon/service/edge_services.h"
 #include "store/audit_entry.h"
 #include "tests/support/temp_dir.h"
@@ -33,7 +33,7 @@ struct ServedApi {
 };
 
 // The demo site with three people holding tokens, one per role (policy.owners = p-marco).
-inline const std::string kManagerToken = "gm-token-1f5c2b8e407d3e9a";  // p-gm: everyone's MoR
+inline const std::string kManagerToken = "gm-token-1f5c2b8e407d3e9a";   // p-gm: everyone's MoR
 inline const std::string kOwnerToken = "owner-token-9a1f5c2b8e407d3e";  // p-marco: an owner
 inline const std::string kStaffToken = "staff-token-e407d3e9a1f5c2b8";  // p-jamal: neither
 

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "daemon/engine/writer_call.h"
+#include "base/writer_call.h"
 
 namespace atoms {
 namespace {

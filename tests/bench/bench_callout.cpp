@@ -54,8 +54,9 @@
 #include <string>
 #include <vector>
 
+#include "base/bytes.h"
+#include "base/clock.h"
 #include "daemon/callout/callout_store.h"
-#include "daemon/engine/clock.h"
 #include "daemon/engine/engine.h"
 #include "daemon/labor/labor_engine.h"
 #include "daemon/labor/rule_table.h"
@@ -74,10 +75,9 @@
 #include "sms/mailbox/dispatcher.h"
 #include "sms/mailbox/inbox.h"
 #include "sms/mailbox/outbox.h"
-#include "sms/mailbox/store_runner.h"
-#include "store/bytes.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
+#include "store/store_runner.h"
 #include "tests/bench/bench_support.h"
 #include "tests/support/synthetic_site.h"
 #include "tests/support/temp_dir.h"
@@ -347,7 +347,7 @@ class Phase {
     engine_ = std::make_unique<Engine>(*clock_, logger_);
     engine_->start();
     Engine& engine = *engine_;
-    runner_ = std::make_unique<sms::mailbox::PostingStoreRunner>(
+    runner_ = std::make_unique<atoms::PostingStoreRunner>(
         *store_, [&engine](std::function<void()> ev) { return engine.post(std::move(ev)); },
         [&engine] { return engine.onEngineThread(); });
     const Clock& clock = *clock_;
@@ -685,7 +685,7 @@ class Phase {
   std::unique_ptr<SiteStore> store_;
   std::unique_ptr<SimulatedClock> clock_;
   std::unique_ptr<Engine> engine_;
-  std::unique_ptr<sms::mailbox::PostingStoreRunner> runner_;
+  std::unique_ptr<atoms::PostingStoreRunner> runner_;
   std::unique_ptr<sms::mailbox::Outbox> outbox_;
   std::unique_ptr<sms::mailbox::Inbox> inbox_;
   std::unique_ptr<drivers::twilio::FakeTwilio> provider_;

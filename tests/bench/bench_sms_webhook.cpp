@@ -26,15 +26,15 @@
 #include <thread>
 #include <vector>
 
+#include "base/bytes.h"
 #include "drivers/sms/twilio/form_body.h"
 #include "drivers/sms/twilio/twilio_gateway.h"
 #include "drivers/sms/twilio/twilio_signature.h"
 #include "sms/mailbox/inbox.h"
 #include "sms/mailbox/outbox.h"
-#include "sms/mailbox/store_runner.h"
-#include "store/bytes.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
+#include "store/store_runner.h"
 #include "tests/bench/bench_support.h"
 #include "tests/support/temp_dir.h"
 
@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
   auto opened = SiteStore::open(stateDir);
   if (!opened) die(opened.message());
   std::unique_ptr<SiteStore> store = std::move(*opened);
-  sms::mailbox::LockedStoreRunner runner(*store);
+  atoms::LockedStoreRunner runner(*store);
   auto now = [] { return std::chrono::system_clock::now(); };
   sms::mailbox::Outbox outbox(runner, now, [] { return 0.5; });
   sms::mailbox::Inbox inbox(runner, outbox, "twilio", now);

@@ -12,7 +12,7 @@
 #include <string>
 #include <utility>
 
-#include "store/result.h"
+#include "base/result.h"
 
 namespace atoms::bench {
 

@@ -81,8 +81,8 @@ site::SiteModel calloutRestaurant(chr::local_days today) {
     m.shifts.push_back(s);
   };
   // The week runs from Sunday 2026-03-01 (day -3).
-  m.shifts.push_back(
-      {"s-jamal", "line", stamp(*zone, today, 0, 17), stamp(*zone, today, 0, 23), std::nullopt, "p-jamal"});
+  m.shifts.push_back({"s-jamal", "line", stamp(*zone, today, 0, 17), stamp(*zone, today, 0, 23),
+                      std::nullopt, "p-jamal"});
   shift("p-rosa", 0, 15, 23);
   m.shifts.back().stationId = "lead";  // the lead on duty: a no-show check asks her
   for (int d : {-3, -2}) shift("p-ana", d, 8, 16);
@@ -97,7 +97,8 @@ site::SiteModel calloutRestaurant(chr::local_days today) {
   return m;
 }
 
-CalloutFixture::CalloutFixture() : stateDir(tmp.sub("state")), model(calloutRestaurant(kCalloutDay)) {
+CalloutFixture::CalloutFixture()
+    : stateDir(tmp.sub("state")), model(calloutRestaurant(kCalloutDay)) {
   BOOST_TEST_REQUIRE(initStateDir(stateDir, {"callout-site"}).ok());
   {
     auto opened = SiteStore::open(stateDir);
@@ -119,7 +120,7 @@ void CalloutFixture::open() {
   store = std::move(*opened);
   auto stored = site::loadSite(store->db());
   BOOST_TEST_REQUIRE(stored.ok(), stored.message());
-  runner = std::make_unique<sms::mailbox::LockedStoreRunner>(*store);
+  runner = std::make_unique<atoms::LockedStoreRunner>(*store);
   const auto clock = [this] { return now(); };
   outbox = std::make_unique<sms::mailbox::Outbox>(*runner, clock, [] { return 0.5; });
   inbox =
@@ -267,7 +268,7 @@ std::string offerCodeIn(const std::vector<std::string>& bodies) {
   return code;
 }
 
-int heldToVia(sms::mailbox::StoreRunner& runner, const std::string& to) {
+int heldToVia(atoms::StoreRunner& runner, const std::string& to) {
   int held = 0;
   Status s = runner.run([&](SiteStore& st) -> Status {
     sms::conversation::ConversationTables tables(st.db());
@@ -280,7 +281,7 @@ int heldToVia(sms::mailbox::StoreRunner& runner, const std::string& to) {
   return held;
 }
 
-std::string storedAssigneeVia(sms::mailbox::StoreRunner& runner, const std::string& shiftId) {
+std::string storedAssigneeVia(atoms::StoreRunner& runner, const std::string& shiftId) {
   std::string who;
   Status s = runner.run([&](SiteStore& st) -> Status {
     auto stored = site::loadSite(st.db());
@@ -294,7 +295,7 @@ std::string storedAssigneeVia(sms::mailbox::StoreRunner& runner, const std::stri
   return who;
 }
 
-json::Value receiptWithIdVia(sms::mailbox::StoreRunner& runner, const std::string& id) {
+json::Value receiptWithIdVia(atoms::StoreRunner& runner, const std::string& id) {
   json::Value found;
   Status s = runner.run([&](SiteStore& st) -> Status {
     auto receipts = atoms::testing::entriesOfKind(st.log(), "receipt");

@@ -28,9 +28,9 @@
 #include "sms/conversation/safety_desk.h"
 #include "sms/mailbox/inbox.h"
 #include "sms/mailbox/outbox.h"
-#include "sms/mailbox/store_runner.h"
 #include "store/audit_entry.h"
 #include "store/site_store.h"
+#include "store/store_runner.h"
 #include "tests/support/temp_dir.h"
 
 namespace atoms::callout::testing {
@@ -53,9 +53,9 @@ site::SiteModel calloutRestaurant(std::chrono::local_days today = kCalloutDay);
 
 // Reads shared by this fixture and the served one (tests/callout/served_site.h), through the
 // store runner each of them has.
-int heldToVia(sms::mailbox::StoreRunner& runner, const std::string& to);
-std::string storedAssigneeVia(sms::mailbox::StoreRunner& runner, const std::string& shiftId);
-json::Value receiptWithIdVia(sms::mailbox::StoreRunner& runner, const std::string& id);
+int heldToVia(atoms::StoreRunner& runner, const std::string& to);
+std::string storedAssigneeVia(atoms::StoreRunner& runner, const std::string& shiftId);
+json::Value receiptWithIdVia(atoms::StoreRunner& runner, const std::string& id);
 // The 4-digit reply code in the last offer among `bodies` ("" if none).
 std::string offerCodeIn(const std::vector<std::string>& bodies);
 
@@ -76,7 +76,7 @@ class CalloutFixture {
     millis_ = toMillis(localTime(day, hour, minute));
   }
   void advance(std::chrono::minutes by) { millis_ += by.count() * 60000; }
-  TimePoint now() const { return sms::mailbox::fromUnixMillis(millis_.load()); }
+  TimePoint now() const { return atoms::fromUnixMillis(millis_.load()); }
 
   // One inbound text, handled at once (must succeed).
   void text(const std::string& from, const std::string& body);
@@ -111,7 +111,7 @@ class CalloutFixture {
   drivers::SimulatedSmsGateway gateway;
 
   std::unique_ptr<SiteStore> store;
-  std::unique_ptr<sms::mailbox::LockedStoreRunner> runner;
+  std::unique_ptr<atoms::LockedStoreRunner> runner;
   std::unique_ptr<sms::mailbox::Outbox> outbox;
   std::unique_ptr<sms::mailbox::Inbox> inbox;
   std::unique_ptr<sms_site::SiteRoster> roster;
@@ -124,7 +124,7 @@ class CalloutFixture {
   std::unique_ptr<sms::conversation::Conversation> conversation;
 
  private:
-  static std::int64_t toMillis(TimePoint t) { return sms::mailbox::toUnixMillis(t); }
+  static std::int64_t toMillis(TimePoint t) { return atoms::toUnixMillis(t); }
   std::atomic<std::int64_t> millis_{0};
   std::uint32_t random_ = 12345;
 };

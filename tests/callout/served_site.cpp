@@ -85,7 +85,7 @@ void ServedSite::open() {
   BOOST_TEST_REQUIRE(twilio != nullptr);
   provider.routeWebhooks(kPublicUrl, "http://127.0.0.1:" + std::to_string(twilio->webhookPort()));
   Engine& engine = services_->engine().engine();
-  runner_ = std::make_unique<sms::mailbox::PostingStoreRunner>(
+  runner_ = std::make_unique<atoms::PostingStoreRunner>(
       services_->store().store(),
       [&engine](std::function<void()> ev) { return engine.post(std::move(ev)); },
       [&engine] { return engine.onEngineThread(); });
@@ -120,7 +120,7 @@ void ServedSite::settle() {
   }
 }
 
-sms::mailbox::StoreRunner& ServedSite::runner() { return *runner_; }
+atoms::StoreRunner& ServedSite::runner() { return *runner_; }
 
 void ServedSite::advance(std::chrono::minutes by) {
   clock_.advance(by);

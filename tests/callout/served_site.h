@@ -18,14 +18,14 @@
 #include <string>
 #include <vector>
 
-#include "daemon/engine/clock.h"
+#include "base/clock.h"
 #include "daemon/policy/kill_switch.h"
 #include "daemon/policy/policy_gate.h"
 #include "daemon/service/edge_services.h"
 #include "drivers/sms/twilio/fake_provider.h"
 #include "drivers/terminal/simulated_terminal.h"
-#include "sms/mailbox/store_runner.h"
 #include "store/audit_entry.h"
+#include "store/store_runner.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_app.h"
 
@@ -91,7 +91,7 @@ class ServedSite {
 
  private:
   void settle();
-  sms::mailbox::StoreRunner& runner();
+  atoms::StoreRunner& runner();
 
   atoms::testing::TempDir tmp_;
   std::string stateDir_;
@@ -99,7 +99,7 @@ class ServedSite {
   SimulatedClock clock_;
   std::unique_ptr<atoms::test::TestApp> app_;
   std::unique_ptr<EdgeServices> services_;
-  std::unique_ptr<sms::mailbox::StoreRunner> runner_;
+  std::unique_ptr<atoms::StoreRunner> runner_;
   std::unique_ptr<drivers::terminal::SimulatedTerminal> terminal_;
 };
 

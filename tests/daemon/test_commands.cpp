@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "base/bytes.h"
 #include "store/audit_entry.h"
-#include "store/bytes.h"
 #include "store/checkpoint.h"
 #include "store/database.h"
 #include "store/key_file.h"

@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "daemon/engine/clock.h"
+#include "base/clock.h"
 #include "daemon/engine/deadline_timer.h"
 #include "daemon/engine/engine.h"
 #include "tests/daemon/helpers.h"

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/engine/clock.h"
+#include "base/clock.h"
 #include "daemon/engine/engine.h"
 #include "daemon/engine/stall_watchdog.h"
 #include "daemon/service/direct_escalation.h"

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include "base/canonical_json.h"
 #include "daemon/api/approval_json.h"
-#include "store/canonical_json.h"
 #include "tests/fuzz/fuzz_support.h"
 
 namespace {

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "store/canonical_json.h"
+#include "base/canonical_json.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -15,7 +15,7 @@
 #include <filesystem>
 #include <string>
 
-#include "store/bytes.h"
+#include "base/bytes.h"
 #include "store/key_file.h"
 #include "tests/fuzz/fuzz_support.h"
 

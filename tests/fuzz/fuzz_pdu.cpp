@@ -15,11 +15,11 @@
 #include <variant>
 #include <vector>
 
+#include "base/bytes.h"
 #include "drivers/sms/encoding/utf.h"
 #include "drivers/sms/modem/at_parser.h"
 #include "drivers/sms/modem/pdu.h"
 #include "drivers/sms/modem/text_mode.h"
-#include "store/bytes.h"
 #include "tests/fuzz/fuzz_support.h"
 
 namespace {

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "store/canonical_json.h"
+#include "base/canonical_json.h"
 #include "store/receipt.h"
 #include "tests/fuzz/fuzz_support.h"
 

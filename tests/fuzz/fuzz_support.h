@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "store/secret.h"
+#include "base/secret.h"
 #include "store/signed_note.h"
 
 namespace atoms::fuzz {

@@ -14,10 +14,10 @@
 #include <cstdint>
 #include <string>
 
+#include "base/bytes.h"
 #include "drivers/sms/twilio/form_body.h"
 #include "drivers/sms/twilio/twilio_signature.h"
 #include "drivers/sms/twilio/twilio_webhook.h"
-#include "store/bytes.h"
 #include "tests/fuzz/fuzz_support.h"
 
 namespace {

@@ -5,10 +5,10 @@
 #include <chrono>
 #include <string>
 
+#include "base/canonical_json.h"
 #include "daemon/site/site_file.h"
 #include "daemon/site/site_model.h"
 #include "daemon/site/time_zone.h"
-#include "store/canonical_json.h"
 #include "tests/daemon/helpers.h"
 
 namespace atoms {

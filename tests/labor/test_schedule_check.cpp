@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "base/canonical_json.h"
 #include "daemon/labor/rule_table.h"
 #include "daemon/labor/schedule_check.h"
 #include "daemon/site/site_file.h"
 #include "daemon/site/site_model.h"
 #include "daemon/site/time_zone.h"
-#include "store/canonical_json.h"
 #include "tests/support/synthetic_site.h"
 
 namespace atoms::labor {

@@ -591,8 +591,8 @@ BOOST_AUTO_TEST_CASE(aQuietFunctionResumesOneLevelLowerUntilTwentyCleanDecisions
   // 19 clean decisions, then a debit starts the count again.
   for (int i = 0; i < 19; ++i) {
     BOOST_TEST(b.recordDecision(back + i * 1min).graduation.empty());
-    BOOST_TEST(
-        b.recordOutcome(back + i * 1min, TrustOutcome::kProposalApprovedUnedited).graduation.empty());
+    BOOST_TEST(b.recordOutcome(back + i * 1min, TrustOutcome::kProposalApprovedUnedited)
+                   .graduation.empty());
   }
   BOOST_TEST(b.hold()->cleanDecisions == 19);
   BOOST_TEST(b.recordOverride(back + 1h, OverrideReason::kTone).graduation.empty());

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "daemon/engine/clock.h"
+#include "base/clock.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/policy_subsystem.h"
 #include "daemon/service/store_subsystem.h"

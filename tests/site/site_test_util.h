@@ -6,8 +6,8 @@
 #include <sstream>
 #include <string>
 
+#include "base/canonical_json.h"
 #include "daemon/site/site_file.h"
-#include "store/canonical_json.h"
 
 namespace atoms::site::testing {
 

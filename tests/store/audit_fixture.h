@@ -8,9 +8,9 @@
 #include <optional>
 #include <string>
 
+#include "base/canonical_json.h"
 #include "store/audit_entry.h"
 #include "store/audit_log.h"
-#include "store/canonical_json.h"
 #include "store/checkpoint.h"
 #include "store/database.h"
 #include "store/signed_note.h"

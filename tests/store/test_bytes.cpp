@@ -2,8 +2,8 @@
 #include <cstdint>
 #include <string>
 
-#include "store/bytes.h"
-#include "store/secret.h"
+#include "base/bytes.h"
+#include "base/secret.h"
 
 using namespace atoms;
 

@@ -4,7 +4,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "store/canonical_json.h"
+#include "base/canonical_json.h"
 
 namespace json = atoms::json;
 

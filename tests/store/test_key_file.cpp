@@ -9,8 +9,8 @@
 #include <iterator>
 #include <string>
 
-#include "store/bytes.h"
-#include "store/file_io.h"
+#include "base/bytes.h"
+#include "base/file_io.h"
 #include "store/key_file.h"
 #include "tests/support/temp_dir.h"
 

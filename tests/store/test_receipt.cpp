@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "store/bytes.h"
-#include "store/canonical_json.h"
+#include "base/bytes.h"
+#include "base/canonical_json.h"
 #include "store/receipt.h"
 #include "store/signed_note.h"
 #include "tests/store/audit_fixture.h"

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "store/canonical_json.h"
+#include "base/canonical_json.h"
 #include "store/checkpoint.h"
 #include "store/merkle.h"
 #include "store/signed_note.h"

@@ -10,7 +10,7 @@
 #include <map>
 #include <string>
 
-#include "store/bytes.h"
+#include "base/bytes.h"
 #include "store/state_dir.h"
 #include "tests/support/temp_dir.h"
 

@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "store/canonical_json.h"
+#include "base/canonical_json.h"
 
 namespace atoms::testing {
 

@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.h"
 #include "store/audit_entry.h"
 #include "store/audit_log.h"
-#include "store/result.h"
 
 namespace atoms::testing {
 

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "store/result.h"
+#include "base/result.h"
 #include "tests/support/temp_dir.h"
 
 namespace atoms::testing {

@@ -13,8 +13,8 @@
 #include <mutex>
 #include <vector>
 
+#include "base/result.h"
 #include "drivers/sms/sms_gateway.h"
-#include "store/result.h"
 
 namespace atoms::test {
 

@@ -11,8 +11,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "base/canonical_json.h"
 #include "store/audit_entry.h"
-#include "store/canonical_json.h"
 #include "store/state_dir.h"
 #include "sync/ack.h"
 #include "sync/topics.h"

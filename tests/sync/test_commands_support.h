@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "base/canonical_json.h"
 #include "store/audit_log.h"
-#include "store/canonical_json.h"
 #include "store/signed_note.h"
 #include "sync/entry_time.h"
 

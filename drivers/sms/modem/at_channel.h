@@ -24,9 +24,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.h"
 #include "drivers/sms/modem/at_parser.h"
 #include "drivers/sms/modem/serial_port.h"
-#include "store/result.h"
 
 namespace atoms::drivers::modem {
 

@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "base/bytes.h"
 #include "drivers/sms/modem/at_channel.h"
 #include "drivers/sms/modem/at_parser.h"
 #include "drivers/sms/modem/concat_reassembler.h"
@@ -20,7 +21,6 @@
 #include "drivers/sms/modem/send_journal.h"
 #include "drivers/sms/modem/submit_builder.h"
 #include "drivers/sms/modem/text_mode.h"
-#include "store/bytes.h"
 
 namespace atoms::drivers::modem {
 

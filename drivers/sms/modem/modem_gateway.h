@@ -41,9 +41,9 @@
 #include <string>
 #include <thread>
 
+#include "base/result.h"
 #include "drivers/sms/modem/serial_port.h"
 #include "drivers/sms/sms_gateway.h"
-#include "store/result.h"
 
 namespace atoms::drivers::modem {
 

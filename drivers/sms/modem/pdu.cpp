@@ -5,9 +5,9 @@
 #include <cstdlib>
 #include <span>
 
+#include "base/bytes.h"
 #include "drivers/sms/encoding/gsm7.h"
 #include "drivers/sms/encoding/utf.h"
-#include "store/bytes.h"
 
 namespace atoms::drivers::modem {
 

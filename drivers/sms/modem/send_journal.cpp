@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "store/canonical_json.h"
-#include "store/file_io.h"
+#include "base/canonical_json.h"
+#include "base/file_io.h"
 
 namespace atoms::drivers::modem {
 

@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "drivers/sms/sms_gateway.h"
-#include "store/result.h"
 
 namespace atoms::drivers::modem {
 

@@ -10,7 +10,7 @@
 #include <optional>
 #include <utility>
 
-#include "store/file_io.h"
+#include "base/file_io.h"
 
 namespace atoms::drivers::modem {
 

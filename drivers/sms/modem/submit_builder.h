@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.h"
 #include "drivers/sms/modem/pdu.h"
-#include "store/result.h"
 
 namespace atoms::drivers::modem {
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.h"
 #include "drivers/sms/modem/pdu.h"
-#include "store/result.h"
 
 namespace atoms::drivers::modem {
 

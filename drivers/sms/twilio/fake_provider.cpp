@@ -17,15 +17,15 @@
 #include <ctime>
 #include <sstream>
 
+#include "base/bytes.h"
+#include "drivers/http/http_service.h"
 #include "drivers/sms/encoding/segmentation.h"
 #include "drivers/sms/encoding/utf.h"
 #include "drivers/sms/phone_number.h"
-#include "drivers/http/http_service.h"
 #include "drivers/sms/twilio/twilio_config.h"
 #include "drivers/sms/twilio/twilio_rest.h"
 #include "drivers/sms/twilio/twilio_signature.h"
 #include "drivers/sms/twilio/twilio_webhook.h"
-#include "store/bytes.h"
 
 namespace atoms::drivers::twilio {
 namespace {

@@ -30,9 +30,9 @@
 #include <thread>
 #include <vector>
 
+#include "base/result.h"
 #include "drivers/sms/sms_gateway.h"
 #include "drivers/sms/twilio/form_body.h"
-#include "store/result.h"
 
 namespace Poco::Net {
 class HTTPServerRequest;

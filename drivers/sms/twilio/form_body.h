@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "store/result.h"
+#include "base/result.h"
 
 namespace atoms::drivers::twilio {
 

@@ -15,7 +15,7 @@
 #include <map>
 #include <span>
 
-#include "store/file_io.h"
+#include "base/file_io.h"
 
 namespace atoms::drivers::twilio {
 namespace {

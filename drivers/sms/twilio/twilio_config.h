@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "store/result.h"
-#include "store/secret.h"
+#include "base/result.h"
+#include "base/secret.h"
 
 namespace atoms::drivers::twilio {
 

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <ctime>
 
+#include "drivers/http/http_service.h"
 #include "drivers/sms/encoding/utf.h"
 #include "drivers/sms/twilio/form_body.h"
-#include "drivers/http/http_service.h"
 #include "drivers/sms/twilio/twilio_rest.h"
 #include "drivers/sms/twilio/twilio_webhook.h"
 

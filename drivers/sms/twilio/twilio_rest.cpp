@@ -21,8 +21,8 @@
 #include <istream>
 #include <memory>
 
+#include "base/bytes.h"
 #include "drivers/sms/twilio/twilio_webhook.h"
-#include "store/bytes.h"
 
 namespace atoms::drivers::twilio {
 namespace {

@@ -16,9 +16,9 @@
 #include <variant>
 #include <vector>
 
+#include "base/result.h"
 #include "drivers/sms/sms_gateway.h"
 #include "drivers/sms/twilio/twilio_config.h"
-#include "store/result.h"
 
 namespace Poco::Net {
 class Context;

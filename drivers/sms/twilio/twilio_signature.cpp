@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-#include "store/bytes.h"
+#include "base/bytes.h"
 
 namespace atoms::drivers::twilio {
 

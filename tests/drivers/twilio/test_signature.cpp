@@ -1,7 +1,7 @@
 #include <boost/test/unit_test.hpp>
 
+#include "base/bytes.h"
 #include "drivers/sms/twilio/twilio_signature.h"
-#include "store/bytes.h"
 
 namespace atoms::drivers::twilio {
 namespace {

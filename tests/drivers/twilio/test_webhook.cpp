@@ -1,8 +1,8 @@
 #include <boost/test/unit_test.hpp>
 
+#include "base/bytes.h"
 #include "drivers/sms/twilio/twilio_signature.h"
 #include "drivers/sms/twilio/twilio_webhook.h"
-#include "store/bytes.h"
 
 namespace atoms::drivers::twilio {
 namespace {

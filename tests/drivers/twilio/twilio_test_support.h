@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "base/bytes.h"
 #include "drivers/sms/sms_gateway.h"
 #include "drivers/sms/twilio/fake_provider.h"
 #include "drivers/sms/twilio/twilio_config.h"
 #include "drivers/sms/twilio/twilio_gateway.h"
-#include "store/bytes.h"
 #include "tests/support/event_log.h"
 #include "tests/support/recording_sms_sink.h"
 

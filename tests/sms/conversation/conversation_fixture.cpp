@@ -36,7 +36,7 @@ void ConversationFixture::open() {
   auto opened = SiteStore::open(stateDir);
   BOOST_TEST_REQUIRE(opened.ok(), opened.message());
   store = std::move(*opened);
-  runner = std::make_unique<mailbox::LockedStoreRunner>(*store);
+  runner = std::make_unique<atoms::LockedStoreRunner>(*store);
   const auto now = [this] { return clock.now(); };
   outbox = std::make_unique<mailbox::Outbox>(*runner, now, [] { return 0.5; });
   inbox = std::make_unique<mailbox::Inbox>(*runner, *outbox, std::string(gateway.name()), now);

@@ -23,9 +23,9 @@
 #include "sms/mailbox/dispatcher.h"
 #include "sms/mailbox/inbox.h"
 #include "sms/mailbox/outbox.h"
-#include "sms/mailbox/store_runner.h"
 #include "store/audit_entry.h"
 #include "store/site_store.h"
+#include "store/store_runner.h"
 #include "tests/support/temp_dir.h"
 
 namespace atoms::sms::conversation::testing {
@@ -34,8 +34,8 @@ inline constexpr char kAna[] = "+15551230001";        // on the roster, consent,
 inline constexpr char kLuis[] = "+15551230002";       // on the roster, consent, Spanish
 inline constexpr char kNoConsent[] = "+15551230003";  // on the roster, no consent
 inline constexpr char kStranger[] = "+15559990000";   // not on the roster
-inline constexpr char kDana[] = "+15550100200";  // everyone's manager of record (humanContact)
-inline constexpr char kSam[] = "+15550100300";   // the site's safety contact (not on the roster)
+inline constexpr char kDana[] = "+15550100200";       // everyone's manager of record (humanContact)
+inline constexpr char kSam[] = "+15550100300";  // the site's safety contact (not on the roster)
 
 class TestRoster final : public Roster {
  public:
@@ -51,8 +51,8 @@ class TestRoster final : public Roster {
 // A clock that moves only when told; thread-safe.
 class ManualClock {
  public:
-  TimePoint now() const { return mailbox::fromUnixMillis(millis_.load()); }
-  void set(TimePoint t) { millis_ = mailbox::toUnixMillis(t); }
+  TimePoint now() const { return atoms::fromUnixMillis(millis_.load()); }
+  void set(TimePoint t) { millis_ = atoms::toUnixMillis(t); }
   void advance(std::chrono::milliseconds by) { millis_ += by.count(); }
 
  private:
@@ -98,7 +98,7 @@ class ConversationFixture {
   drivers::SimulatedSmsGateway gateway;
 
   std::unique_ptr<SiteStore> store;
-  std::unique_ptr<mailbox::LockedStoreRunner> runner;
+  std::unique_ptr<atoms::LockedStoreRunner> runner;
   std::unique_ptr<mailbox::Outbox> outbox;
   std::unique_ptr<mailbox::Inbox> inbox;
   std::unique_ptr<Outreach> outreach;

@@ -20,10 +20,9 @@ using namespace std::chrono_literals;
 using testing::ConversationFixture;
 using testing::kAna;
 using testing::kDana;
-using testing::kSam;
 using testing::kLuis;
+using testing::kSam;
 using testing::kStranger;
-
 
 bool contains(const std::string& text, std::string_view part) {
   return text.find(part) != std::string::npos;

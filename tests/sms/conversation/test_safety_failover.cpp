@@ -26,7 +26,6 @@ using testing::kAna;
 using testing::kDana;
 using testing::kSam;
 
-
 // The fixture's conversation layer with a dispatcher over provider + modem (both simulated).
 struct FailoverFixture : ConversationFixture {
   FailoverFixture() {

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "store/file_io.h"
+#include "base/file_io.h"
 
 namespace atoms::sms::mailbox::testing {
 

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "drivers/sms/sms_gateway.h"
-#include "store/result.h"
 
 namespace atoms::sms::mailbox::testing {
 

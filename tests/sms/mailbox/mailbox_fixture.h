@@ -14,9 +14,9 @@
 #include "sms/mailbox/dispatcher.h"
 #include "sms/mailbox/inbox.h"
 #include "sms/mailbox/outbox.h"
-#include "sms/mailbox/store_runner.h"
 #include "store/audit_entry.h"
 #include "store/site_store.h"
+#include "store/store_runner.h"
 #include "tests/support/temp_dir.h"
 
 namespace atoms::sms::mailbox {

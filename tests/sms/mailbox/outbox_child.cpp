@@ -15,11 +15,12 @@
 
 #include "sms/mailbox/dispatcher.h"
 #include "sms/mailbox/outbox.h"
-#include "sms/mailbox/store_runner.h"
 #include "store/site_store.h"
+#include "store/store_runner.h"
 #include "tests/sms/mailbox/ledger_gateway.h"
 
 using namespace atoms::sms::mailbox;
+using atoms::LockedStoreRunner;
 
 int main(int argc, char** argv) {
   if (argc != 5) {

@@ -14,11 +14,11 @@
 
 #include "sms/mailbox/dispatcher.h"
 #include "sms/mailbox/outbox.h"
-#include "sms/mailbox/store_runner.h"
 #include "store/audit_entry.h"
 #include "store/log_verifier.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
+#include "store/store_runner.h"
 #include "tests/sms/mailbox/ledger_gateway.h"
 #include "tests/support/durable_child.h"
 #include "tests/support/temp_dir.h"

@@ -7,14 +7,14 @@
 
 #include "drivers/sms/encoding/gsm7.h"
 #include "sms/mailbox/outbox.h"
-#include "sms/mailbox/store_runner.h"
 #include "store/audit_entry.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
+#include "store/store_runner.h"
 
 namespace atoms::test {
 
-using sms::mailbox::TimePoint;
+using atoms::TimePoint;
 
 SmsSite::SmsSite() : stateDir(tmp.file("state")) {
   Status s = initStateDir(stateDir, InitOptions{"site-sms"});
@@ -38,15 +38,14 @@ TwilioSite::TwilioSite() {
 }
 
 std::string TwilioSite::config(const std::string& extra) const {
-  return site.config(extra + "sms.driver = twilio\n" +
-                     "sms.twilio.account-sid = " + fake.options().accountSid + "\n" +
-                     "sms.twilio.auth-token-file = " + tokenFile + "\n" +
-                     "sms.twilio.api-base-url = " + fake.baseUrl() + "\n" +
-                     "sms.twilio.from = " + kBoxNumber + "\n" +
-                     "sms.twilio.public-url = " + kPublicUrl + "\n" +
-                     "sms.twilio.listen-port = 0\n"
-                     "sms.retry.initial-delay-ms = 100\n"
-                     "sms.retry.max-delay-ms = 1000\n");
+  return site.config(
+      extra + "sms.driver = twilio\n" + "sms.twilio.account-sid = " + fake.options().accountSid +
+      "\n" + "sms.twilio.auth-token-file = " + tokenFile + "\n" +
+      "sms.twilio.api-base-url = " + fake.baseUrl() + "\n" + "sms.twilio.from = " + kBoxNumber +
+      "\n" + "sms.twilio.public-url = " + kPublicUrl + "\n" +
+      "sms.twilio.listen-port = 0\n"
+      "sms.retry.initial-delay-ms = 100\n"
+      "sms.retry.max-delay-ms = 1000\n");
 }
 
 void TwilioSite::connect(ChildProcess& serve) {
@@ -92,7 +91,7 @@ std::vector<sms::mailbox::InboxRow> StoredSms::newRows() const {
 StoredSms readStore(const std::string& stateDir) {
   auto store = SiteStore::open(stateDir);
   BOOST_REQUIRE_MESSAGE(store, store.message());
-  sms::mailbox::LockedStoreRunner runner(**store);
+  atoms::LockedStoreRunner runner(**store);
   auto now = [] { return std::chrono::system_clock::now(); };
   sms::mailbox::Outbox outbox(runner, now, [] { return 0.0; });
   sms::mailbox::Inbox inbox(runner, outbox, "reader", now);
@@ -132,7 +131,7 @@ void enqueueBeforeServe(const std::string& stateDir, const std::string& id, cons
                         const std::string& body) {
   auto store = SiteStore::open(stateDir);
   BOOST_REQUIRE_MESSAGE(store, store.message());
-  sms::mailbox::LockedStoreRunner runner(**store);
+  atoms::LockedStoreRunner runner(**store);
   sms::mailbox::Outbox outbox(
       runner, [] { return std::chrono::system_clock::now(); }, [] { return 0.0; });
   sms::mailbox::OutboundRequest request;

@@ -23,9 +23,8 @@ namespace chr = std::chrono;
 bool isOffer(const drivers::twilio::FakeMessage& m) { return contains(m.body, " to take it"); }
 
 int offersTo(const std::vector<drivers::twilio::FakeMessage>& messages, const std::string& to) {
-  return static_cast<int>(std::count_if(messages.begin(), messages.end(), [&](const auto& m) {
-    return m.to == to && isOffer(m);
-  }));
+  return static_cast<int>(std::count_if(messages.begin(), messages.end(),
+                                        [&](const auto& m) { return m.to == to && isOffer(m); }));
 }
 
 // The day whose 17:00-23:00 shift is still ahead (or running) in San Francisco now: today until
@@ -47,7 +46,8 @@ BOOST_AUTO_TEST_CASE(serveKilledMidFlowResumesFromTheStoreAndNobodyGetsAnOfferTw
   {
     auto opened = SiteStore::open(t.site.stateDir);
     BOOST_REQUIRE_MESSAGE(opened.ok(), opened.message());
-    Status imported = site::importSite((*opened)->db(), callout::testing::calloutRestaurant(shiftDay()));
+    Status imported =
+        site::importSite((*opened)->db(), callout::testing::calloutRestaurant(shiftDay()));
     BOOST_REQUIRE_MESSAGE(imported.ok(), imported.message());
   }
   const std::string config = t.config(std::string("labor.rules_dir = ") + ATOMS_SOURCE_DIR +

@@ -191,14 +191,13 @@ BOOST_AUTO_TEST_CASE(theChecklistFileIsReadAtLoadAndABadOneNamesTheKey) {
              refused.message());
   auto missing = load({{"sms.checklists.file", tmp.file("absent.json")}});
   BOOST_REQUIRE(!missing);
-  BOOST_TEST(missing.message() == "sms.checklists.file " + tmp.file("absent.json") +
-                                      " cannot be read");
+  BOOST_TEST(missing.message() ==
+             "sms.checklists.file " + tmp.file("absent.json") + " cannot be read");
 }
 
 BOOST_AUTO_TEST_CASE(modemFailoverNeedsTwilioAndAModemDevice) {
-  auto withoutTwilio = load({{"sms.driver", "modem"},
-                             {"sms.modem.device", "/dev/ttyUSB2"},
-                             {"sms.failover", "modem"}});
+  auto withoutTwilio = load(
+      {{"sms.driver", "modem"}, {"sms.modem.device", "/dev/ttyUSB2"}, {"sms.failover", "modem"}});
   BOOST_REQUIRE(!withoutTwilio);
   BOOST_TEST(withoutTwilio.message() ==
                  "sms.failover = modem needs sms.driver = twilio (the modem is the fallback for "
@@ -207,11 +206,12 @@ BOOST_AUTO_TEST_CASE(modemFailoverNeedsTwilioAndAModemDevice) {
 
   TempDir credentials;
   BOOST_REQUIRE(::chmod(credentials.write("twilio-auth-token", kToken + "\n").c_str(), 0400) == 0);
-  std::map<std::string, std::string> keys = {{"sms.driver", "twilio"},
-                                             {"sms.twilio.account-sid", kSid},
-                                             {"sms.twilio.from", "+15550100000"},
-                                             {"sms.twilio.public-url", "https://shop.example.net/a"},
-                                             {"sms.failover", "modem"}};
+  std::map<std::string, std::string> keys = {
+      {"sms.driver", "twilio"},
+      {"sms.twilio.account-sid", kSid},
+      {"sms.twilio.from", "+15550100000"},
+      {"sms.twilio.public-url", "https://shop.example.net/a"},
+      {"sms.failover", "modem"}};
   auto noDevice = load(keys, credentials.path());
   BOOST_REQUIRE(!noDevice);
   BOOST_TEST(noDevice.message().starts_with("sms.modem.device must be set"), noDevice.message());

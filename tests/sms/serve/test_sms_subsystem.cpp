@@ -16,8 +16,8 @@
 #include "daemon/service/store_subsystem.h"
 #include "drivers/sms/simulated/simulated_gateway.h"
 #include "sms/mailbox/outbox.h"
-#include "sms/mailbox/store_runner.h"
 #include "store/site_store.h"
+#include "store/store_runner.h"
 #include "tests/sms/serve/serve_support.h"
 #include "tests/support/test_app.h"
 
@@ -197,7 +197,7 @@ BOOST_AUTO_TEST_CASE(rowsAPreviousRunLeftNewAreHandedToTheProcessorAtStart) {
   {
     auto store = SiteStore::open(s.site.stateDir);
     BOOST_REQUIRE_MESSAGE(store, store.message());
-    sms::mailbox::LockedStoreRunner runner(**store);
+    atoms::LockedStoreRunner runner(**store);
     auto now = [] { return std::chrono::system_clock::now(); };
     sms::mailbox::Outbox outbox(runner, now, [] { return 0.0; });
     sms::mailbox::Inbox inbox(runner, outbox, "simulated", now);

@@ -7,7 +7,7 @@
 #include <future>
 #include <memory>
 
-#include "daemon/engine/clock.h"
+#include "base/clock.h"
 #include "daemon/engine/stall_watchdog.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/sms_subsystem.h"

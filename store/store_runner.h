@@ -14,10 +14,10 @@
 #include <functional>
 #include <mutex>
 
-#include "store/result.h"
+#include "base/result.h"
 #include "store/site_store.h"
 
-namespace atoms::sms::mailbox {
+namespace atoms {
 
 using StoreFunction = std::function<Status(SiteStore&)>;
 
@@ -60,4 +60,4 @@ class PostingStoreRunner final : public StoreRunner {
   std::function<bool()> onWriterThread_;
 };
 
-}  // namespace atoms::sms::mailbox
+}  // namespace atoms

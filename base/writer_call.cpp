@@ -1,4 +1,4 @@
-#include "daemon/engine/writer_call.h"
+#include "base/writer_call.h"
 
 #include <condition_variable>
 #include <memory>

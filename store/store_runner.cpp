@@ -1,10 +1,10 @@
-#include "sms/mailbox/store_runner.h"
+#include "store/store_runner.h"
 
 #include <exception>
 #include <future>
 #include <memory>
 
-namespace atoms::sms::mailbox {
+namespace atoms {
 namespace {
 
 // fn's Status; an exception (bad_alloc, a bug) becomes an error instead of crossing threads.
@@ -61,4 +61,4 @@ Status PostingStoreRunner::run(const StoreFunction& fn) {
   return result.get();
 }
 
-}  // namespace atoms::sms::mailbox
+}  // namespace atoms

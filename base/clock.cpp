@@ -1,4 +1,4 @@
-#include "daemon/engine/clock.h"
+#include "base/clock.h"
 
 #include <cassert>
 #include <utility>

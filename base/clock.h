@@ -13,9 +13,9 @@
 #include <map>
 #include <mutex>
 
-namespace atoms {
+#include "base/time_point.h"
 
-using TimePoint = std::chrono::system_clock::time_point;
+namespace atoms {
 
 class Clock {
  public:

@@ -1,6 +1,6 @@
-#include "sms/mailbox/mailbox_clock.h"
+#include "base/unix_time.h"
 
-namespace atoms::sms::mailbox {
+namespace atoms {
 
 std::int64_t toUnixMillis(TimePoint t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
@@ -11,4 +11,4 @@ TimePoint fromUnixMillis(std::int64_t millis) {
       std::chrono::duration_cast<TimePoint::duration>(std::chrono::milliseconds(millis)));
 }
 
-}  // namespace atoms::sms::mailbox
+}  // namespace atoms

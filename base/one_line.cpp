@@ -1,4 +1,4 @@
-#include "store/one_line.h"
+#include "base/one_line.h"
 
 namespace atoms {
 

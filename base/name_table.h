@@ -1,6 +1,7 @@
-// NameTable: the names of an enum's values as a constexpr table, with the two look-ups the policy
-// enums need (the name of a value for audit entries and files, the value of a name when reading
-// them back). Header only; pure, thread-safe.
+// NameTable: the names of an enum's values as a constexpr table, with the two look-ups an enum
+// that is written to the store, the audit log, config or the wire needs (the name of a value, the
+// value of a name when reading it back). One table per enum replaces a hand-written switch and
+// parser pair. Header only; pure, thread-safe.
 #pragma once
 
 #include <array>
@@ -9,7 +10,7 @@
 #include <string_view>
 #include <utility>
 
-namespace atoms::policy {
+namespace atoms {
 
 template <class E, std::size_t N>
 using NameTable = std::array<std::pair<E, std::string_view>, N>;
@@ -32,4 +33,4 @@ std::optional<E> fromName(const NameTable<E, N>& table, std::string_view name) {
   return std::nullopt;
 }
 
-}  // namespace atoms::policy
+}  // namespace atoms

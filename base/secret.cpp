@@ -1,4 +1,4 @@
-#include "store/secret.h"
+#include "base/secret.h"
 
 #include <sodium.h>
 

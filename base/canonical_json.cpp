@@ -1,4 +1,4 @@
-#include "store/canonical_json.h"
+#include "base/canonical_json.h"
 
 #include <string>
 

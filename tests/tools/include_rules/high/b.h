@@ -1,0 +1,4 @@
+// Allowed: high/ may include low/.
+#pragma once
+
+#include "low/a.h"
