@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs what the tests need, builds and runs every test (docs/testing.md):
 #   1. the format check (clang-format);
-#   2. the normal build (gcc, warnings as errors) and its tests;
-#   3. the sanitizer build (clang, ASan+UBSan, libFuzzer instrumentation): the same tests, the fuzz
-#      corpus replayed, then a short fixed-seed run of every fuzz target (docs/fuzzing.md).
+#   2. the shipped binary built as the demo builds it (gcc, warnings as errors), and the demo run
+#      to its end as a smoke test;
+#   3. the sanitizer build (clang, ASan+UBSan, libFuzzer instrumentation, warnings as errors):
+#      every test, the fuzz corpus replayed, then a short fixed-seed run of every fuzz target
+#      (docs/fuzzing.md).
 # Exits non-zero when any step fails. Prints the time each stage took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,14 +22,19 @@ bash scripts/deps.sh
 stage "format check"
 bash scripts/format.sh --check
 
-stage "normal build"
-bash scripts/build.sh build
-stage "normal tests"
-(cd build && ctest --output-on-failure -j2 --timeout 900)
+stage "shipped binary (gcc)"
+ATOMS_BUILD_TARGETS=atoms-edge bash scripts/build.sh build
+stage "demo smoke run"
+build/daemon/atoms-edge demo </dev/null >build/demo.log 2>&1 || {
+  tail -20 build/demo.log
+  echo "the demo failed (build/demo.log)" >&2
+  exit 1
+}
+tail -1 build/demo.log
 
-stage "sanitizer build"
+stage "sanitizer build (clang)"
 bash scripts/build-san.sh build-san
-stage "sanitizer tests"
+stage "tests (sanitizer build)"
 lsan_supp="$PWD/tests/lsan.supp"
 (cd build-san && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   LSAN_OPTIONS="suppressions=$lsan_supp:print_suppressions=0" \

@@ -34,20 +34,20 @@ ApiSubsystem::~ApiSubsystem() { tearDown(); }
 std::uint16_t ApiSubsystem::port() const { return server_ ? server_->port() : 0; }
 
 Status ApiSubsystem::start(Poco::Util::Application& app) {
-  const std::string listenText = app.config().getString("api.listen", "");
+  const std::string listenText = configString(app.config(), "api.listen");
   if (listenText.empty()) {
     logInfo(logger_, "the approvals API is off (api.listen is empty)");
     return Status::success();
   }
   const std::optional<ListenAddress> listen = parseListenAddress(listenText, kApiBareHost);
   if (!listen) return makeError("api.listen '" + listenText + "': expected host:port or a port");
-  const std::string tokensFile = app.config().getString("api.tokens_file", "");
+  const std::string tokensFile = configString(app.config(), "api.tokens_file");
   if (tokensFile.empty()) return makeError("api.tokens_file must be set when api.listen is");
   auto tokens = drivers::BearerTokens::load(tokensFile, "api.tokens_file", "person");
   if (!tokens) return tokens.error();
   const std::size_t people = tokens->size();
-  const auto timeout = std::chrono::milliseconds(
-      parseConfigInteger(app.config().getString("api.request_timeout_ms", "5000")).value_or(5000));
+  const auto timeout =
+      std::chrono::milliseconds(configInteger(app.config(), "api.request_timeout_ms"));
 
   Engine& engine = engine_.engine();
   Clock& clock = engine_.clock();
@@ -76,7 +76,7 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
                              {"peer", e.peer}});
     });
   };
-  owners_ = splitConfigList(app.config().getString("policy.owners", ""));
+  owners_ = splitConfigList(configString(app.config(), "policy.owners"));
   options.resources.push_back(offersResource());
   if (policy_ != nullptr) {
     options.resources.push_back(killSwitchResource());

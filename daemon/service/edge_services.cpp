@@ -2,6 +2,7 @@
 
 #include "daemon/log/log.h"
 #include "daemon/service/api_subsystem.h"
+#include "daemon/service/callout_config.h"
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/policy_subsystem.h"
@@ -44,22 +45,7 @@ EdgeServices::EdgeServices(Poco::Util::Application& app, Clock& clock)
 }
 
 sms_site::CalloutOptions EdgeServices::calloutOptions() {
-  const auto& config = app_.config();
-  const auto integer = [&config](const char* key, long long fallback) {
-    return parseConfigInteger(config.getString(key)).value_or(fallback);
-  };
-  sms_site::CalloutOptions options;
-  options.laborDir = config.getString("labor.rules_dir");
-  options.settings.waveSize = static_cast<int>(integer("callout.wave_size", 3));
-  options.settings.waveInterval = std::chrono::minutes(integer("callout.wave_interval_minutes", 1));
-  options.settings.escalateAfter =
-      std::chrono::minutes(integer("callout.escalate_after_minutes", 1));
-  options.settings.approvalExpiry =
-      std::chrono::minutes(integer("callout.approval_expiry_minutes", 1));
-  options.settings.lookahead = std::chrono::hours(integer("callout.lookahead_hours", 12));
-  options.settings.generalManager = config.getString("callout.general_manager");
-  options.noShowGrace = std::chrono::minutes(integer("callout.no_show_grace_minutes", 10));
-  options.timeClocks = !config.getString("terminal.listen", "").empty();
+  sms_site::CalloutOptions options = readCalloutConfig(app_.config());
   PolicySubsystem* policy = policy_;
   options.gate = [policy](const policy::ProposedAction& action) {
     return policy->gate().decide(action, policy->state());

@@ -52,7 +52,7 @@ Status PolicySubsystem::start(Poco::Util::Application& app) {
   }
   for (const std::string& function : gate_->table().functions()) {
     // Checked at load: shadow, propose or autonomous.
-    std::string value = app.config().getString("policy.graduation." + function, "propose");
+    std::string value = configString(app.config(), "policy.graduation." + function);
     for (char& c : value) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     ceilings_[function] = policy::graduationFromName(value).value_or(policy::Graduation::kPropose);
   }

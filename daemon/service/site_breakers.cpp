@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "daemon/log/log.h"
+#include "daemon/service/config_schema.h"
 
 namespace atoms {
 
@@ -16,13 +17,13 @@ std::string connectionBreakerId(std::string_view system) {
 
 std::vector<std::string> configuredConnections(const Poco::Util::AbstractConfiguration& config) {
   std::vector<std::string> out;
-  const std::string sms = config.getString("sms.driver", "off");
+  const std::string sms = configString(config, "sms.driver");
   if (sms != "off") out.push_back(sms);
-  if (sms == "twilio" && config.getString("sms.failover", "off") == "modem") {
+  if (sms == "twilio" && configString(config, "sms.failover") == "modem") {
     out.push_back("modem");
   }
-  if (!config.getString("terminal.listen", "").empty()) out.push_back("terminals");
-  if (!config.getString("sync.broker", "").empty()) out.push_back("broker");
+  if (!configString(config, "terminal.listen").empty()) out.push_back("terminals");
+  if (!configString(config, "sync.broker").empty()) out.push_back("broker");
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include "base/canonical_json.h"
 #include "daemon/engine/engine.h"
 #include "daemon/log/log.h"
+#include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/listen_address.h"
 #include "daemon/service/refusal_audit.h"
@@ -25,7 +26,7 @@ TerminalSubsystem::~TerminalSubsystem() { tearDown(); }
 std::uint16_t TerminalSubsystem::port() const { return server_ ? server_->port() : 0; }
 
 Status TerminalSubsystem::start(Poco::Util::Application& app) {
-  const std::string listenText = app.config().getString("terminal.listen", "");
+  const std::string listenText = configString(app.config(), "terminal.listen");
   if (listenText.empty()) {
     logInfo(logger_, "time-clock terminals are off (terminal.listen is empty)");
     return Status::success();
@@ -34,7 +35,7 @@ Status TerminalSubsystem::start(Poco::Util::Application& app) {
   if (!listen) {
     return makeError("terminal.listen '" + listenText + "': expected host:port");
   }
-  const std::string tokensFile = app.config().getString("terminal.tokens_file", "");
+  const std::string tokensFile = configString(app.config(), "terminal.tokens_file");
   if (tokensFile.empty()) {
     return makeError("terminal.tokens_file must be set when terminal.listen is");
   }

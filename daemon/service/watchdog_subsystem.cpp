@@ -8,6 +8,7 @@
 #include "daemon/engine/stall_watchdog.h"
 #include "daemon/log/log.h"
 #include "daemon/policy/packet_book.h"
+#include "daemon/service/config_schema.h"
 #include "daemon/service/direct_escalation.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/sms_subsystem.h"
@@ -93,13 +94,13 @@ Status WatchdogSubsystem::start(Poco::Util::Application& app) {
     return Status::success();
   }
   // The safety desk's reminder interval (sms_config.cpp; the schema's default applies).
-  safetySla_ = std::chrono::minutes(app.config().getInt("sms.safety.reminder-minutes"));
+  safetySla_ = std::chrono::minutes(configInteger(app.config(), "sms.safety.reminder-minutes"));
   Engine& engine = engine_.engine();
   auto reach = onEngine(engine, [this] { return readReach(store_.store()); });
   if (!reach) return makeError("watchdog: the engine did not answer at start");
   if (!*reach) return makeError("watchdog: " + reach->message());
   Reach who = std::move(**reach);
-  const std::string contact = app.config().getString("sms.contact.phone", "");
+  const std::string contact = configString(app.config(), "sms.contact.phone");
   if (!contact.empty() &&
       std::find(who.phones.begin(), who.phones.end(), contact) == who.phones.end()) {
     who.phones.insert(who.phones.begin(), contact);

@@ -2,8 +2,10 @@
 #include <Poco/Util/MapConfiguration.h>
 
 #include <boost/test/unit_test.hpp>
+#include <stdexcept>
 #include <string>
 
+#include "daemon/service/callout_config.h"
 #include "daemon/service/config_schema.h"
 #include "tests/daemon/helpers.h"
 
@@ -98,6 +100,40 @@ BOOST_AUTO_TEST_CASE(theShippedConfigIsValidAndDocumentsEveryKeyWithItsDefault) 
       BOOST_TEST((*shipped)->getRawString(row.key, "") == row.defaultValue);
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(settingsReadFromNothingAreTheSchemaDefaults) {
+  // A setting the file leaves out reads as the schema's default, whatever reads it.
+  Poco::AutoPtr<Poco::Util::MapConfiguration> empty(new Poco::Util::MapConfiguration);
+  for (const ConfigKey& row : serviceConfigSchema()) {
+    BOOST_TEST_CONTEXT(row.key) { BOOST_TEST(configString(*empty, row.key) == row.defaultValue); }
+  }
+  BOOST_TEST(configInteger(*empty, "callout.wave_size") == 3);
+  empty->setString("callout.wave_size", "7");
+  BOOST_TEST(configInteger(*empty, "callout.wave_size") == 7);
+}
+
+BOOST_AUTO_TEST_CASE(aKeyOutsideTheSchemaIsAProgrammingError) {
+  Poco::AutoPtr<Poco::Util::MapConfiguration> config(new Poco::Util::MapConfiguration);
+  config->setString("callout.wave_sise", "3");
+  BOOST_CHECK_THROW((void)configString(*config, "callout.wave_sise"), std::logic_error);
+  BOOST_CHECK_THROW((void)configInteger(*config, "log.level"), std::logic_error);
+}
+
+BOOST_AUTO_TEST_CASE(theCalloutDesksDefaultsAreTheSchemas) {
+  // The desk's own defaults (CalloutSettings, CalloutOptions) serve the tests and the demo; the
+  // service reads the schema. They must not drift apart.
+  const sms_site::CalloutOptions read = readCalloutConfig(*configDefaults(serviceConfigSchema()));
+  const sms_site::CalloutOptions built;
+  BOOST_TEST(read.settings.waveSize == built.settings.waveSize);
+  BOOST_TEST(read.settings.waveInterval.count() == built.settings.waveInterval.count());
+  BOOST_TEST(read.settings.escalateAfter.count() == built.settings.escalateAfter.count());
+  BOOST_TEST(read.settings.approvalExpiry.count() == built.settings.approvalExpiry.count());
+  BOOST_TEST(read.settings.lookahead.count() == built.settings.lookahead.count());
+  BOOST_TEST(read.settings.generalManager == built.settings.generalManager);
+  BOOST_TEST(read.noShowGrace.count() == built.noShowGrace.count());
+  BOOST_TEST(read.timeClocks == built.timeClocks);
+  BOOST_TEST(read.laborDir == "/etc/atoms-edge/labor");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
