@@ -1,6 +1,6 @@
 // MqttTransport: the MQTT client as the uplink sees it (STYLE.md: every external boundary is an
-// interface). PahoTransport (sync/paho_transport.h) is the real one; tests may substitute their
-// own. Every publish and subscribe is QoS 1.
+// interface). PahoTransport (sync/paho_transport.h) is the real one, SimulatedTransport
+// (sync/simulated_mqtt.h) the simulated one. Every publish and subscribe is QoS 1.
 //
 // Threading: all methods on the owner thread (the Executor the transport was given). Events are
 // delivered on the owner thread too: the implementation posts them from its I/O threads, so a

@@ -8,7 +8,7 @@
 // it, with the call-out desk, the real labor rules (etc/labor) and the policy gate, handles it on
 // the engine thread over a PostingStoreRunner; the offers go through Outreach into the Outbox; the
 // Dispatcher hands them to the gateway, whose REST calls reach a fake Twilio on loopback
-// (drivers/sms/twilio/fake_provider.h). The engine runs on a SimulatedClock set to each report's
+// (tests/support/fake_twilio.h). The engine runs on a SimulatedClock set to each report's
 // time, so one run walks the whole schedule; nothing waits on it.
 //
 // Each sample is a new call-out: a co-worker texts "<name> didn't show" five minutes into a
@@ -67,7 +67,6 @@
 #include "daemon/site/site_repository.h"
 #include "daemon/site/time_zone.h"
 #include "daemon/sms/conversation_processor.h"
-#include "drivers/sms/twilio/fake_provider.h"
 #include "drivers/sms/twilio/form_body.h"
 #include "drivers/sms/twilio/twilio_gateway.h"
 #include "drivers/sms/twilio/twilio_signature.h"
@@ -79,6 +78,7 @@
 #include "store/state_dir.h"
 #include "store/store_runner.h"
 #include "tests/bench/bench_support.h"
+#include "tests/support/fake_twilio.h"
 #include "tests/support/synthetic_site.h"
 #include "tests/support/temp_dir.h"
 

@@ -22,10 +22,10 @@
 #include "daemon/policy/kill_switch.h"
 #include "daemon/policy/policy_gate.h"
 #include "daemon/service/edge_services.h"
-#include "drivers/sms/twilio/fake_provider.h"
 #include "drivers/terminal/simulated_terminal.h"
 #include "store/audit_entry.h"
 #include "store/store_runner.h"
+#include "tests/support/fake_twilio.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_app.h"
 

@@ -9,12 +9,7 @@
 #include <boost/test/results_collector.hpp>
 #include <boost/test/tree/test_unit.hpp>
 #include <random>
-#include <stdexcept>
 
-#include "base/canonical_json.h"
-#include "store/audit_entry.h"
-#include "store/state_dir.h"
-#include "sync/ack.h"
 #include "sync/topics.h"
 
 namespace atoms::test {
@@ -37,33 +32,6 @@ bool currentTestFailed() {
   }
 }
 
-SiteDir::SiteDir(std::string s) : site(std::move(s)), dir(tmp.sub("state")) {
-  if (Status st = initStateDir(dir, InitOptions{site}); !st) throw std::runtime_error(st.message());
-  auto store = SiteStore::open(dir);
-  if (!store) throw std::runtime_error(store.message());
-  verifierKey = (*store)->verifierKey().toString();
-}
-
-std::uint64_t appendEntries(SiteStore& store, std::uint64_t entries, std::size_t batch,
-                            std::size_t pad) {
-  AuditLog& log = store.log();
-  const std::string ts = formatTimestamp(std::chrono::system_clock::now());
-  std::uint64_t left = entries;
-  while (left > 0) {
-    auto b = log.begin();
-    if (!b) throw std::runtime_error(b.message());
-    for (std::size_t i = 0; i < batch && left > 0; ++i, --left) {
-      json::Object body;
-      body["n"] = json::Value(static_cast<std::int64_t>(b->nextSeq()));
-      body["pad"] = json::Value(std::string(pad, 'x'));
-      auto seq = b->add(ts, "test.append", "test", json::Value(std::move(body)));
-      if (!seq) throw std::runtime_error(seq.message());
-    }
-    if (auto note = b->commit(); !note) throw std::runtime_error(note.message());
-  }
-  return log.size();
-}
-
 // ------------------------------------------------------------------------------------------
 // TestAcker
 
@@ -76,8 +44,7 @@ struct TestAcker::Impl {
 
 TestAcker::TestAcker(const std::string& uri, const std::string& password,
                      std::map<std::string, VerifierKey> sites)
-    : impl_(std::make_unique<Impl>()) {
-  for (auto& [site, key] : sites) sites_.emplace(site, Site(std::move(key)));
+    : impl_(std::make_unique<Impl>()), record_(std::move(sites)) {
   static std::atomic<int> counter{0};
   const std::string id =
       "test-ingest-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
@@ -146,50 +113,17 @@ void TestAcker::publishAck(const std::string& site, const std::string& payload) 
       ->wait_for(5000);
 }
 
-void TestAcker::ack(const std::string& site, const Site& s) {
-  if (mode_ != Mode::kAck) return;
-  const std::string payload =
-      sync::ackJson(sync::Ack{site, s.verifier.state().size, s.verifier.state().root});
-  impl_->client->publish(sync::siteTopics(site).ack, payload.data(), payload.size(), 1, false);
-}
-
 void TestAcker::onMessage(const std::string& topic, const std::string& payload) {
   std::lock_guard lock(mutex_);
-  if (auto site = sync::siteOfTopic(topic, "status")) {
-    statuses_[*site] = payload;
-    changed_.notify_all();
-    return;
-  }
-  auto site = sync::siteOfTopic(topic, "audit");
-  if (!site) return;
-  auto it = sites_.find(*site);
-  if (it == sites_.end()) return;  // a site this peer holds no key for
-  Site& s = it->second;
-  auto seg = parseSegment(payload);
-  if (!seg) {
-    ++s.issues["unparsable"];
-    return;
-  }
-  auto accepted = s.verifier.accept(*seg);
-  if (accepted) {
-    ++s.segments;
-    for (std::string& e : seg->entries) s.entries.push_back(std::move(e));
-    ack(*site, s);
-  } else {
-    ++s.issues[std::string(segmentIssueName(s.verifier.lastIssue()))];
-    if (s.verifier.lastIssue() == SegmentIssue::kDuplicate) ack(*site, s);
+  if (auto ack = record_.receive(topic, payload, mode_ == Mode::kAck)) {
+    impl_->client->publish(ack->topic, ack->payload.data(), ack->payload.size(), 1, false);
   }
   changed_.notify_all();
 }
 
 bool TestAcker::waitVerified(const std::string& site, std::uint64_t size,
                              std::chrono::milliseconds deadline) {
-  return waitFor(
-      [&] {
-        auto it = sites_.find(site);
-        return it != sites_.end() && it->second.verifier.state().size >= size;
-      },
-      deadline);
+  return waitFor([&] { return record_.holds(site) && record_.verified(site) >= size; }, deadline);
 }
 
 bool TestAcker::waitStatus(const std::string& site,
@@ -197,36 +131,35 @@ bool TestAcker::waitStatus(const std::string& site,
                            std::chrono::milliseconds deadline) {
   return waitFor(
       [&] {
-        auto it = statuses_.find(site);
-        return it != statuses_.end() && pred(it->second);
+        auto status = record_.status(site);
+        return status && pred(*status);
       },
       deadline);
 }
 
 std::uint64_t TestAcker::verified(const std::string& site) {
   std::lock_guard lock(mutex_);
-  return sites_.at(site).verifier.state().size;
+  return record_.verified(site);
 }
 Hash32 TestAcker::verifiedRoot(const std::string& site) {
   std::lock_guard lock(mutex_);
-  return sites_.at(site).verifier.state().root;
+  return record_.verifiedRoot(site);
 }
 std::vector<std::string> TestAcker::entries(const std::string& site) {
   std::lock_guard lock(mutex_);
-  return sites_.at(site).entries;
+  return record_.entries(site);
 }
 std::map<std::string, std::uint64_t> TestAcker::issues(const std::string& site) {
   std::lock_guard lock(mutex_);
-  return sites_.at(site).issues;
+  return record_.issues(site);
 }
 std::uint64_t TestAcker::segments(const std::string& site) {
   std::lock_guard lock(mutex_);
-  return sites_.at(site).segments;
+  return record_.segments(site);
 }
 std::string TestAcker::lastStatus(const std::string& site) {
   std::lock_guard lock(mutex_);
-  auto it = statuses_.find(site);
-  return it == statuses_.end() ? std::string() : it->second;
+  return record_.status(site).value_or("");
 }
 
 // ------------------------------------------------------------------------------------------

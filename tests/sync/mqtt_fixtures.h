@@ -1,7 +1,7 @@
-// Fixtures of the MQTT sync tests (test_sync_mqtt) and the sync benchmark: a site state directory,
-// a test cloud peer (TestAcker) that verifies segments with SegmentVerifier and publishes acks,
-// and an uplink running on its own WorkerThread. Waiting is always on a condition with a
-// deadline.
+// Fixtures of the MQTT sync tests (test_sync_mqtt) and the sync benchmark: a test cloud peer
+// (TestAcker) that verifies segments with SegmentVerifier and publishes acks, and an uplink running
+// on its own WorkerThread (the site directory and CloudRecord are in sync_fixtures.h). Waiting is
+// always on a condition with a deadline.
 #pragma once
 
 #include <chrono>
@@ -21,31 +21,17 @@
 #include "sync/segment.h"
 #include "sync/worker_thread.h"
 #include "tests/support/mosquitto_broker.h"
+#include "tests/sync/sync_fixtures.h"
 
 namespace atoms::test {
 
 using atoms::testing::MosquittoBroker;
-using atoms::testing::TempDir;
 using Clock = std::chrono::steady_clock;
 
 // Polls cond every few milliseconds until it holds or the deadline passes. For state that has no
 // notification of its own (another thread's stats); never used to wait a fixed time.
 bool eventually(const std::function<bool()>& cond,
                 std::chrono::milliseconds deadline = std::chrono::seconds(30));
-
-// A fresh state directory for `site` (atoms-edge init) under a TempDir.
-struct SiteDir {
-  explicit SiteDir(std::string site = "site-a");
-  std::string site;
-  TempDir tmp;
-  std::string dir;  // the state directory
-  std::string verifierKey;
-};
-
-// Appends `entries` entries in batches of `batch` (each body {"n": seq, "pad": ...}); returns
-// the new size. Call on the thread that owns the store.
-std::uint64_t appendEntries(SiteStore& store, std::uint64_t entries, std::size_t batch = 16,
-                            std::size_t pad = 60);
 
 // The cloud peer of the tests: connects as the broker's "ingest" user, subscribes to
 // atoms/v1/+/audit and atoms/v1/+/status, verifies each site's segments in order and acks the
@@ -78,15 +64,7 @@ class TestAcker {
   std::string lastStatus(const std::string& site);
 
  private:
-  struct Site {
-    explicit Site(VerifierKey key) : verifier(std::move(key)) {}
-    SegmentVerifier verifier;
-    std::vector<std::string> entries;
-    std::map<std::string, std::uint64_t> issues;
-    std::uint64_t segments = 0;
-  };
   void onMessage(const std::string& topic, const std::string& payload);
-  void ack(const std::string& site, const Site& s);
   template <class P>
   bool waitFor(P pred, std::chrono::milliseconds deadline) {
     std::unique_lock lock(mutex_);
@@ -97,8 +75,7 @@ class TestAcker {
   std::unique_ptr<Impl> impl_;
   std::mutex mutex_;
   std::condition_variable changed_;
-  std::map<std::string, Site> sites_;
-  std::map<std::string, std::string> statuses_;  // the last status payload per site
+  CloudRecord record_;  // guarded by mutex_
   Mode mode_ = Mode::kAck;
 };
 

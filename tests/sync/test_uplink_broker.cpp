@@ -26,19 +26,6 @@ std::map<std::string, VerifierKey> keysOf(const SiteDir& site) {
   return {{site.site, *VerifierKey::parse(site.verifierKey)}};
 }
 
-// Every entry once, in order: entry i has seq i and body n == i.
-void requireExactlyOnceInOrder(const std::vector<std::string>& entries, std::uint64_t size) {
-  BOOST_REQUIRE_EQUAL(entries.size(), size);
-  for (std::uint64_t i = 0; i < size; ++i) {
-    auto e = parseEntry(entries[i]);
-    BOOST_REQUIRE_MESSAGE(e, e.message());
-    BOOST_REQUIRE_EQUAL(e->seq, i);
-    const json::Value* n = e->body.find("n");
-    BOOST_REQUIRE(n != nullptr && n->isInt());
-    BOOST_REQUIRE_EQUAL(static_cast<std::uint64_t>(n->asInt()), i);
-  }
-}
-
 struct Fixture {
   Fixture() : broker(brokerOptions()) {
     Status s = broker.start();

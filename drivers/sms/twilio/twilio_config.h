@@ -27,7 +27,7 @@ struct TwilioConfig {
   std::string accountSid;  // "AC" + 32 hex digits
   SecretBytes authToken;
   // Where the REST API lives. https with certificate and host name verification; http only to a
-  // loopback host (the fake provider of the tests and the demo).
+  // loopback host (the fake provider of the tests, tests/support/fake_twilio.h).
   std::string apiBaseUrl = "https://api.twilio.com";
   std::string from;                 // E.164 number, short code or alphanumeric sender id; or empty
   std::string messagingServiceSid;  // "MG" + 32 hex digits; or empty (one of the two is required)

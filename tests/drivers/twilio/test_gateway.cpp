@@ -1,10 +1,10 @@
 #include <boost/test/unit_test.hpp>
 #include <thread>
 
-#include "drivers/sms/twilio/fake_provider.h"
 #include "drivers/sms/twilio/twilio_gateway.h"
 #include "drivers/sms/twilio/twilio_webhook.h"
 #include "tests/drivers/twilio/twilio_test_support.h"
+#include "tests/support/fake_twilio.h"
 
 namespace atoms::drivers::twilio {
 namespace {

@@ -11,10 +11,10 @@
 
 #include "base/bytes.h"
 #include "drivers/sms/sms_gateway.h"
-#include "drivers/sms/twilio/fake_provider.h"
 #include "drivers/sms/twilio/twilio_config.h"
 #include "drivers/sms/twilio/twilio_gateway.h"
 #include "tests/support/event_log.h"
+#include "tests/support/fake_twilio.h"
 #include "tests/support/recording_sms_sink.h"
 
 namespace atoms::drivers::twilio::testing {

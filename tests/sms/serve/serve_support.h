@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "drivers/sms/modem/pdu.h"
-#include "drivers/sms/twilio/fake_provider.h"
 #include "sms/mailbox/inbox.h"
 #include "sms/mailbox/outbox_row.h"
 #include "tests/daemon/helpers.h"
+#include "tests/support/fake_twilio.h"
 
 namespace atoms::test {
 

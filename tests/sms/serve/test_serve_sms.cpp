@@ -8,10 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "drivers/sms/twilio/fake_provider.h"
 #include "sms/mailbox/outbox_row.h"
 #include "tests/drivers/modem/simulated_modem.h"
 #include "tests/sms/serve/serve_support.h"
+#include "tests/support/fake_twilio.h"
 
 namespace atoms::test {
 namespace {

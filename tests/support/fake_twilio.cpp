@@ -1,4 +1,4 @@
-#include "drivers/sms/twilio/fake_provider.h"
+#include "tests/support/fake_twilio.h"
 
 #include <Poco/Dynamic/Var.h>
 #include <Poco/Exception.h>

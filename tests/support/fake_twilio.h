@@ -1,5 +1,6 @@
 // FakeTwilio: a local stand-in for Twilio's Messages API and its webhooks, over real HTTP on
-// loopback, for the integration tests and `atoms-edge demo`.
+// loopback, for the integration tests and benchmarks (library atoms_test_doubles; not part of the
+// binary: `atoms-edge demo` runs on the simulated gateway, drivers/sms/simulated/).
 //
 // REST side (what TwilioGateway calls): POST and GET /2010-04-01/Accounts/{sid}/Messages.json with
 // HTTP basic auth, Twilio's JSON shapes (message resource, paged list with next_page_uri, error
