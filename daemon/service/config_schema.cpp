@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
+#include <stdexcept>
 
 #include "daemon/log/setup.h"
 #include "daemon/policy/shipped_actions.h"
@@ -296,6 +297,22 @@ Poco::AutoPtr<Poco::Util::AbstractConfiguration> configDefaults(
   Poco::AutoPtr<Poco::Util::MapConfiguration> defaults(new Poco::Util::MapConfiguration);
   for (const ConfigKey& row : schema) defaults->setString(row.key, row.defaultValue);
   return defaults;
+}
+
+std::string configString(const Poco::Util::AbstractConfiguration& config, const std::string& key) {
+  static const std::vector<ConfigKey> schema = serviceConfigSchema();
+  const auto row = std::find_if(schema.begin(), schema.end(),
+                                [&key](const ConfigKey& r) { return r.key == key; });
+  if (row == schema.end()) throw std::logic_error("configString: '" + key + "' is not a setting");
+  return config.hasProperty(key) ? config.getString(key) : row->defaultValue;
+}
+
+std::int64_t configInteger(const Poco::Util::AbstractConfiguration& config,
+                           const std::string& key) {
+  const std::string text = configString(config, key);
+  const std::optional<std::int64_t> value = parseConfigInteger(text);
+  if (!value) throw std::logic_error("configInteger: " + key + " = '" + text + "' is no integer");
+  return *value;
 }
 
 }  // namespace atoms

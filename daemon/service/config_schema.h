@@ -68,4 +68,12 @@ Result<Poco::AutoPtr<Poco::Util::AbstractConfiguration>> loadServiceConfig(const
 Poco::AutoPtr<Poco::Util::AbstractConfiguration> configDefaults(
     const std::vector<ConfigKey>& schema);
 
+// A key of serviceConfigSchema() read from config: its value there, else the schema's default.
+// The schema is the one place a default is written; code reads through these instead of
+// Poco's getString(key, fallback), so no fallback can differ from it. A key outside the schema,
+// or (configInteger) a value that is not an integer, is a programming error: std::logic_error
+// (serve validated every value at start, so bad input never gets this far).
+std::string configString(const Poco::Util::AbstractConfiguration& config, const std::string& key);
+std::int64_t configInteger(const Poco::Util::AbstractConfiguration& config, const std::string& key);
+
 }  // namespace atoms
