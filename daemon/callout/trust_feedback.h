@@ -1,8 +1,8 @@
 // TrustFeedback: what the call-out flow tells the policy side about its own decisions and about
 // how managers received its proposals, for the trust budget of each function (seed 001 section
 // 6; daemon/policy/trust_budget.h). The call-out code calls it without knowing who listens; in
-// `serve` the PolicySubsystem does (PolicySubsystem::recordDecision, recordProposalOutcome,
-// recordShadowOutcome, recordVerification).
+// `serve` the policy service does (policy::PolicyService::recordDecision, recordProposalOutcome,
+// recordShadowOutcome, recordVerification; daemon/policy/policy_service.h).
 //
 // Threading: called on the store's writer (the engine thread), inside the turn's open batch, so
 // what the listener records commits (or is dropped) with the event. Errors: the listener's own to

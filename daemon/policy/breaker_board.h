@@ -68,7 +68,7 @@ class BreakerBoard {
   void setOnChange(ChangeListener listener) { onChange_ = std::move(listener); }
   // Called inside the transaction of every trip (a transition into Open), after its audit entry:
   // the trust budget's regression of the functions behind the breaker (seed 001 section 6:
-  // PolicySubsystem::recordBreakerTripIn) commits with the trip or not at all. An error fails the
+  // PolicyService::recordBreakerTripIn) commits with the trip or not at all. An error fails the
   // input: nothing is written and the breaker stays as it was.
   using TripHook = std::function<Status(AuditLog::Batch&, const BreakerEvent&)>;
   void setOnTrip(TripHook hook) { onTrip_ = std::move(hook); }

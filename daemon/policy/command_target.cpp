@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "base/canonical_json.h"
-#include "daemon/service/config_schema.h"
 #include "sync/command/config_overrides.h"
 
 namespace atoms::policy {
@@ -20,19 +19,13 @@ std::vector<std::string> cloudSettableConfigKeys() {
           "sync.retention_days", "sync.status_interval_s", "sync.window"};
 }
 
-std::optional<std::string> checkCloudConfigValue(const std::string& key, const std::string& value) {
+std::optional<std::string> checkCloudConfigValue(const std::string& key, const std::string& value,
+                                                 const ConfigValueCheck& check) {
   const auto keys = cloudSettableConfigKeys();
   if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
     return "config key " + key + " cannot be set from the cloud";
   }
-  for (const ConfigKey& row : serviceConfigSchema()) {
-    if (row.key != key) continue;
-    if (auto expected = row.validate(value)) {
-      return "bad value '" + value + "' for " + key + " (expected " + *expected + ")";
-    }
-    return std::nullopt;
-  }
-  return "config key " + key + " is not known to this atoms-edge";
+  return check(key, value);
 }
 
 Result<GateDecision> PolicyCommandTarget::admit(AuditLog::Batch& batch,
@@ -69,7 +62,7 @@ Result<std::string> PolicyCommandTarget::setConfig(AuditLog::Batch& batch,
                                                    const std::string& key,
                                                    const std::optional<std::string>& value) {
   if (value) {
-    if (auto why = checkCloudConfigValue(key, *value)) return makeError(*why);
+    if (auto why = checkCloudConfigValue(key, *value, checkValue_)) return makeError(*why);
   } else {
     const auto keys = cloudSettableConfigKeys();
     if (std::find(keys.begin(), keys.end(), key) == keys.end()) {

@@ -33,19 +33,30 @@ namespace atoms::policy {
 // The configuration keys a cloud config.set may override.
 std::vector<std::string> cloudSettableConfigKeys();
 
-// nullopt when `key` may be set from the cloud to `value`; otherwise why not (one line).
-std::optional<std::string> checkCloudConfigValue(const std::string& key, const std::string& value);
+// The service's check of one configuration value against its schema (in `serve`,
+// checkServiceConfigValue of daemon/service/config_schema.h): nullopt when `key` is a setting and
+// `value` is acceptable for it; otherwise why not (one line).
+using ConfigValueCheck =
+    std::function<std::optional<std::string>(const std::string& key, const std::string& value)>;
+
+// nullopt when `key` may be set from the cloud to `value` (a key of cloudSettableConfigKeys(),
+// a value `check` accepts); otherwise why not (one line).
+std::optional<std::string> checkCloudConfigValue(const std::string& key, const std::string& value,
+                                                 const ConfigValueCheck& check);
 
 class PolicyCommandTarget final : public sync::command::CommandTarget {
  public:
-  // `state` is the policy state besides the kill-switch level (graduations, breakers), read when
-  // a command arrives; the level is read from the KillSwitch. `afterApply` (may be empty) runs
-  // after an applied command committed: the daemon re-reads the level there.
+  // `checkValue` checks a config.set's value (checkCloudConfigValue). `state` is the policy state
+  // besides the kill-switch level (graduations, breakers), read when a command arrives; the level
+  // is read from the KillSwitch. `afterApply` (may be empty) runs after an applied command
+  // committed: the daemon re-reads the level there.
   PolicyCommandTarget(const PolicyGate& gate, KillSwitch& killSwitch, Database& db,
-                      std::function<PolicyState()> state, std::function<void()> afterApply = {})
+                      ConfigValueCheck checkValue, std::function<PolicyState()> state,
+                      std::function<void()> afterApply = {})
       : gate_(gate),
         killSwitch_(killSwitch),
         db_(db),
+        checkValue_(std::move(checkValue)),
         state_(std::move(state)),
         afterApply_(std::move(afterApply)) {}
 
@@ -66,6 +77,7 @@ class PolicyCommandTarget final : public sync::command::CommandTarget {
   const PolicyGate& gate_;
   KillSwitch& killSwitch_;
   Database& db_;
+  ConfigValueCheck checkValue_;
   std::function<PolicyState()> state_;
   std::function<void()> afterApply_;
 };

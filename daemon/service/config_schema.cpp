@@ -271,6 +271,18 @@ Status validateConfig(const Poco::Util::AbstractConfiguration& config,
   return Status::success();
 }
 
+std::optional<std::string> checkServiceConfigValue(const std::string& key,
+                                                   const std::string& value) {
+  for (const ConfigKey& row : serviceConfigSchema()) {
+    if (row.key != key) continue;
+    if (auto expected = row.validate(value)) {
+      return "bad value '" + value + "' for " + key + " (expected " + *expected + ")";
+    }
+    return std::nullopt;
+  }
+  return "config key " + key + " is not known to this atoms-edge";
+}
+
 Result<Poco::AutoPtr<Poco::Util::AbstractConfiguration>> loadServiceConfig(
     const std::string& path) {
   auto config = loadConfigFile(path);

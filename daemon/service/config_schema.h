@@ -55,6 +55,12 @@ Result<Poco::AutoPtr<Poco::Util::AbstractConfiguration>> loadConfigFile(const st
 Status validateConfig(const Poco::Util::AbstractConfiguration& config,
                       const std::vector<ConfigKey>& schema, const std::string& source);
 
+// One value checked against serviceConfigSchema(): nullopt when `key` is in it and its validator
+// accepts `value`; otherwise "bad value 'v' for key (expected ...)" or "config key key is not
+// known to this atoms-edge". (policy::ConfigValueCheck for cloud config.set commands.)
+std::optional<std::string> checkServiceConfigValue(const std::string& key,
+                                                   const std::string& value);
+
 // loadConfigFile + validateConfig with serviceConfigSchema(): what `serve` runs at start.
 Result<Poco::AutoPtr<Poco::Util::AbstractConfiguration>> loadServiceConfig(const std::string& path);
 

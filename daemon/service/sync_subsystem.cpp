@@ -41,7 +41,7 @@ class EffectiveConfig {
                   const std::vector<sync::command::ConfigOverride>& overrides)
       : file_(file) {
     for (const auto& o : overrides) {
-      if (auto why = policy::checkCloudConfigValue(o.key, o.value)) {
+      if (auto why = policy::checkCloudConfigValue(o.key, o.value, checkServiceConfigValue)) {
         logEvent(logger, Poco::Message::PRIO_WARNING, "ignoring a cloud configuration override",
                  {{"key", o.key}, {"reason", *why}});
         continue;
@@ -157,8 +157,8 @@ Status SyncSubsystem::start(Poco::Util::Application& app) {
     SiteStore& store = store_.store();
     PolicySubsystem& policy = policy_;
     commandTarget_ = std::make_unique<policy::PolicyCommandTarget>(
-        policy.gate(), policy.killSwitch(), store.db(), [&policy] { return policy.state(); },
-        [&policy] { policy.levelMayHaveChanged(); });
+        policy.gate(), policy.killSwitch(), store.db(), checkServiceConfigValue,
+        [&policy] { return policy.state(); }, [&policy] { policy.levelMayHaveChanged(); });
     commands_ =
         std::make_unique<sync::command::CommandProcessor>(sync::command::CommandProcessor::Deps{
             store.log(), store.db(), *commandTarget_, cloudKey, [&clock] { return clock.now(); }});

@@ -8,6 +8,7 @@
 #include "daemon/policy/kill_switch.h"
 #include "daemon/policy/policy_gate.h"
 #include "daemon/policy/shipped_actions.h"
+#include "daemon/service/config_schema.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
 #include "sync/command/command_journal.h"
@@ -168,7 +169,8 @@ struct Box {
     store = std::move(*opened);
     killSwitch = std::make_unique<policy::KillSwitch>(store->log(), store->db());
     target = std::make_unique<policy::PolicyCommandTarget>(
-        gate, *killSwitch, store->db(), [this] { return policyState; }, [this] { ++afterApply; });
+        gate, *killSwitch, store->db(), checkServiceConfigValue, [this] { return policyState; },
+        [this] { ++afterApply; });
     processor =
         std::make_unique<sync::command::CommandProcessor>(sync::command::CommandProcessor::Deps{
             store->log(), store->db(), *target, cloudKey, [this] { return now; }});

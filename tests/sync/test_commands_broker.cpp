@@ -11,6 +11,7 @@
 #include "daemon/policy/command_target.h"
 #include "daemon/policy/kill_switch.h"
 #include "daemon/policy/shipped_actions.h"
+#include "daemon/service/config_schema.h"
 #include "sync/command/command_processor.h"
 #include "sync/command/command_result.h"
 #include "sync/command/config_overrides.h"
@@ -33,9 +34,9 @@ struct CommandBox {
       if (!opened) return opened.message();
       store = std::move(*opened);
       killSwitch = std::make_unique<policy::KillSwitch>(store->log(), store->db());
-      target = std::make_unique<policy::PolicyCommandTarget>(gate, *killSwitch, store->db(), [] {
-        return policy::PolicyState{.defaultGraduation = policy::Graduation::kPropose};
-      });
+      target = std::make_unique<policy::PolicyCommandTarget>(
+          gate, *killSwitch, store->db(), checkServiceConfigValue,
+          [] { return policy::PolicyState{.defaultGraduation = policy::Graduation::kPropose}; });
       processor = std::make_unique<sync::command::CommandProcessor>(
           sync::command::CommandProcessor::Deps{store->log(), store->db(), *target, cloudKey,
                                                 [] { return std::chrono::system_clock::now(); }});
