@@ -18,6 +18,10 @@
 // Outreach (consent, opt-out, quiet hours, caps, the kill switch's freeze), with deterministic ids,
 // so a crash and a restart never send anything twice and the flow resumes from the store.
 //
+// The desk is the front of the call-out rooms (README.md): each step is one flow's function
+// (callout_report.h, offer_reply.h, approval_decision.h, presence_reports.h, callout_timers.h)
+// over the shared DeskContext (desk_context.h) and one DeskStep (desk_turn.h).
+//
 // Threading: every method runs on the store's writer (the engine thread in the daemon): the `In`
 // methods inside the caller's open batch, due()/nextDue() through the StoreRunner. Not otherwise
 // synchronised. Errors: store and engine errors, one line; the caller's batch is then dropped.
@@ -28,10 +32,16 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "daemon/callout/approval_decision.h"
+#include "daemon/callout/callout_settings.h"
 #include "daemon/callout/callout_store.h"
 #include "daemon/callout/callout_texts.h"
 #include "daemon/callout/candidates.h"
+#include "daemon/callout/desk_context.h"
+#include "daemon/callout/desk_turn.h"
 #include "daemon/callout/site_snapshot.h"
 #include "daemon/callout/trust_feedback.h"
 #include "daemon/policy/policy_gate.h"
@@ -43,73 +53,6 @@
 #include "store/store_runner.h"
 
 namespace atoms::callout {
-
-struct CalloutSettings {
-  int waveSize = 3;                         // offers per wave
-  std::chrono::minutes waveInterval{5};     // between waves while nobody has taken it
-  std::chrono::minutes escalateAfter{20};   // then the general manager is told
-  std::chrono::minutes approvalExpiry{30};  // an approval not given by then lapses
-  std::chrono::hours lookahead{12};         // how far ahead a "next shift" is looked for
-  std::string generalManager;               // person id; empty: the site contact
-};
-
-// Ok, or one line naming the setting out of range.
-Status validateCalloutSettings(const CalloutSettings& settings);
-
-// The gate as the desk asks it: the caller reads the live policy state (kill switch, graduation,
-// breakers) and decides.
-using GateFunction = std::function<policy::GateDecision(const policy::ProposedAction& action)>;
-
-// One handling in progress: the open batch and the decision instant.
-struct DeskTurn {
-  SiteStore& store;
-  AuditLog::Batch& batch;
-  TimePoint now;
-  std::optional<std::int64_t> inboxId;  // the text being handled, if any
-};
-
-// What the desk says back to whoever wrote, and the call-out it concerns.
-struct DeskAnswer {
-  std::string outcome;  // "callout_opened", "offer_taken", ... (the conversation's audit entry)
-  std::string text;     // the reply, in the sender's thread; empty: no reply
-  std::int64_t callout = 0;
-};
-
-// Who decides an approval: the sender of an APPROVE/DENY text, or a manager signed in to the
-// approvals API (docs/api.md), who has no phone here: the person id alone names them.
-struct Decider {
-  std::string personId;  // empty: a number not on the roster
-  std::string phone;     // the text's sender; empty on the API
-  std::string via;       // "sms" or "api", for the audit entries
-};
-
-// A person's answer to an approval. `overrideReason` (a deny only; the panel gives one, a DENY
-// text does not): why the box's proposal was wrong, seed 001 section 6's override, which costs the
-// function trust (BAD_TIMING, TONE -1; WRONG_FACTS, WRONG_JUDGMENT -3).
-struct ApprovalAnswer {
-  bool approve = false;
-  std::string remark;
-  std::optional<policy::OverrideReason> overrideReason;
-};
-
-// How a decision ended, for callers that answer other than by text (the approvals API).
-enum class DecisionOutcome {
-  kApproved,                 // recorded and carried out (the shift given, the offers sent)
-  kApprovedTooLate,          // recorded, but the call-out was no longer open: nothing given
-  kApprovedDeniedOnRecheck,  // recorded, but a labor rule denies it now: nothing given
-  kDenied,                   // recorded; the person was told
-  kRefusedSelf,              // the person it is about: nothing changed (approval.refused)
-  kRefusedNotApprover,       // anyone but the approver named on it: nothing changed (audited)
-  kRefusedPolicy,            // the policy gate refuses approvals now: nothing changed (audited)
-  kClosed,                   // already decided, withdrawn or expired (now, if it just lapsed)
-  kUnknown,                  // no such approval
-};
-std::string_view decisionOutcomeName(DecisionOutcome o);  // "approved", "refused_policy", ...
-
-struct Decision {
-  DecisionOutcome outcome = DecisionOutcome::kUnknown;
-  DeskAnswer answer;  // the reply to the decider, as the SMS path texts it
-};
 
 class CalloutDesk {
  public:
@@ -151,82 +94,33 @@ class CalloutDesk {
   Result<std::optional<TimePoint>> nextDue();
 
   // The person's current shift, or their next one starting within the lookahead (nullptr: none).
-  const site::Shift* shiftOf(std::string_view personId, site::Instant now) const;
+  const site::Shift* shiftOf(std::string_view personId, site::Instant now) const {
+    return desk_.shiftOf(personId, now);
+  }
 
   // Who hears of the desk's decisions and its proposals' outcomes (the trust budget); none by
   // default. Call before the first turn.
-  void setTrustFeedback(TrustFeedback feedback) { feedback_ = std::move(feedback); }
+  void setTrustFeedback(TrustFeedback feedback) { desk_.setTrustFeedback(std::move(feedback)); }
   // Who hears of a labor-rule violation found at Act (act_check.h): called on the engine thread
   // with the step's batch (what it records commits with the step), its instant and the receipt
   // id; in `serve` BRK-SCH's signal and a SEV2 on the scheduling budget. None by default. Call
   // before the first turn.
-  using ViolationAtAct =
-      std::function<void(AuditLog::Batch& batch, TimePoint at, const std::string& ref)>;
-  void setViolationAtAct(ViolationAtAct listener) { violationAtAct_ = std::move(listener); }
+  using ViolationAtAct = callout::ViolationAtAct;
+  void setViolationAtAct(ViolationAtAct listener) { desk_.setViolationAtAct(std::move(listener)); }
 
-  const CalloutSettings& settings() const { return settings_; }
-  TimePoint now() const { return outreach_.now(); }
+  const CalloutSettings& settings() const { return desk_.settings(); }
+  TimePoint now() const { return desk_.outreach().now(); }
   // How to write to a person: their language, the site's name, the human they can reach.
-  ReplyContext contextFor(std::string_view personId) const;
+  ReplyContext contextFor(std::string_view personId) const { return desk_.contextFor(personId); }
   // A shift in words (station, day, hours) as seen at `now`, and a person's first name.
-  ShiftWords words(std::string_view shiftId, TimePoint now) const;
-  std::string nameOf(std::string_view personId) const;
+  ShiftWords words(std::string_view shiftId, TimePoint now) const {
+    return desk_.words(shiftId, now);
+  }
+  std::string nameOf(std::string_view personId) const { return desk_.nameOf(personId); }
 
  private:
-  struct Step;
-  // Who a wave would offer the call-out's shift to now, ranked, and who not and why.
-  Result<CandidateList> candidatesFor(Step& step, const CalloutRow& callout);
-  // SHADOW: records whom a first wave would offer (ShadowBook, receipt callout-<id>-shadow);
-  // sends nothing.
-  Status recordShadow(Step& step, const CalloutRow& callout, const policy::GateDecision& gate);
-  // Sends the next wave as `gate` allowed it (recorded in the wave's receipt); how many offers.
-  Result<int> sendWave(Step& step, CalloutRow& callout, const policy::GateDecision& gate,
-                       bool first);
-  // Whether a wave after the first may go out under `gate` (asked at the wave's time).
-  Result<bool> laterWaveAllowed(Step& step, const CalloutRow& callout,
-                                const policy::GateDecision& gate);
-  // Writes the assignment; Ok(false) when the check at Act (act_check.h) found a labor-rule
-  // violation: nothing is written but the offer's close, its receipt and the manager's text
-  // (notGivenAtAct).
-  Result<bool> assign(Step& step, CalloutRow& callout, OfferRow& offer,
-                      const labor::PersonVerdict& verdict, const policy::GateDecision& gate,
-                      std::optional<std::int64_t> approvalId);
-  // Queues `kind` for the approver. `gate`: the caller's decision for `kind` in this step, shown
-  // in the receipt; nullopt asks the gate here. Asking once keeps each decision counted once.
-  Result<DeskAnswer> requestApproval(Step& step, CalloutRow& callout, OfferRow& offer,
-                                     const labor::PersonVerdict& verdict, std::string kind,
-                                     std::optional<policy::GateDecision> gate);
-  Status escalate(Step& step, CalloutRow& callout, std::string_view why);
-  // Lapses a pending approval: its offer is closed and the person told it was not approved.
-  Status expireApproval(Step& step, ApprovalRow& approval);
-  // The offer taken is closed unassigned, audited with the stored schedule's verdict, the listener
-  // told, and (`tellManager`: no manager approved it) the taker's manager of record texted.
-  Status notGivenAtAct(Step& step, const CalloutRow& callout, OfferRow& offer,
-                       const labor::Verdict& verdict, bool tellManager);
-  Status closeOffers(Step& step, CalloutRow& callout, std::int64_t exceptOffer, bool tell);
-  Status tellLead(Step& step, const CalloutRow& callout, std::string_view what,
-                  const std::string& text);
-  Result<std::optional<labor::PersonVerdict>> recheck(Step& step, const CalloutRow& callout,
-                                                      const std::string& personId);
-  Status audit(Step& step, std::string_view kind, json::Object body);
-  Result<sms::conversation::OutreachResult> send(
-      Step& step, const std::string& id, const std::string& to, sms::MessageClass kind, bool urgent,
-      const std::string& body, const CalloutRow& callout, std::optional<TimePoint> notAfter,
-      std::optional<sms::conversation::ReceiptSource> why = std::nullopt);
-  ReplyContext contextForPhone(const std::string& phone) const;
-  sms::conversation::HumanContact generalManager() const;
-  // Asks the gate (an automated ask is first counted as a decision through feedback_).
-  policy::GateDecision ask(Step& step, std::string_view kind, bool automated,
-                           std::string_view subject);
-
-  SiteSnapshot& site_;
-  sms::conversation::Outreach& outreach_;
+  DeskContext desk_;
   atoms::StoreRunner& store_;
-  CalloutSettings settings_;
-  GateFunction gate_;
-  TrustFeedback feedback_;
-  ViolationAtAct violationAtAct_;
-  sms::RandomSource random_;
 };
 
 }  // namespace atoms::callout
