@@ -11,8 +11,7 @@ Result<bool> answerChecklist(Handling& h) {
   if (!answer) return answer.error();
   h.intent = "checklist";
   h.outcome = answer->outcome;
-  if (Status s = h.send(answer->replyClass, answer->replyText); !s) return s.error();
-  return true;
+  return h.answerWith(answer->replyClass, answer->replyText);
 }
 
 }  // namespace atoms::sms::conversation

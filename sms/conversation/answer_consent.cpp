@@ -18,10 +18,7 @@ Result<bool> answerOptOut(Handling& h) {
     if (Status s = h.audit("sms.opt_out"); !s) return s.error();
   }
   h.outcome = optedOut ? "already_opted_out" : "opted_out";
-  if (Status s = h.send(MessageClass::kOptOutConfirmation, optOutConfirmationText(h.context)); !s) {
-    return s.error();
-  }
-  return true;
+  return h.answerWith(MessageClass::kOptOutConfirmation, optOutConfirmationText(h.context));
 }
 
 Result<bool> answerOptIn(Handling& h) {
@@ -35,19 +32,13 @@ Result<bool> answerOptIn(Handling& h) {
     }
     if (Status s = h.audit("sms.opt_in"); !s) return s.error();
     h.outcome = "opted_in";
-    if (Status s = h.send(MessageClass::kThreadReply, optInConfirmationText(h.context)); !s) {
-      return s.error();
-    }
-    return true;
+    return h.answerWith(MessageClass::kThreadReply, optInConfirmationText(h.context));
   }
   if (h.yes() || !h.contact) return false;
   auto resumed = resumeOffers(h);
   if (!resumed || *resumed) return resumed;
   h.outcome = "already_subscribed";
-  if (Status s = h.send(MessageClass::kThreadReply, alreadySubscribedText(h.context)); !s) {
-    return s.error();
-  }
-  return true;
+  return h.answerWith(MessageClass::kThreadReply, alreadySubscribedText(h.context));
 }
 
 }  // namespace atoms::sms::conversation

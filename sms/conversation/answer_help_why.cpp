@@ -9,8 +9,7 @@ namespace atoms::sms::conversation {
 
 Result<bool> answerHelp(Handling& h) {
   h.outcome = "help";
-  if (Status s = h.send(MessageClass::kThreadReply, helpText(h.context)); !s) return s.error();
-  return true;
+  return h.answerWith(MessageClass::kThreadReply, helpText(h.context));
 }
 
 Result<bool> answerWhy(Handling& h) {
@@ -18,22 +17,15 @@ Result<bool> answerWhy(Handling& h) {
   if (!last) return last.error();
   if (!*last) {
     h.outcome = "why_nothing_sent";
-    if (Status s = h.send(MessageClass::kThreadReply, whyNothingText(h.context), true); !s) {
-      return s.error();
-    }
-    return true;
+    return h.answerWith(MessageClass::kThreadReply, whyNothingText(h.context), true);
   }
   auto text = h.store.log().entryText(static_cast<std::uint64_t>(*(*last)->receiptSeq));
   if (!text) return text.error();
   auto entry = parseEntry(*text);
   if (!entry) return entry.error();
   h.outcome = "why";
-  if (Status s = h.send(MessageClass::kThreadReply,
-                        whyText(entry->body, h.context, h.answerers.lint), true);
-      !s) {
-    return s.error();
-  }
-  return true;
+  return h.answerWith(MessageClass::kThreadReply, whyText(entry->body, h.context, h.answerers.lint),
+                      true);
 }
 
 }  // namespace atoms::sms::conversation

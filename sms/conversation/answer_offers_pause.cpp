@@ -12,10 +12,7 @@ Result<bool> resumeOffers(Handling& h) {
   if (Status s = h.audit("sms.offers_resumed"); !s) return s.error();
   h.intent = "offers_on";
   h.outcome = "offers_resumed";
-  if (Status s = h.send(MessageClass::kThreadReply, offersResumedText(h.context)); !s) {
-    return s.error();
-  }
-  return true;
+  return h.answerWith(MessageClass::kThreadReply, offersResumedText(h.context));
 }
 
 Result<bool> answerOffersOn(Handling& h) {
@@ -38,10 +35,7 @@ Result<bool> answerStopLike(Handling& h) {
   }
   h.intent = "stop_like";
   h.outcome = "offers_paused";
-  if (Status s = h.send(MessageClass::kThreadReply, offersPausedText(h.context)); !s) {
-    return s.error();
-  }
-  return true;
+  return h.answerWith(MessageClass::kThreadReply, offersPausedText(h.context));
 }
 
 }  // namespace atoms::sms::conversation

@@ -7,12 +7,8 @@ namespace atoms::sms::conversation {
 Result<bool> answerParked(Handling& h) {
   if (Status s = ParkedMessages(h.store.db()).park(h.row.id, h.now); !s) return s.error();
   h.outcome = "parked";
-  if (Status s =
-          h.send(MessageClass::kThreadReply, pausedText(h.context), false, parkedReplyId(h.row.id));
-      !s) {
-    return s.error();
-  }
-  return true;
+  return h.answerWith(MessageClass::kThreadReply, pausedText(h.context), false,
+                      parkedReplyId(h.row.id));
 }
 
 }  // namespace atoms::sms::conversation

@@ -13,8 +13,7 @@ Result<bool> answerSafety(Handling& h) {
   if (!answer) return answer.error();
   h.intent = "safety";
   h.outcome = answer->outcome;
-  if (Status s = h.send(answer->replyClass, answer->replyText); !s) return s.error();
-  return true;
+  return h.answerWith(answer->replyClass, answer->replyText);
 }
 
 }  // namespace atoms::sms::conversation

@@ -32,23 +32,18 @@ Result<bool> answerTurn(Handling& h) {
     if (Status s = h.recordReplies(t.replyIds()); !s) return s.error();
     return true;
   }
-  Status sent = Status::success();
   switch (turn) {
     case TurnKind::kOfferReply:
       h.outcome = "offer_closed";
-      sent = h.send(MessageClass::kThreadReply, offerClosedText(h.context));
-      break;
+      return h.answerWith(MessageClass::kThreadReply, offerClosedText(h.context));
     case TurnKind::kApproval:
       h.outcome = "approvals_later";
-      sent = h.send(MessageClass::kThreadReply, approvalsLaterText(h.context));
-      break;
+      return h.answerWith(MessageClass::kThreadReply, approvalsLaterText(h.context));
     case TurnKind::kConversation:
-      h.outcome = "fallback";
-      sent = h.send(MessageClass::kThreadReply, conversationFallbackText(h.context));
       break;
   }
-  if (!sent) return sent.error();
-  return true;
+  h.outcome = "fallback";
+  return h.answerWith(MessageClass::kThreadReply, conversationFallbackText(h.context));
 }
 
 }  // namespace atoms::sms::conversation

@@ -37,6 +37,12 @@ Status Handling::send(MessageClass kind, std::string body, bool whyReply, std::s
   return Status::success();
 }
 
+Result<bool> Handling::answerWith(MessageClass kind, std::string body, bool whyReply,
+                                  std::string id) {
+  if (Status s = send(kind, std::move(body), whyReply, std::move(id)); !s) return s.error();
+  return true;
+}
+
 Status Handling::updateState(const std::function<void(ContactState&)>& change) {
   auto state = tables.contactState(row.from);
   if (!state) return state.error();

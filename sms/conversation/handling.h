@@ -56,6 +56,9 @@ class Handling {
   // with the next id "reply:inbox-<id>[-n]" unless `id` is given (a parked message's answer, which
   // must not take the id its real handling will use later), and records it for the audit entry.
   Status send(MessageClass kind, std::string text, bool whyReply = false, std::string id = {});
+  // send(), then true: what a handler returns when that reply answers the message.
+  Result<bool> answerWith(MessageClass kind, std::string text, bool whyReply = false,
+                          std::string id = {});
   // Reloads, changes and stores the number's state (Outreach writes it too, so no copy is kept
   // across a send).
   Status updateState(const std::function<void(ContactState&)>& change);
