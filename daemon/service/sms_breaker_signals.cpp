@@ -66,13 +66,8 @@ std::optional<BreakerReport> outboxOutcomeReport(const sms::mailbox::OutboxRow& 
                        std::string(policy::kSignalOutreachSent), "sms"};
 }
 
-std::optional<BreakerReport> inboundReport(const sms::mailbox::InboxRow& row,
-                                           const sms::KeywordParser& keywords,
-                                           const sms::StopLikeDetector& stopLike) {
-  if (row.body.empty()) return std::nullopt;
-  if (keywords.parse(row.body).kind != sms::KeywordKind::kOptOut && !stopLike.check(row.body)) {
-    return std::nullopt;
-  }
+std::optional<BreakerReport> inboundReport(const sms::conversation::Classification& text) {
+  if (!text.stopClass()) return std::nullopt;
   return BreakerReport{BreakerReport::Kind::kSignal, std::string(kOutreachBreaker),
                        std::string(policy::kSignalStopReply), "sms"};
 }

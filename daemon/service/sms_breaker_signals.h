@@ -9,8 +9,10 @@
 // - an inbound STOP-family text (STOP, ALTO, "leave me alone" ... sms/text/keywords.h), or a
 //   stop-like reply ("ugh, enough texts", "oh please, message me MORE": sms/text/stop_like.h,
 //   which seed 001 treats as a stop for offers) -> BRK-OUT outreach.stop_reply, counted once per
-//   stored message.
-// Threading: pure functions; parse() and check() are const. SendAnswerSignals: see there.
+//   stored message. It reads the conversation layer's classification of the text
+//   (sms/conversation/classification.h, stopClass()), the one its reply came from; it never reads
+//   the text again.
+// Threading: pure functions. SendAnswerSignals: see there.
 #pragma once
 
 #include <optional>
@@ -20,10 +22,8 @@
 #include "daemon/service/site_breakers.h"
 #include "drivers/sms/failover_gateway.h"
 #include "drivers/sms/sms_gateway.h"
-#include "sms/mailbox/inbox.h"
+#include "sms/conversation/classification.h"
 #include "sms/mailbox/outbox_row.h"
-#include "sms/text/keywords.h"
-#include "sms/text/stop_like.h"
 
 namespace atoms {
 
@@ -52,8 +52,6 @@ class SendAnswerSignals {
 };
 
 std::optional<BreakerReport> outboxOutcomeReport(const sms::mailbox::OutboxRow& row);
-std::optional<BreakerReport> inboundReport(const sms::mailbox::InboxRow& row,
-                                           const sms::KeywordParser& keywords,
-                                           const sms::StopLikeDetector& stopLike);
+std::optional<BreakerReport> inboundReport(const sms::conversation::Classification& text);
 
 }  // namespace atoms

@@ -1,5 +1,6 @@
 #include "daemon/service/sms_subsystem.h"
 
+#include <cstdint>
 #include <cstdlib>
 
 #include "daemon/engine/engine.h"
@@ -14,6 +15,7 @@
 #include "drivers/sms/modem/modem_gateway.h"
 #include "drivers/sms/simulated/simulated_gateway.h"
 #include "drivers/sms/twilio/twilio_gateway.h"
+#include "sms/conversation/classification.h"
 #include "sms/mailbox/dispatcher.h"
 #include "sms/mailbox/inbox.h"
 #include "sms/mailbox/message_checks.h"
@@ -222,21 +224,19 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
                                                  kRefusalAuditsPerMinute);
   inbox_ =
       std::make_unique<sms::mailbox::Inbox>(*runner_, *outbox_, std::string(gateway_->name()), now);
-  if (processorFactory_)
+  if (processorFactory_) {
     processor_ = processorFactory_(
-        SmsMailbox{*runner_, *inbox_, *outbox_, settings.conversation, settings.contact});
+        SmsMailbox{*runner_, *inbox_, *outbox_, settings.conversation, settings.contact,
+                   [this](std::int64_t, const sms::conversation::Classification& text) {
+                     if (auto report = inboundReport(text); report && policy_)
+                       policy_->reportBreaker(*report);
+                   }});
+  }
   if (!processor_) {
     processor_ = std::make_unique<LeaveRowsNew>();
     logInfo(logger_, "no conversation layer: inbound messages are stored and stay new");
   }
-  inbox_->setOnStored([this, keywords = std::make_shared<const sms::KeywordParser>(),
-                       stopLike = std::make_shared<const sms::StopLikeDetector>()](
-                          const sms::mailbox::InboxRow& row) {
-    if (auto report = inboundReport(row, *keywords, *stopLike); report && policy_) {
-      policy_->reportBreaker(*report);
-    }
-    postProcessing();
-  });
+  inbox_->setOnStored([this](const sms::mailbox::InboxRow&) { postProcessing(); });
   sms::mailbox::DispatcherOptions dispatch;
   dispatch.followsSystemTime = clock.followsSystemTime();
   dispatch.onError = [this](const std::string& error) {

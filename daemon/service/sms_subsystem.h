@@ -12,9 +12,12 @@
 //
 // Inbound: after each inbound message is committed, processPending() of the InboundProcessor is
 // posted to the engine thread (coalesced: one pending call covers a burst), and once at start for
-// rows left `new` by a previous run. The processor is made at start by the factory set here, over
-// the live mailbox, and destroyed at stop. Without a factory the processor does nothing: rows stay
-// `new` until the conversation layer (sms/conversation/) is set here and handles them.
+// rows left `new` by a previous run. A stop-class text (STOP and its family, a stop-like reply) is
+// BRK-OUT's signal, reported from the classification the processor hands back
+// (SmsMailbox::onClassified), so the text is read once, by the conversation layer. The processor is
+// made at start by the factory set here, over the live mailbox, and destroyed at stop. Without a
+// factory the processor does nothing: rows stay `new` until the conversation layer
+// (sms/conversation/) is set here and handles them.
 //
 // Refused Twilio webhooks (bad signature, malformed form, ...) are audited as
 // "sms.webhook.refused" from the engine thread, at most kRefusalAuditsPerMinute a minute (the
@@ -50,6 +53,7 @@ class SmsGateway;
 namespace sms::conversation {
 struct ConversationSettings;
 struct HumanContact;
+struct Classification;
 }  // namespace sms::conversation
 class StoreRunner;
 class PostingStoreRunner;
@@ -84,6 +88,11 @@ struct SmsMailbox {
   sms::mailbox::Outbox& outbox;
   const sms::conversation::ConversationSettings& conversation;  // sms.quiet-hours.*, ...
   const sms::conversation::HumanContact& contact;               // sms.contact.*
+  // The processor calls it (engine thread, quickly) once per stored message with the one
+  // classification of its text (sms/conversation/conversation.h, setOnClassified): BRK-OUT's
+  // stop-class signal. May be empty.
+  std::function<void(std::int64_t inboxId, const sms::conversation::Classification& text)>
+      onClassified;
 };
 using InboundProcessorFactory =
     std::function<std::unique_ptr<InboundProcessor>(const SmsMailbox& mailbox)>;

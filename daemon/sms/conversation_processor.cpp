@@ -115,6 +115,7 @@ Result<std::unique_ptr<ConversationProcessor>> ConversationProcessor::create(
   processor->conversation_ = std::make_unique<sms::conversation::Conversation>(
       mailbox.store, mailbox.inbox, *processor->outreach_, processor->handler_.get(),
       processor->safety_.get());
+  processor->conversation_->setOnClassified(mailbox.onClassified);
   if (!mailbox.conversation.checklists.empty()) {
     // With call-outs on, the owners come from the site snapshot, which the engine thread (where
     // the desk asks) owns: a call-out's reassignment of a shift counts at once. Without call-outs

@@ -25,6 +25,9 @@
 // decided in one place; an opted-out number is refused there and gets nothing. Each handled
 // message leaves one "sms.conversation" audit entry (inbox id, masked sender, person, intent,
 // outcome, reply ids, injection reasons and the flagged words as quoted data; never the text).
+// How: the text is classified once (classification.h), then answered by the handler of its first
+// intent that takes it (intent_table.h, answers.h). The classification also goes to the
+// classified-listener, once per stored message: BRK-OUT's stop-class signal reads it there.
 //
 // Threading: handlePending() may be called from any thread (the engine calls it when the inbox
 // says a message was stored, and at start for anything left from before); calls are serialised by
@@ -34,21 +37,20 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "base/result.h"
 #include "sms/conversation/checklist_desk.h"
+#include "sms/conversation/classification.h"
 #include "sms/conversation/outreach.h"
 #include "sms/conversation/reply_handler.h"
 #include "sms/conversation/safety_desk.h"
 #include "sms/mailbox/inbox.h"
 #include "sms/text/content_lint.h"
-#include "sms/text/injection_flag.h"
 #include "sms/text/keywords.h"
-#include "sms/text/safety_report.h"
-#include "sms/text/stop_like.h"
 #include "store/store_runner.h"
 
 namespace atoms::sms::conversation {
@@ -66,6 +68,14 @@ class Conversation {
   // must outlive the Conversation. "DONE opening" / "TEMP walk-in 38F" from a person on the roster,
   // not flagged by the injection check, goes to it (checklist_desk.h).
   void setChecklistDesk(ChecklistDesk* desk) { checklists_ = desk; }
+
+  // Called with each stored message's classification (its inbox id, and the classification its
+  // handling used), once per message: after the handling committed (also when it failed and the
+  // failure was recorded), on the thread that called handlePending(), outside the transaction; not
+  // again when a parked message is handled again after the freeze (it was reported when parked).
+  // Before handlePending(); must be quick.
+  using ClassifiedListener = std::function<void(std::int64_t inboxId, const Classification&)>;
+  void setOnClassified(ClassifiedListener listener) { onClassified_ = std::move(listener); }
 
   // Handles up to settings().batchLimit unhandled messages, oldest first; returns how many it
   // handled. Call again while it returns the limit.
@@ -93,11 +103,12 @@ class Conversation {
   Result<int> announcePause(std::string_view event);
 
  private:
-  struct Handling;
   // One message in one transaction; false when it was no longer new.
   Result<bool> handleOne(const mailbox::InboxRow& row);
-  Status recordFailure(const mailbox::InboxRow& row, const std::string& reason);
-  Status respond(Handling& h);
+  // The handling of `row` (classified as `text`) failed with `reason`: the message is marked
+  // handled with an apology and "sms.conversation.failed".
+  Status recordFailure(const mailbox::InboxRow& row, const Classification& text,
+                       const std::string& reason);
   // How to answer `contact` (nullopt: a number not on the roster) who wrote `keyword`: their
   // language, the site's name, the person to reach.
   ReplyContext replyContext(const ParsedKeyword& keyword,
@@ -113,10 +124,9 @@ class Conversation {
   SafetyDesk* safety_;
   ChecklistDesk* checklists_ = nullptr;
   std::atomic<bool> parking_{false};
-  SafetyDetector safetyDetector_;
-  KeywordParser keywords_;
-  StopLikeDetector stopLike_;
-  InjectionDetector injection_;
+  ClassifiedListener onClassified_;
+  TextClassifier classifier_;
+  KeywordParser keywords_;  // a withdrawn message's language (tellWithdrawn)
   ContentLint lint_;
   std::mutex mutex_;  // one handlePending() at a time
 };

@@ -1,6 +1,12 @@
 #include "sms/conversation/parked_messages.h"
 
+#include "sms/conversation/conversation_tables.h"
+
 namespace atoms::sms::conversation {
+
+std::string parkedReplyId(std::int64_t inboxId) {
+  return "parked:inbox-" + std::to_string(inboxId);
+}
 
 Status ParkedMessages::park(std::int64_t inboxId, atoms::TimePoint at) {
   auto stmt = db_.prepare("INSERT OR IGNORE INTO sms_parked(inbox_id, parked_at) VALUES(?, ?)");
@@ -31,6 +37,12 @@ Status ParkedMessages::remove(std::int64_t inboxId) {
   auto done = stmt->step();
   if (!done) return done.error();
   return Status::success();
+}
+
+Result<bool> ParkedMessages::wasParked(std::int64_t inboxId) {
+  auto answer = ConversationTables(db_).findMessage(parkedReplyId(inboxId));
+  if (!answer) return answer.error();
+  return answer->has_value();
 }
 
 }  // namespace atoms::sms::conversation

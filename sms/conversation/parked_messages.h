@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "base/result.h"
@@ -24,6 +25,10 @@ struct ParkedMessage {
   atoms::TimePoint parkedAt;
 };
 
+// The id of the "paused; here is your human" answer to a parked message: "parked:inbox-<id>" (not
+// the id its real handling takes later).
+std::string parkedReplyId(std::int64_t inboxId);
+
 class ParkedMessages {
  public:
   explicit ParkedMessages(Database& db) : db_(db) {}
@@ -33,6 +38,9 @@ class ParkedMessages {
   // Every parked message, oldest first.
   Result<std::vector<ParkedMessage>> all();
   Status remove(std::int64_t inboxId);
+  // Whether the inbox message was parked before: its parked answer is in the outreach ledger (so
+  // also after it was released, and across a restart).
+  Result<bool> wasParked(std::int64_t inboxId);
 
  private:
   Database& db_;

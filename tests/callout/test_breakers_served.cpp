@@ -121,6 +121,31 @@ BOOST_FIXTURE_TEST_CASE(threeStopRepliesInADayOpenBrkOut, ServedSite) {
   BOOST_TEST(field(changed[0], "reason") == "outreach.stop_reply 3 >= 3 over 86400 s");
 }
 
+// The signal and the reply come from the one classification of each text: the stop-like replies
+// that count are the ones answered as stop-like, and an ordinary text counts for nothing.
+BOOST_FIXTURE_TEST_CASE(stopLikeRepliesCountAsTheyAreAnsweredAndOrdinaryTextsDoNot, ServedSite) {
+  text(kRosa, "Jamal didn't show, I'm alone on the line");
+  text(kAna, "ugh, enough texts");
+  text(kBen, "leave me alone");
+  BOOST_TEST(openBreakers(*this).empty());
+  text(kMia, "sounds good, thanks");
+  BOOST_TEST(openBreakers(*this).empty());
+  text(kCleo, "oh please, message me MORE");
+  BOOST_TEST(openBreakers(*this) == std::set<std::string>{"BRK-OUT"});
+  for (const char* phone : {kAna, kBen, kCleo}) {
+    const auto texts = textsTo(phone);
+    BOOST_TEST(std::any_of(texts.begin(), texts.end(),
+                           [](const std::string& t) {
+                             return t.find("Reply OFFERS ON") != std::string::npos;
+                           }),
+               phone);
+  }
+  BOOST_TEST(entries("sms.offers_paused").size() == 3u);
+  auto changed = entries("breaker.changed");
+  BOOST_REQUIRE_EQUAL(changed.size(), 1u);
+  BOOST_TEST(field(changed[0], "reason") == "outreach.stop_reply 3 >= 3 over 86400 s");
+}
+
 BOOST_FIXTURE_TEST_CASE(theProviderRefusingOurCredentialsOpensItsConnectionBreaker, ServedSite) {
   provider.failNext(drivers::twilio::FakeFailure{401, 20003, "Authenticate"});
   text(kRosa, "Jamal didn't show, I'm alone on the line");

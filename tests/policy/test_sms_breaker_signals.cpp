@@ -136,22 +136,19 @@ BOOST_AUTO_TEST_CASE(onlyOutreachThatWasSentCountsAsVolume) {
   BOOST_TEST(!outboxOutcomeReport(row).has_value());
 }
 
+// The signal reads the conversation layer's one classification of the text (classification.h).
 BOOST_AUTO_TEST_CASE(aStopFamilyTextOrAStopLikeReplyIsAStopClassReply) {
-  const sms::KeywordParser keywords;
-  const sms::StopLikeDetector stopLike;
-  sms::mailbox::InboxRow row;
+  const sms::conversation::TextClassifier classifier;
   for (const char* body : {"STOP", "stop", "ALTO", "Unsubscribe", "ugh, enough texts",
                            "oh please, message me MORE", "déjame en paz"}) {
-    row.body = body;
-    auto stop = inboundReport(row, keywords, stopLike);
+    auto stop = inboundReport(classifier.classify(body));
     BOOST_REQUIRE_MESSAGE(stop.has_value(), body);
     BOOST_TEST(stop->breaker == "BRK-OUT");
     BOOST_TEST(stop->detail == std::string(policy::kSignalStopReply));
   }
   for (const char* body : {"HELP", "Jamal didn't show", "YES", "", "stop by the office later",
                            "can you text me more details about Saturday?"}) {
-    row.body = body;
-    BOOST_TEST(!inboundReport(row, keywords, stopLike).has_value(), body);
+    BOOST_TEST(!inboundReport(classifier.classify(body)).has_value(), body);
   }
 }
 

@@ -69,6 +69,11 @@ std::vector<std::string> splitAtParameters(std::string_view text) {
   return out;
 }
 
+std::string afterColon(std::string_view header) {
+  const std::size_t colon = header.find(':');
+  return colon == std::string_view::npos ? std::string() : std::string(header.substr(colon + 1));
+}
+
 std::optional<FinalResult> parseFinalResult(std::string_view line) {
   const std::string_view t = trim(line);
   FinalResult r;

@@ -107,6 +107,9 @@ std::optional<int> parseSignalQuality(std::string_view line);
 // Splits a comma-separated AT parameter list, honouring double quotes ("a,b" stays whole) and
 // removing the quotes. "" -> {""}.
 std::vector<std::string> splitAtParameters(std::string_view text);
+// What follows the first ':' of an information line or URC header ("+CSMS: 1,1,1" -> " 1,1,1");
+// "" when there is none.
+std::string afterColon(std::string_view header);
 
 // A strict decimal integer in [min, max] (leading/trailing spaces allowed).
 std::optional<int> parseAtInteger(std::string_view text, int min, int max);

@@ -3,7 +3,9 @@
 #include <boost/test/unit_test.hpp>
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -510,6 +512,41 @@ BOOST_AUTO_TEST_CASE(failsSendsOnceStopped) {
   BOOST_TEST_REQUIRE(!r.ok());
   BOOST_TEST(r.error().retryable);
   BOOST_CHECK(gateway->health().state == ModemHealth::State::kStopped);
+}
+
+// Randomness comes in through ModemConfig::random (base/random.h): two gateways given the same
+// source choose the same concatenation reference; a fixed source fixes it.
+BOOST_AUTO_TEST_CASE(twoGatewaysGivenTheSameRandomnessChooseTheSameReference) {
+  const auto seeded = [](unsigned seed) -> UnitRandom {
+    auto engine = std::make_shared<std::minstd_rand>(seed);
+    return [engine] { return std::uniform_real_distribution<double>(0.0, 1.0)(*engine); };
+  };
+  std::string body = "Shift swap confirmed, see you at 5. ";
+  while (countSegments(body).value() < 2) body += body;
+  // The references of the first `n` long messages of a new gateway given `random`.
+  int keys = 0;
+  const auto references = [&](UnitRandom random, int n) {
+    config.random = std::move(random);
+    gateway = std::make_unique<ModemGateway>(config);
+    BOOST_TEST_REQUIRE(gateway->start(sink).ok());
+    std::vector<int> out;
+    for (int i = 0; i < n; ++i) {
+      const SendResult r = send("ref-" + std::to_string(++keys), "+15551234567", body);
+      BOOST_TEST_REQUIRE(r.ok(), r.error().message);
+      const auto& ud = modem.sent().back().pdu->userData;
+      BOOST_TEST_REQUIRE(ud.concat.has_value());
+      out.push_back(ud.concat->reference);
+    }
+    gateway.reset();
+    return out;
+  };
+  const std::vector<int> first = references(seeded(2024), 2);
+  const std::vector<int> second = references(seeded(2024), 2);
+  BOOST_TEST(first == second, boost::test_tools::per_element());
+  BOOST_TEST(first[1] == (first[0] + 1) % 256);  // then one after the other
+  BOOST_TEST(references([] { return 0.5; }, 1) == std::vector<int>{128});
+  BOOST_TEST(references([] { return 0.0; }, 1) == std::vector<int>{0});
+  BOOST_TEST(references([] { return 0.999999; }, 1) == std::vector<int>{255});
 }
 
 BOOST_AUTO_TEST_CASE(speaksTextModeForModemsWithoutPdu) {

@@ -1,8 +1,11 @@
 #include <boost/test/unit_test.hpp>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "drivers/sms/encoding/segmentation.h"
+#include "sms/conversation/classification.h"
 #include "sms/conversation/conversation.h"
 #include "sms/conversation/offers_pause.h"
 #include "sms/conversation/replies.h"
@@ -333,6 +336,52 @@ BOOST_FIXTURE_TEST_CASE(clearStopStillOptsOutAndOrdinaryTextPausesNothing, Conve
   text(kAna, "STOP");
   BOOST_TEST(entries("sms.opt_out").size() == 1u);
   BOOST_TEST(entries("sms.offers_paused").empty());
+}
+
+// Each text is classified once: the reply comes from that classification, and so does BRK-OUT's
+// stop-class signal, which reads the value the classified-listener hears
+// (daemon/service/sms_breaker_signals.h), once per stored message, also for a message parked while
+// writes are frozen and handled again from scratch after.
+BOOST_FIXTURE_TEST_CASE(theReplyAndTheBreakerSignalReadTheOneClassification, ConversationFixture) {
+  std::vector<std::pair<std::int64_t, Classification>> heard;
+  conversation->setOnClassified(
+      [&](std::int64_t id, const Classification& c) { heard.emplace_back(id, c); });
+
+  text(kAna, "ugh, enough texts");
+  BOOST_TEST_REQUIRE(heard.size() == 1u);
+  BOOST_TEST(heard[0].second.stopClass());
+  BOOST_TEST(heard[0].second.says(Intent::kStopLike));
+  BOOST_TEST(field(lastConversation(*this), "intent") == "stop_like");
+  BOOST_TEST(field(lastConversation(*this), "outcome") == "offers_paused");
+  BOOST_TEST(contains(outboxTo(kAna).back().body, "OFFERS ON"));
+
+  text(kAna, "can I swap Friday?");
+  BOOST_TEST_REQUIRE(heard.size() == 2u);
+  BOOST_TEST(!heard[1].second.stopClass());
+  BOOST_TEST(intentName(heard[1].second.turn()) == "conversation");
+  BOOST_TEST(field(lastConversation(*this), "outcome") == "fallback");
+
+  text(kStranger, "STOP");  // a number not on the roster opts out, and counts
+  BOOST_TEST_REQUIRE(heard.size() == 3u);
+  BOOST_TEST(heard[2].second.stopClass());
+  BOOST_TEST(field(lastConversation(*this), "outcome") == "opted_out");
+
+  // Her offers are paused already, so this one goes on to parking; handled again after the
+  // freeze, it is not heard again (it counted when it arrived).
+  conversation->setParking(true);
+  text(kAna, "leave me alone");
+  BOOST_TEST(field(lastConversation(*this), "outcome") == "parked");
+  BOOST_TEST_REQUIRE(heard.size() == 4u);
+  BOOST_TEST(heard[3].second.stopClass());
+  conversation->setParking(false);
+  auto released = conversation->releaseParked();
+  BOOST_TEST_REQUIRE(released.ok(), released.message());
+  BOOST_TEST(released->released == 1);
+  BOOST_TEST(handle() == 1);
+  const json::Value again = lastConversation(*this);
+  BOOST_TEST(again.find("inbox")->asInt() == heard[3].first);
+  BOOST_TEST(field(again, "outcome") == "fallback");
+  BOOST_TEST(heard.size() == 4u);
 }
 
 BOOST_FIXTURE_TEST_CASE(everyReplyTextPassesTheLintInBothLanguages, ConversationFixture) {
