@@ -11,14 +11,7 @@
 namespace atoms {
 namespace {
 
-Error systemError(int err) {
-  ErrorKind kind = ErrorKind::kIo;
-  if (err == ENOENT) kind = ErrorKind::kNotFound;
-  if (err == EEXIST) kind = ErrorKind::kRefused;
-  return makeError(std::strerror(err), kind);
-}
-
-Status statusOf(int rc) { return rc == 0 ? Status::success() : Status(systemError(errno)); }
+Status statusOf(int rc) { return rc == 0 ? Status::success() : Status(fileSystemError(errno)); }
 
 FileInfo infoOf(const struct stat& st) {
   FileInfo info;
@@ -32,7 +25,7 @@ FileInfo infoOf(const struct stat& st) {
   return info;
 }
 
-Error closedError() { return makeError(std::strerror(EBADF), ErrorKind::kIo); }
+Error closedError() { return fileSystemError(EBADF); }
 
 class PosixReadableFile final : public ReadableFile {
  public:
@@ -43,7 +36,7 @@ class PosixReadableFile final : public ReadableFile {
 
   Result<FileInfo> info() override {
     struct stat st {};
-    if (::fstat(fd_, &st) != 0) return systemError(errno);
+    if (::fstat(fd_, &st) != 0) return fileSystemError(errno);
     return infoOf(st);
   }
 
@@ -51,7 +44,7 @@ class PosixReadableFile final : public ReadableFile {
     for (;;) {
       const ssize_t n = ::read(fd_, buffer.data(), buffer.size());
       if (n >= 0) return static_cast<std::size_t>(n);
-      if (errno != EINTR) return systemError(errno);
+      if (errno != EINTR) return fileSystemError(errno);
     }
   }
 
@@ -74,7 +67,7 @@ class PosixWritableFile final : public WritableFile {
       const ssize_t n = ::write(fd_, data.data(), data.size());
       if (n < 0) {
         if (errno == EINTR) continue;
-        return systemError(errno);
+        return fileSystemError(errno);
       }
       data.remove_prefix(static_cast<std::size_t>(n));
     }
@@ -107,13 +100,13 @@ class PosixFileSystem final : public FileSystem {
     const int flags = how == CreateMode::kExclusive ? O_CREAT | O_EXCL | O_NOFOLLOW : O_TRUNC;
     const int fd =
         ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | flags, static_cast<mode_t>(mode));
-    if (fd < 0) return systemError(errno);
+    if (fd < 0) return fileSystemError(errno);
     return std::unique_ptr<WritableFile>(std::make_unique<PosixWritableFile>(fd));
   }
 
   Result<std::unique_ptr<ReadableFile>> openForRead(const std::string& path) override {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) return systemError(errno);
+    if (fd < 0) return fileSystemError(errno);
     return std::unique_ptr<ReadableFile>(std::make_unique<PosixReadableFile>(fd));
   }
 
@@ -124,7 +117,7 @@ class PosixFileSystem final : public FileSystem {
 
   Result<FileInfo> stat(const std::string& path) override {
     struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) return systemError(errno);
+    if (::stat(path.c_str(), &st) != 0) return fileSystemError(errno);
     return infoOf(st);
   }
 
@@ -144,16 +137,23 @@ class PosixFileSystem final : public FileSystem {
 
   Status syncDirectory(const std::string& dir) override {
     const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return systemError(errno);
+    if (fd < 0) return fileSystemError(errno);
     const int rc = ::fsync(fd);
     const int err = errno;
     ::close(fd);
-    if (rc != 0) return systemError(err);
+    if (rc != 0) return fileSystemError(err);
     return Status::success();
   }
 };
 
 }  // namespace
+
+Error fileSystemError(int err) {
+  ErrorKind kind = ErrorKind::kIo;
+  if (err == ENOENT) kind = ErrorKind::kNotFound;
+  if (err == EEXIST) kind = ErrorKind::kRefused;
+  return makeError(std::strerror(err), kind);
+}
 
 FileSystem& posixFileSystem() {
   static PosixFileSystem fs;

@@ -91,6 +91,9 @@ class FileSystem {
   virtual Status syncDirectory(const std::string& dir) = 0;
 };
 
+// The Error a FileSystem returns for errno `err` (message and kind as the contract above says).
+Error fileSystemError(int err);
+
 // The operating system's file system. Stateless (every call goes straight to POSIX), so one shared
 // instance serves every caller, the way leveldb's Env::Default() does; it is the default wherever
 // a FileSystem can be passed.
