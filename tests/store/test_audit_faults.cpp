@@ -33,12 +33,6 @@ std::unique_ptr<SiteStore> openStore(const std::string& dir) {
   return std::move(*store);
 }
 
-// Empties the connection's page cache, so that the next operation reads its pages through the VFS
-// (where reads can fail) instead of finding them loaded by the checks before it.
-void forgetCachedPages(SiteStore& store) {
-  BOOST_REQUIRE(store.db().exec("PRAGMA shrink_memory").ok());
-}
-
 // One batch of kBatchEntries entries tagged with `tag`.
 Status appendBatch(AuditLog& log, std::int64_t tag) {
   auto batch = log.begin();
@@ -75,6 +69,58 @@ bool hasMeta(Database& db, const std::string& key) {
   BOOST_TEST_REQUIRE(row.ok(), row.message());
   return *row;
 }
+
+// A state directory whose store opens through the VFS shim, and the loop of the tests below.
+class FaultyStore {
+ public:
+  FaultyStore() {
+    BOOST_REQUIRE(initStateDir(dir, {kSite}).ok());
+    store = openStore(dir);
+  }
+
+  // Runs operation(store, tag) (tag: unique to the step) with the 1st, 2nd, ... VFS call failing
+  // in turn, in every scenario of vfsScenarios(), until it runs with no fault hit. After each step
+  // the store is reopened on a healthy disk and committed(store, tag) says whether what the
+  // operation wrote is there: all of it when the operation reported success, none after a
+  // reported failure without a crash (after one it may be there: its writes reached the disk,
+  // then its sync failed, which a caller's retry must allow). The log verifies after every step.
+  template <class Operation, class Committed>
+  void failEachCallInTurn(Operation operation, Committed committed) {
+    std::int64_t tag = 0;
+    for (const VfsScenario& scenario : testing::vfsScenarios()) {
+      FaultSteps steps(vfs, scenario);
+      int inDoubt = 0;  // reported failed, found committed after the crash
+      while (steps.next()) {
+        BOOST_TEST_CONTEXT(steps.describe()) {
+          ++tag;
+          // A cold page cache: the operation reads its pages through the VFS, where reads fail.
+          BOOST_REQUIRE(store->db().exec("PRAGMA shrink_memory").ok());
+          steps.arm();
+          const Status s = operation(*store, tag);
+          steps.operationDone();
+          store.reset();
+          steps.restart();
+          store = openStore(dir);
+
+          const bool found = committed(*store, tag);
+          if (s.ok()) BOOST_TEST(found, "reported committed, but it is not there");
+          if (!s.ok() && !steps.crashed()) BOOST_TEST(!found, "reported failed: " << s.message());
+          if (!s.ok() && found) ++inDoubt;
+          const VerifyReport report = verifyDatabase(store->db(), store->verifierKey(), kSite);
+          BOOST_TEST(report.ok(), report.problem);
+          BOOST_TEST(report.entries == store->log().size());
+        }
+      }
+      BOOST_TEST_MESSAGE(steps.summary() << " (" << inDoubt << " in doubt)");
+      BOOST_TEST(steps.faults() > 0U, scenario.name);
+    }
+  }
+
+  FaultVfs vfs;  // before any database is opened, so that every one goes through it
+  testing::TempDir tmp;
+  const std::string dir = tmp.sub("state");
+  std::unique_ptr<SiteStore> store;
+};
 
 BOOST_AUTO_TEST_SUITE(audit_faults)
 
@@ -114,47 +160,22 @@ BOOST_AUTO_TEST_CASE(theVfsShimFailsTheNthCallAndItsPowerCutDropsUnsyncedWrites)
 }
 
 BOOST_AUTO_TEST_CASE(anAuditBatchIsWholeOrAbsentAfterAFaultAtEveryStep) {
-  FaultVfs vfs;  // before any database is opened, so that every one goes through it
-  testing::TempDir tmp;
-  const std::string dir = tmp.sub("state");
-  BOOST_REQUIRE(initStateDir(dir, {kSite}).ok());
-  std::unique_ptr<SiteStore> store = openStore(dir);
-  forgetCachedPages(*store);
-  std::int64_t tag = 0;  // one per batch, across the scenarios
-  for (const VfsScenario& scenario : testing::vfsScenarios()) {
-    FaultSteps steps(vfs, scenario);
-    int inDoubt = 0;  // reported failed, found committed after the crash
-    while (steps.next()) {
-      BOOST_TEST_CONTEXT(steps.describe()) {
-        const std::uint64_t before = store->log().size();
-        const Status s = appendBatch(store->log(), ++tag);
-        steps.operationDone();
+  FaultyStore f;
+  std::uint64_t before = 0;
+  f.failEachCallInTurn(
+      [&](SiteStore& store, std::int64_t tag) {
+        before = store.log().size();
+        const Status s = appendBatch(store.log(), tag);
         // The log in memory follows what was reported.
-        BOOST_TEST(store->log().size() == (s.ok() ? before + kBatchEntries : before));
-        store.reset();
-        steps.restart();
-        store = openStore(dir);
-
-        const std::uint64_t after = store->log().size();
-        const std::int64_t batch = entriesTagged(store->log(), tag);
+        BOOST_TEST(store.log().size() == (s.ok() ? before + kBatchEntries : before));
+        return s;
+      },
+      [&](SiteStore& store, std::int64_t tag) {
+        const std::int64_t batch = entriesTagged(store.log(), tag);
         BOOST_TEST((batch == 0 || batch == kBatchEntries), batch << " entries of the batch");
-        BOOST_TEST(after == before + static_cast<std::uint64_t>(batch));
-        if (s.ok()) BOOST_TEST(batch == kBatchEntries);
-        // Without a crash a failed commit leaves nothing; after one it may be on the disk whole
-        // (its WAL frames were written, then its sync failed), which a caller's retry must allow.
-        if (!s.ok() && !steps.crashed()) BOOST_TEST(batch == 0);
-        if (!s.ok() && batch != 0) ++inDoubt;
-        const VerifyReport report = verifyDatabase(store->db(), store->verifierKey(), kSite);
-        BOOST_TEST(report.ok(), report.problem);
-        BOOST_TEST(report.entries == after);
-        forgetCachedPages(*store);
-      }
-    }
-    BOOST_TEST_MESSAGE(scenario.name << ": " << steps.step() << " steps, " << steps.faults()
-                                     << " faults (" << inDoubt << " in doubt); the last run made "
-                                     << steps.operationCalls());
-    BOOST_TEST(steps.faults() > 0U, scenario.name);
-  }
+        BOOST_TEST(store.log().size() == before + static_cast<std::uint64_t>(batch));
+        return batch == kBatchEntries;
+      });
 }
 
 BOOST_AUTO_TEST_SUITE_END()

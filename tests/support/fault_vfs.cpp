@@ -512,10 +512,13 @@ std::vector<VfsScenario> vfsScenarios() {
 bool FaultSteps::next() {
   if (!fired_) return false;  // the last run went through untouched: every step was covered
   ++step_;
+  return true;
+}
+
+void FaultSteps::arm() {
   VfsFault fault = scenario_.fault;
   fault.nth = step_;
   vfs_.arm(std::move(fault));
-  return true;
 }
 
 void FaultSteps::operationDone() {
@@ -532,6 +535,11 @@ void FaultSteps::restart() {
   }
   Status s = vfs_.powerCut();
   if (!s) throw std::runtime_error(describe() + ": " + s.message());
+}
+
+std::string FaultSteps::summary() const {
+  return scenario_.name + ": " + std::to_string(step_) + " steps, " + std::to_string(faults_) +
+         " faults; the last run made " + operationCalls_;
 }
 
 std::string FaultSteps::describe() const {

@@ -86,7 +86,9 @@ std::vector<VfsScenario> vfsScenarios();
 
 // The loop of a fault test: fail the 1st counted call of the operation, then the 2nd, and so on
 // until a run of the operation hits no fault. Per step:
-//   while (steps.next()) {            // arms the fault on the next call
+//   while (steps.next()) {
+//     ... prepare on a healthy disk ...
+//     steps.arm();                    // the fault, on this step's call
 //     ... run the operation ...
 //     steps.operationDone();          // notes whether the fault fired
 //     ... close every connection ...
@@ -97,8 +99,10 @@ class FaultSteps {
  public:
   FaultSteps(FaultVfs& vfs, VfsScenario scenario) : vfs_(vfs), scenario_(std::move(scenario)) {}
 
-  // Arms the fault on the next call; false once the previous run went by without it firing.
+  // Moves on to the next call; false once the previous run went by without the fault firing.
   bool next();
+  // Arms the fault on this step's call (counting starts now).
+  void arm();
   void operationDone();
   // Throws (failing the test) when the power cut fails.
   void restart();
@@ -114,8 +118,8 @@ class FaultSteps {
   std::uint64_t faults() const { return faults_; }
   // "<scenario>, failing call <n>", for test contexts.
   std::string describe() const;
-  // The calls the operation made in the current step (FaultVfs::describeCalls).
-  const std::string& operationCalls() const { return operationCalls_; }
+  // "<scenario>: <n> steps, <f> faults; the last run made xRead 3, ...", for the test log.
+  std::string summary() const;
 
  private:
   FaultVfs& vfs_;
