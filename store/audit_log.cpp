@@ -344,11 +344,14 @@ Result<std::string> AuditLog::Batch::commit() {
   AuditLog& log = *log_;
   // Whatever happens below, this batch is over; on any error finish() rolls everything back.
   if (leaves_.empty()) {
-    Status s = txn_.commit();
+    // The note is read before the commit, so that the commit is the last step that can fail: an
+    // error from here means nothing was committed, and a caller may redo its work.
+    Result<std::string> note = std::string();
+    if (log.signedSize() > 0) note = log.checkpointAt(log.signedSize());
+    Status s = note ? txn_.commit() : Status(note.error());
     finish();
     if (!s) return makeError("audit batch: commit failed: " + s.message());
-    if (log.signedSize() == 0) return std::string();
-    return log.checkpointAt(log.signedSize());
+    return note;
   }
 
   const Checkpoint cp{log.origin(), frontier_.size(), frontier_.root()};

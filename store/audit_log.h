@@ -147,7 +147,8 @@ class AuditLog::Batch {
   // Signs the checkpoint note for the new size and root, stores it, commits, then updates the
   // log in memory; returns the note. A batch without entries commits its domain rows and returns
   // the newest stored note ("" for an empty log) without signing anything. After a failed commit
-  // everything is rolled back and the batch is finished.
+  // everything is rolled back and the batch is finished: an error means nothing was committed
+  // (unless the process or the disk dies mid-commit, when the commit may still be on disk).
   Result<std::string> commit();
 
   std::size_t entries() const { return leaves_.size(); }

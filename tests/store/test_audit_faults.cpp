@@ -178,6 +178,31 @@ BOOST_AUTO_TEST_CASE(anAuditBatchIsWholeOrAbsentAfterAFaultAtEveryStep) {
       });
 }
 
+// A batch that adds no entry commits only the caller's domain rows (the outbox's claim is one).
+// Its failure must mean that nothing was committed, or a caller would redo committed work.
+BOOST_AUTO_TEST_CASE(aBatchWithoutEntriesReportsAFailureOnlyWhenNothingWasCommitted) {
+  FaultyStore f;
+  BOOST_REQUIRE(
+      f.store->log().append(formatTimestamp({}), "test.start", "test", json::Object{}).ok());
+  const std::string newest = f.store->log().checkpointAt(1).value();
+  auto key = [](std::int64_t tag) { return "fault." + std::to_string(tag); };
+  f.failEachCallInTurn(
+      [&](SiteStore& store, std::int64_t tag) -> Status {
+        auto batch = store.log().begin();
+        if (!batch) return batch.error();
+        auto insert = store.db().prepare("INSERT INTO meta(key, value) VALUES(?, 'x')");
+        if (!insert) return insert.error();
+        insert->bind(1, key(tag));
+        if (auto done = insert->step(); !done) return done.error();
+        insert = Statement();
+        auto note = batch->commit();
+        if (!note) return note.error();
+        BOOST_TEST(*note == newest);
+        return Status::success();
+      },
+      [&](SiteStore& store, std::int64_t tag) { return hasMeta(store.db(), key(tag)); });
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace
