@@ -64,9 +64,11 @@ Status makeDirectories(const std::string& dir, Undo& undo, FileSystem& fs) {
     }
     undo.dir(*it);
   }
-  // Make the new directory entries durable (the key files fsync their own directory).
-  if (!missing.empty()) {
-    if (auto s = fsyncDirectory(directoryOf(missing.back()), fs); !s) return s;
+  // Make the new directory entries durable: each one's name lives in its parent, so every parent
+  // of a new directory is synced, from the top (the new directory itself is synced by the key
+  // files written into it).
+  for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+    if (auto s = fsyncDirectory(directoryOf(*it), fs); !s) return s;
   }
   return Status::success();
 }
