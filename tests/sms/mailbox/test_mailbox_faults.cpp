@@ -101,6 +101,26 @@ class FaultyMailbox {
     BOOST_TEST(pass.ok(), pass.message());
   }
 
+  // Runs step(steps, n) with the 1st, 2nd, ... VFS call failing in turn, in every scenario of
+  // vfsScenarios(), until a run hits no fault; n counts the steps of all scenarios (for unique
+  // message ids). The step arms, runs the operation, restarts and checks; it returns whether the
+  // outcome was in doubt (reported failed, found done after the restart).
+  template <class Step>
+  void failEachCallInTurn(Step step) {
+    int n = 0;
+    for (const VfsScenario& scenario : vfsScenarios()) {
+      FaultSteps steps(vfs, scenario);
+      int inDoubt = 0;
+      while (steps.next()) {
+        BOOST_TEST_CONTEXT(steps.describe()) {
+          if (step(steps, ++n)) ++inDoubt;
+        }
+      }
+      BOOST_TEST_MESSAGE(steps.summary() << " (" << inDoubt << " in doubt)");
+      BOOST_TEST(steps.faults() > 0U, scenario.name);
+    }
+  }
+
   FaultVfs vfs;  // first: the store opens through it, and it outlives the store
   MailboxFixture f;
 };
@@ -112,121 +132,96 @@ BOOST_AUTO_TEST_SUITE(mailbox_faults)
 // is recognised as a duplicate.
 BOOST_AUTO_TEST_CASE(anInboundMessageIsStoredOnceOrNotAtAllAfterAFaultAtEveryStep) {
   FaultyMailbox m;
-  int message = 0;
-  for (const VfsScenario& scenario : vfsScenarios()) {
-    FaultSteps steps(m.vfs, scenario);
-    int inDoubt = 0;  // reported failed, found stored after the restart
-    while (steps.next()) {
-      BOOST_TEST_CONTEXT(steps.describe()) {
-        const std::string id = "SMfault" + std::to_string(++message);
-        std::size_t announced = 0;  // calls of the stored-listener (which posts to the engine)
-        m.f.inbox->setOnStored([&](const InboxRow&) { ++announced; });
-        m.forgetCachedPages();
-        steps.arm();
-        const Status accepted = m.f.gateway.deliverInbound(inbound(id));
-        steps.operationDone();
-        BOOST_TEST(announced == (accepted.ok() ? 1U : 0U));
-        m.restart(steps);
+  m.failEachCallInTurn([&](FaultSteps& steps, int n) {
+    const std::string id = "SMfault" + std::to_string(n);
+    std::size_t announced = 0;  // calls of the stored-listener (which posts to the engine)
+    m.f.inbox->setOnStored([&](const InboxRow&) { ++announced; });
+    m.forgetCachedPages();
+    steps.arm();
+    const Status accepted = m.f.gateway.deliverInbound(inbound(id));
+    steps.operationDone();
+    BOOST_TEST(announced == (accepted.ok() ? 1U : 0U));
+    m.restart(steps);
 
-        const std::int64_t rows = m.inboxRows(id);
-        if (accepted.ok()) BOOST_TEST(rows == 1);
-        // Unacknowledged and not stored, unless the disk died after the commit's writes (then it
-        // is stored, and the redelivery below finds it).
-        if (!accepted.ok() && !steps.crashed()) BOOST_TEST(rows == 0);
-        if (!accepted.ok() && rows == 1) ++inDoubt;
-        BOOST_TEST(rows <= 1);
+    const std::int64_t rows = m.inboxRows(id);
+    if (accepted.ok()) BOOST_TEST(rows == 1);
+    // Unacknowledged and not stored, unless the disk died after the commit's writes (then it is
+    // stored, and the redelivery below finds it).
+    if (!accepted.ok() && !steps.crashed()) BOOST_TEST(rows == 0);
+    BOOST_TEST(rows <= 1);
 
-        m.f.inbox->setOnStored([&](const InboxRow&) { ++announced; });
-        announced = 0;
-        const Status again = m.f.gateway.deliverInbound(inbound(id));
-        BOOST_TEST(again.ok(), again.message());
-        BOOST_TEST(announced == (rows == 0 ? 1U : 0U));
-        BOOST_TEST(m.inboxRows(id) == 1);
-        BOOST_TEST(m.inboundEntries(id) == 1U);
-        m.verifyLog();
-      }
-    }
-    BOOST_TEST_MESSAGE(steps.summary() << " (" << inDoubt << " in doubt)");
-    BOOST_TEST(steps.faults() > 0U, scenario.name);
-  }
+    m.f.inbox->setOnStored([&](const InboxRow&) { ++announced; });
+    announced = 0;
+    const Status again = m.f.gateway.deliverInbound(inbound(id));
+    BOOST_TEST(again.ok(), again.message());
+    BOOST_TEST(announced == (rows == 0 ? 1U : 0U));
+    BOOST_TEST(m.inboxRows(id) == 1);
+    BOOST_TEST(m.inboundEntries(id) == 1U);
+    m.verifyLog();
+    return !accepted.ok() && rows == 1;
+  });
 }
 
 // The dispatcher claims a queued message (committed) before it sends it: a failed claim returns
 // nothing to send and leaves the message claimable; the next pass sends it, once.
 BOOST_AUTO_TEST_CASE(aFailedClaimSendsNothingAndTheMessageIsSentOnceLater) {
   FaultyMailbox m;
-  int message = 0;
-  for (const VfsScenario& scenario : vfsScenarios()) {
-    FaultSteps steps(m.vfs, scenario);
-    int doubtful = 0;  // reported failed, found claimed after the restart
-    while (steps.next()) {
-      BOOST_TEST_CONTEXT(steps.describe()) {
-        const std::string id = "fault-claim-" + std::to_string(++message);
-        auto enqueued = m.f.outbox->enqueue(MailboxFixture::request(id));
-        BOOST_TEST_REQUIRE(enqueued.ok(), enqueued.message());
-        m.forgetCachedPages();
-        steps.arm();
-        auto claimed = m.f.outbox->claimNext();
-        steps.operationDone();
-        if (claimed.ok()) {
-          BOOST_TEST_REQUIRE(claimed->has_value());
-          BOOST_TEST((*claimed)->id == id);
-        }
-        m.restart(steps);
-
-        const OutboxRow row = m.f.row(id);
-        const bool claimable = row.state == OutboxState::kQueued && row.attempts == 0;
-        const bool inDoubt = row.state == OutboxState::kSending && row.attempts == 1;
-        if (claimed.ok()) BOOST_TEST(inDoubt, "claimed, then " << row.state);
-        // Still claimable, unless the disk died after the claim's writes: then it is in doubt,
-        // which the next pass reconciles with the gateway before anything is sent.
-        if (!claimed.ok()) BOOST_TEST((claimable || (steps.crashed() && inDoubt)), row.state);
-        if (!claimed.ok() && inDoubt) ++doubtful;
-        BOOST_TEST(m.transmissions(id) == 0U);
-
-        m.dispatchPass();
-        BOOST_TEST(m.f.row(id).state == OutboxState::kSent);
-        BOOST_TEST(m.transmissions(id) == 1U);
-        m.verifyLog();
-      }
+  m.failEachCallInTurn([&](FaultSteps& steps, int n) {
+    const std::string id = "fault-claim-" + std::to_string(n);
+    auto enqueued = m.f.outbox->enqueue(MailboxFixture::request(id));
+    BOOST_TEST_REQUIRE(enqueued.ok(), enqueued.message());
+    m.forgetCachedPages();
+    steps.arm();
+    auto claimed = m.f.outbox->claimNext();
+    steps.operationDone();
+    if (claimed.ok()) {
+      BOOST_TEST_REQUIRE(claimed->has_value());
+      BOOST_TEST((*claimed)->id == id);
     }
-    BOOST_TEST_MESSAGE(steps.summary() << " (" << doubtful << " in doubt)");
-    BOOST_TEST(steps.faults() > 0U, scenario.name);
-  }
+    m.restart(steps);
+
+    const OutboxRow row = m.f.row(id);
+    const bool claimable = row.state == OutboxState::kQueued && row.attempts == 0;
+    const bool inDoubt = row.state == OutboxState::kSending && row.attempts == 1;
+    if (claimed.ok()) BOOST_TEST(inDoubt, "claimed, then " << row.state);
+    // Still claimable, unless the disk died after the claim's writes: then it is in doubt, which
+    // the next pass reconciles with the gateway before anything is sent.
+    if (!claimed.ok()) BOOST_TEST((claimable || (steps.crashed() && inDoubt)), row.state);
+    BOOST_TEST(m.transmissions(id) == 0U);
+
+    m.dispatchPass();
+    BOOST_TEST(m.f.row(id).state == OutboxState::kSent);
+    BOOST_TEST(m.transmissions(id) == 1U);
+    m.verifyLog();
+    return !claimed.ok() && inDoubt;
+  });
 }
 
 // The whole pass (reconcile, claim, send, record the answer) failing at each step: a message is
 // transmitted at most once by the failed pass, and exactly once when the next pass is done.
 BOOST_AUTO_TEST_CASE(aDispatcherPassFailingAtEveryStepSendsEachMessageExactlyOnce) {
   FaultyMailbox m;
-  int message = 0;
-  for (const VfsScenario& scenario : vfsScenarios()) {
-    FaultSteps steps(m.vfs, scenario);
-    while (steps.next()) {
-      BOOST_TEST_CONTEXT(steps.describe()) {
-        const std::string id = "fault-pass-" + std::to_string(++message);
-        auto enqueued = m.f.outbox->enqueue(MailboxFixture::request(id));
-        BOOST_TEST_REQUIRE(enqueued.ok(), enqueued.message());
-        auto d = m.f.dispatcher();
-        m.forgetCachedPages();
-        steps.arm();
-        const Status pass = d->runPass();
-        steps.operationDone();
-        d.reset();
-        const std::size_t sent = m.transmissions(id);
-        BOOST_TEST(sent <= 1U);
-        if (pass.ok()) BOOST_TEST(sent == 1U);
-        m.restart(steps);
+  m.failEachCallInTurn([&](FaultSteps& steps, int n) {
+    const std::string id = "fault-pass-" + std::to_string(n);
+    auto enqueued = m.f.outbox->enqueue(MailboxFixture::request(id));
+    BOOST_TEST_REQUIRE(enqueued.ok(), enqueued.message());
+    auto d = m.f.dispatcher();
+    m.forgetCachedPages();
+    steps.arm();
+    const Status pass = d->runPass();
+    steps.operationDone();
+    d.reset();
+    const std::size_t sent = m.transmissions(id);
+    BOOST_TEST(sent <= 1U);
+    if (pass.ok()) BOOST_TEST(sent == 1U);
+    m.restart(steps);
 
-        m.dispatchPass();
-        BOOST_TEST(m.f.row(id).state == OutboxState::kSent);
-        BOOST_TEST(m.transmissions(id) == 1U);
-        m.verifyLog();
-      }
-    }
-    BOOST_TEST_MESSAGE(steps.summary());
-    BOOST_TEST(steps.faults() > 0U, scenario.name);
-  }
+    m.dispatchPass();
+    BOOST_TEST(m.f.row(id).state == OutboxState::kSent);
+    BOOST_TEST(m.transmissions(id) == 1U);
+    m.verifyLog();
+    return !pass.ok() && sent == 1;  // sent, then recording the answer failed
+  });
 }
 
 BOOST_AUTO_TEST_SUITE_END()
