@@ -1,9 +1,9 @@
 #include "base/file_io.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -19,13 +19,10 @@ std::string directoryOf(const std::string& path) {
   return path.substr(0, slash);
 }
 
-Status fsyncDirectory(const std::string& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return makeError("cannot open directory " + dir + ": " + errnoText(errno));
-  int rc = ::fsync(fd);
-  int err = errno;
-  ::close(fd);
-  if (rc != 0) return makeError("cannot fsync directory " + dir + ": " + errnoText(err));
+Status fsyncDirectory(const std::string& dir, FileSystem& fs) {
+  if (Status s = fs.syncDirectory(dir); !s) {
+    return makeError("cannot fsync directory " + dir + ": " + s.message());
+  }
   return Status::success();
 }
 
@@ -41,21 +38,43 @@ Status writeAll(int fd, std::string_view data, const std::string& path) {
   return Status::success();
 }
 
-Status replaceFileDurably(const std::string& path, std::string_view data) {
+Result<std::string> readFileToString(const std::string& path, FileSystem& fs) {
+  auto file = fs.openForRead(path);
+  if (!file) return makeError("cannot read " + path + ": " + file.message(), file.kind());
+  std::string content;
+  std::uint8_t buffer[8192];
+  for (;;) {
+    auto n = (*file)->read(buffer);
+    if (!n) return makeError("cannot read " + path + ": " + n.message(), n.kind());
+    if (*n == 0) return content;
+    content.append(reinterpret_cast<const char*>(buffer), *n);
+  }
+}
+
+Status replaceFileDurably(const std::string& path, std::string_view data, FileSystem& fs) {
   const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return makeError("cannot create " + tmp + ": " + errnoText(errno));
-  Status s = writeAll(fd, data, tmp);
-  if (s && ::fsync(fd) != 0) s = makeError("cannot fsync " + tmp + ": " + errnoText(errno));
-  if (::close(fd) != 0 && s) s = makeError("cannot close " + tmp + ": " + errnoText(errno));
-  if (s && ::rename(tmp.c_str(), path.c_str()) != 0) {
-    s = makeError("cannot rename " + tmp + " to " + path + ": " + errnoText(errno));
+  auto file = fs.createFile(tmp, CreateMode::kTruncate, 0600);
+  if (!file) return makeError("cannot create " + tmp + ": " + file.message());
+  Status s = (*file)->append(data);
+  if (!s) s = makeError("cannot write " + tmp + ": " + s.message());
+  if (s) {
+    if (Status synced = (*file)->sync(); !synced) {
+      s = makeError("cannot fsync " + tmp + ": " + synced.message());
+    }
+  }
+  if (Status closed = (*file)->close(); !closed && s) {
+    s = makeError("cannot close " + tmp + ": " + closed.message());
+  }
+  if (s) {
+    if (Status renamed = fs.rename(tmp, path); !renamed) {
+      s = makeError("cannot rename " + tmp + " to " + path + ": " + renamed.message());
+    }
   }
   if (!s) {
-    ::unlink(tmp.c_str());
+    (void)fs.remove(tmp);
     return s;
   }
-  return fsyncDirectory(directoryOf(path));
+  return fsyncDirectory(directoryOf(path), fs);
 }
 
 Result<std::string> readSecretLine(const std::string& path, const std::string& what) {

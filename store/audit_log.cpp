@@ -1,14 +1,7 @@
 #include "store/audit_log.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <utility>
 
 #include "base/file_io.h"
@@ -35,14 +28,14 @@ std::string blobText(const Bytes& b) { return std::string(b.begin(), b.end()); }
 // AuditLog
 
 Result<AuditLog> AuditLog::open(Database& db, SigningKey key, std::string siteId,
-                                std::string highWaterPath) {
+                                std::string highWaterPath, FileSystem& fs) {
   if (Status s = validateSiteId(siteId); !s) return makeError("audit log: " + s.message());
   if (key.name() != originForSite(siteId)) {
     return makeError("audit log: the signing key is named \"" + key.name() + "\", expected \"" +
                      originForSite(siteId) + "\"");
   }
   if (highWaterPath.empty()) return makeError("audit log: no high-water file path");
-  AuditLog log(db, std::move(key), std::move(siteId), std::move(highWaterPath));
+  AuditLog log(db, std::move(key), std::move(siteId), std::move(highWaterPath), fs);
   if (Status s = log.load(); !s) return s.error();
   if (Status s = log.checkHighWater(); !s) return s.error();
   return log;
@@ -126,15 +119,13 @@ Status AuditLog::load() {
 }
 
 Status AuditLog::checkHighWater() {
-  std::error_code ec;
-  const bool exists = std::filesystem::exists(hwPath_, ec);
-  if (ec) return makeError("audit log: cannot stat " + hwPath_ + ": " + ec.message());
-  if (exists) {
-    std::ifstream in(hwPath_, std::ios::binary);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    if (!in) return makeError("audit log: cannot read the high-water file " + hwPath_);
-    const std::string note = buf.str();
+  auto content = readFileToString(hwPath_, *fs_);
+  if (!content && content.kind() != ErrorKind::kNotFound) {
+    return makeError("audit log: cannot read the high-water file " + hwPath_ + ": " +
+                     content.message());
+  }
+  if (content) {
+    const std::string& note = *content;
     const std::string at = "audit log: high-water file " + hwPath_ + " ";
     if (note.size() > kMaxHighWaterBytes) return makeError(at + "is too large");
     auto text = openNote(note, key_.verifier());
@@ -172,7 +163,7 @@ Status AuditLog::checkHighWater() {
 }
 
 Status AuditLog::writeHighWater(const std::string& note) {
-  if (Status s = replaceFileDurably(hwPath_, note); !s) {
+  if (Status s = replaceFileDurably(hwPath_, note, *fs_); !s) {
     return makeError("audit log: cannot record the high-water checkpoint: " + s.message());
   }
   return Status::success();
@@ -353,11 +344,14 @@ Result<std::string> AuditLog::Batch::commit() {
   AuditLog& log = *log_;
   // Whatever happens below, this batch is over; on any error finish() rolls everything back.
   if (leaves_.empty()) {
-    Status s = txn_.commit();
+    // The note is read before the commit, so that the commit is the last step that can fail: an
+    // error from here means nothing was committed, and a caller may redo its work.
+    Result<std::string> note = std::string();
+    if (log.signedSize() > 0) note = log.checkpointAt(log.signedSize());
+    Status s = note ? txn_.commit() : Status(note.error());
     finish();
     if (!s) return makeError("audit batch: commit failed: " + s.message());
-    if (log.signedSize() == 0) return std::string();
-    return log.checkpointAt(log.signedSize());
+    return note;
   }
 
   const Checkpoint cp{log.origin(), frontier_.size(), frontier_.root()};

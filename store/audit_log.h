@@ -14,7 +14,9 @@
 // - Never sign smaller: a checkpoint is only signed at commit, for a size larger than every size
 //   signed before. Before a checkpoint leaves the box, publishCheckpoint() records it in the
 //   high-water file; open() refuses a database whose signed history is behind that file or
-//   disagrees with it (an old copy or restored backup would fork the published log).
+//   disagrees with it (an old copy or restored backup would fork the published log). The
+//   high-water file is read and written through a FileSystem (base/file_system.h): the POSIX one
+//   unless a test passes a faulty one; it must outlive the AuditLog.
 // - Errors are values, one line each. Operator documentation: docs/audit-log.md.
 #pragma once
 
@@ -27,6 +29,7 @@
 
 #include "base/bytes.h"
 #include "base/canonical_json.h"
+#include "base/file_system.h"
 #include "base/result.h"
 #include "store/audit_entry.h"
 #include "store/checkpoint.h"
@@ -52,7 +55,7 @@ class AuditLog {
   // directory must be writable). `key` must be the site key, named originForSite(siteId).
   // Errors name the problem, e.g. the refusal of an older database copy.
   static Result<AuditLog> open(Database& db, SigningKey key, std::string siteId,
-                               std::string highWaterPath);
+                               std::string highWaterPath, FileSystem& fs = posixFileSystem());
 
   AuditLog(AuditLog&&) noexcept = default;
   AuditLog& operator=(AuditLog&&) noexcept = default;
@@ -97,11 +100,13 @@ class AuditLog {
   std::uint64_t highWaterSize() const { return highWaterSize_; }
 
  private:
-  AuditLog(Database& db, SigningKey key, std::string siteId, std::string highWaterPath)
+  AuditLog(Database& db, SigningKey key, std::string siteId, std::string highWaterPath,
+           FileSystem& fs)
       : db_(&db),
         key_(std::move(key)),
         siteId_(std::move(siteId)),
-        hwPath_(std::move(highWaterPath)) {}
+        hwPath_(std::move(highWaterPath)),
+        fs_(&fs) {}
 
   Status load();
   Status checkHighWater();
@@ -111,6 +116,7 @@ class AuditLog {
   SigningKey key_;
   std::string siteId_;
   std::string hwPath_;
+  FileSystem* fs_;
   MerkleTree tree_;
   MerkleFrontier frontier_;
   std::vector<std::uint64_t> signedSizes_;
@@ -141,7 +147,8 @@ class AuditLog::Batch {
   // Signs the checkpoint note for the new size and root, stores it, commits, then updates the
   // log in memory; returns the note. A batch without entries commits its domain rows and returns
   // the newest stored note ("" for an empty log) without signing anything. After a failed commit
-  // everything is rolled back and the batch is finished.
+  // everything is rolled back and the batch is finished: an error means nothing was committed
+  // (unless the process or the disk dies mid-commit, when the commit may still be on disk).
   Result<std::string> commit();
 
   std::size_t entries() const { return leaves_.size(); }

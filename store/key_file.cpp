@@ -1,11 +1,8 @@
 #include "store/key_file.h"
 
-#include <fcntl.h>
 #include <sodium.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -18,11 +15,11 @@ namespace {
 constexpr std::string_view kMagic = "atoms-edge-key";
 constexpr std::string_view kVersion = "v1";
 // Far above any real key file (64-byte key: ~160 bytes); refuses to slurp a wrong, huge file.
-constexpr off_t kMaxFileSize = 4096;
+constexpr std::uint64_t kMaxFileSize = 4096;
 
-std::string modeText(mode_t mode) {
+std::string modeText(unsigned mode) {
   char buf[8];
-  std::snprintf(buf, sizeof buf, "%04o", static_cast<unsigned>(mode & 07777));
+  std::snprintf(buf, sizeof buf, "%04o", mode & 07777);
   return buf;
 }
 
@@ -33,49 +30,35 @@ int hexValue(std::uint8_t c) {
 }
 
 // Reads the whole file into guarded memory after the mode checks.
-Result<SecretBytes> readGuarded(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) {
-    if (errno == ENOENT) return makeError("key file " + path + " does not exist");
-    return makeError("cannot read key file " + path + ": " + errnoText(errno));
+Result<SecretBytes> readGuarded(const std::string& path, FileSystem& fs) {
+  auto file = fs.openForRead(path);
+  if (!file) {
+    if (file.kind() == ErrorKind::kNotFound) {
+      return makeError("key file " + path + " does not exist");
+    }
+    return makeError("cannot read key file " + path + ": " + file.message());
   }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    int err = errno;
-    ::close(fd);
-    return makeError("cannot read key file " + path + ": " + errnoText(err));
-  }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
+  auto st = (*file)->info();
+  if (!st) return makeError("cannot read key file " + path + ": " + st.message());
+  if (st->type != FileType::kRegular) {
     return makeError("key file " + path + " is not a regular file");
   }
-  if ((st.st_mode & 077) != 0) {
-    ::close(fd);
+  if ((st->mode & 077) != 0) {
     return makeError("key file " + path + " is accessible by group or others (mode " +
-                     modeText(st.st_mode) + "); run chmod 600 " + path);
+                     modeText(st->mode) + "); run chmod 600 " + path);
   }
-  if (st.st_size == 0) {
-    ::close(fd);
-    return makeError("key file " + path + " is empty");
-  }
-  if (st.st_size > kMaxFileSize) {
-    ::close(fd);
+  if (st->size == 0) return makeError("key file " + path + " is empty");
+  if (st->size > kMaxFileSize) {
     return makeError("key file " + path + " is too large to be an atoms-edge key file");
   }
-  SecretBytes buf(static_cast<std::size_t>(st.st_size));
+  SecretBytes buf(static_cast<std::size_t>(st->size));
   std::size_t got = 0;
   while (got < buf.size()) {
-    ssize_t n = ::read(fd, buf.data() + got, buf.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      return makeError("cannot read key file " + path + ": " + errnoText(err));
-    }
-    if (n == 0) break;
-    got += static_cast<std::size_t>(n);
+    auto n = (*file)->read(std::span<std::uint8_t>(buf.data() + got, buf.size() - got));
+    if (!n) return makeError("cannot read key file " + path + ": " + n.message());
+    if (*n == 0) break;
+    got += *n;
   }
-  ::close(fd);
   if (got != buf.size()) {
     // The file shrank under us; copy what there is (still guarded).
     SecretBytes shorter(std::span<const std::uint8_t>(buf.data(), got));
@@ -114,9 +97,9 @@ std::size_t keyKindSize(KeyKind kind) {
   return 0;
 }
 
-Result<SecretBytes> readKeyFile(const std::string& path, KeyKind kind) {
+Result<SecretBytes> readKeyFile(const std::string& path, KeyKind kind, FileSystem& fs) {
   if (!initSodium()) return makeError("cannot initialise libsodium");
-  auto content = readGuarded(path);
+  auto content = readGuarded(path, fs);
   if (!content) return content.error();
   const std::uint8_t* data = content->data();
   const std::size_t size = content->size();
@@ -174,7 +157,7 @@ Result<SecretBytes> readKeyFile(const std::string& path, KeyKind kind) {
   return key;
 }
 
-Status writeKeyFile(const std::string& path, KeyKind kind, const SecretBytes& key) {
+Status writeKeyFile(const std::string& path, KeyKind kind, const SecretBytes& key, FileSystem& fs) {
   if (!initSodium()) return makeError("cannot initialise libsodium");
   const std::size_t want = keyKindSize(kind);
   if (key.size() != want) {
@@ -191,33 +174,26 @@ Status writeKeyFile(const std::string& path, KeyKind kind, const SecretBytes& ke
                  want);
   content.data()[content.size() - 1] = '\n';
 
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) {
-    if (errno == EEXIST) {
+  auto file = fs.createFile(path, CreateMode::kExclusive, 0600);
+  if (!file) {
+    if (file.kind() == ErrorKind::kRefused) {
       return makeError("key file " + path + " already exists; refusing to overwrite");
     }
-    return makeError("cannot create key file " + path + ": " + errnoText(errno));
+    return makeError("cannot create key file " + path + ": " + file.message());
   }
-  auto fail = [&](const std::string& what, int err) -> Status {
-    if (fd >= 0) ::close(fd);
-    ::unlink(path.c_str());
-    return makeError("cannot write key file " + path + ": " + what + ": " + errnoText(err));
+  auto fail = [&](const std::string& what, const Status& s) -> Status {
+    (void)(*file)->close();
+    (void)fs.remove(path);
+    return makeError("cannot write key file " + path + ": " + what + ": " + s.message());
   };
   // The umask can only remove bits; set the mode exactly so it never depends on it.
-  if (::fchmod(fd, 0600) != 0) return fail("chmod", errno);
-  std::size_t done = 0;
-  while (done < content.size()) {
-    ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return fail("write", errno);
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0) return fail("fsync", errno);
-  int rc = ::close(fd);
-  fd = -1;
-  if (rc != 0) return fail("close", errno);
-  if (auto s = fsyncDirectory(directoryOf(path)); !s) {
-    ::unlink(path.c_str());
+  if (Status s = (*file)->setMode(0600); !s) return fail("chmod", s);
+  const std::string_view text(reinterpret_cast<const char*>(content.data()), content.size());
+  if (Status s = (*file)->append(text); !s) return fail("write", s);
+  if (Status s = (*file)->sync(); !s) return fail("fsync", s);
+  if (Status s = (*file)->close(); !s) return fail("close", s);
+  if (auto s = fsyncDirectory(directoryOf(path), fs); !s) {
+    (void)fs.remove(path);
     return makeError("cannot write key file " + path + ": " + s.message());
   }
   return Status::success();

@@ -7,13 +7,15 @@
 // Kinds: "database" (32-byte raw SQLCipher key) and "site-ed25519" (64-byte libsodium Ed25519
 // secret key, seed || public key; on read the public half must match the seed).
 // Files are mode 0600 and are never overwritten. Thread-safe (no shared state). The key bytes only
-// ever live in guarded memory (SecretBytes); file contents are read into guarded memory too.
+// ever live in guarded memory (SecretBytes); file contents are read into guarded memory too. All
+// file access goes through `fs` (the POSIX file system unless a test passes a faulty one).
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <string_view>
 
+#include "base/file_system.h"
 #include "base/result.h"
 #include "base/secret.h"
 
@@ -30,11 +32,14 @@ std::size_t keyKindSize(KeyKind kind);
 // regular file, accessible by group or others ("key file X is accessible by group or others (mode
 // 0644); run chmod 600 X"), not a key file, a different kind, bad hex, wrong length (truncated),
 // trailing data, and for SiteSigning a public half that does not match the seed.
-Result<SecretBytes> readKeyFile(const std::string& path, KeyKind kind);
+Result<SecretBytes> readKeyFile(const std::string& path, KeyKind kind,
+                                FileSystem& fs = posixFileSystem());
 
 // Creates path with O_CREAT|O_EXCL and mode 0600, writes the key, fsyncs the file and its
 // directory. Never overwrites: an existing path is an error. key.size() must be keyKindSize(kind).
-// On a failure after the file was created, the file is removed again.
-Status writeKeyFile(const std::string& path, KeyKind kind, const SecretBytes& key);
+// On a failure after the file was created, the file is removed again (a partial file is left only
+// when that removal fails too, and readKeyFile refuses it as truncated).
+Status writeKeyFile(const std::string& path, KeyKind kind, const SecretBytes& key,
+                    FileSystem& fs = posixFileSystem());
 
 }  // namespace atoms

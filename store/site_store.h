@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "base/file_system.h"
 #include "base/result.h"
 #include "store/audit_log.h"
 #include "store/signed_note.h"
@@ -22,9 +23,13 @@ class SiteStore {
   // Opens DIR read-write (applying pending migrations) and loads its audit log, with the keys in
   // DIR (StateDirPaths::under). Callers that honour systemd credentials pass
   // resolveStatePaths(dir) to the overload instead.
-  static Result<std::unique_ptr<SiteStore>> open(const std::string& dir);
+  // `fs` is what the key files and the high-water file are read and written through (a test may
+  // pass a faulty one, which must then outlive the SiteStore).
+  static Result<std::unique_ptr<SiteStore>> open(const std::string& dir,
+                                                 FileSystem& fs = posixFileSystem());
   // The same with the key files where `paths` says; the high-water file is in paths.dir.
-  static Result<std::unique_ptr<SiteStore>> open(const StateDirPaths& paths);
+  static Result<std::unique_ptr<SiteStore>> open(const StateDirPaths& paths,
+                                                 FileSystem& fs = posixFileSystem());
 
   SiteStore(const SiteStore&) = delete;
   SiteStore& operator=(const SiteStore&) = delete;

@@ -1,12 +1,8 @@
 #include "store/state_dir.h"
 
-#include <fcntl.h>
 #include <sodium.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -25,54 +21,54 @@ constexpr std::size_t kMaxSiteIdLength = 64;
 constexpr const char* kMetaSiteId = "site.id";
 constexpr const char* kMetaPublicKey = "site.public_key";
 
-bool pathExists(const std::string& path) {
-  struct stat st {};
-  return ::lstat(path.c_str(), &st) == 0;
-}
-
 // Remembers what initStateDir created so that a failure can undo exactly that.
 class Undo {
  public:
-  Undo() = default;
+  explicit Undo(FileSystem& fs) : fs_(fs) {}
   Undo(const Undo&) = delete;
   Undo& operator=(const Undo&) = delete;
   ~Undo() {
     if (done_) return;
-    for (auto it = files_.rbegin(); it != files_.rend(); ++it) ::unlink(it->c_str());
-    for (auto it = dirs_.rbegin(); it != dirs_.rend(); ++it) ::rmdir(it->c_str());
+    for (auto it = files_.rbegin(); it != files_.rend(); ++it) (void)fs_.remove(*it);
+    for (auto it = dirs_.rbegin(); it != dirs_.rend(); ++it) (void)fs_.removeDirectory(*it);
   }
   void file(std::string path) { files_.push_back(std::move(path)); }
   void dir(std::string path) { dirs_.push_back(std::move(path)); }
   void dismiss() { done_ = true; }
 
  private:
+  FileSystem& fs_;
   std::vector<std::string> files_, dirs_;
   bool done_ = false;
 };
 
 // mkdir -p with mode 0700 for every directory it creates.
-Status makeDirectories(const std::string& dir, Undo& undo) {
+Status makeDirectories(const std::string& dir, Undo& undo, FileSystem& fs) {
   std::string trimmed = dir;
   while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
   std::vector<std::string> missing;
   for (std::string p = trimmed; !p.empty() && p != "/" && p != "."; p = directoryOf(p)) {
-    struct stat st {};
-    if (::stat(p.c_str(), &st) == 0) {
-      if (!S_ISDIR(st.st_mode)) return makeError(p + " exists and is not a directory");
+    auto st = fs.stat(p);
+    if (st) {
+      if (st->type != FileType::kDirectory) return makeError(p + " exists and is not a directory");
       break;
     }
-    if (errno != ENOENT) return makeError("cannot access " + p + ": " + errnoText(errno));
+    if (st.kind() != ErrorKind::kNotFound) {
+      return makeError("cannot access " + p + ": " + st.message());
+    }
     missing.push_back(p);
   }
   for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
-    if (::mkdir(it->c_str(), 0700) != 0) {
-      return makeError("cannot create directory " + *it + ": " + errnoText(errno));
+    if (Status s = fs.makeDirectory(*it, 0700); !s) {
+      return makeError("cannot create directory " + *it + ": " + s.message());
     }
     undo.dir(*it);
   }
-  // Make the new directory entries durable (the key files fsync their own directory).
-  if (!missing.empty()) {
-    if (auto s = fsyncDirectory(directoryOf(missing.back())); !s) return s;
+  // Make the new directory entries durable: each one's name lives in its parent, so every parent
+  // of a new directory is synced, from the top (the new directory itself is synced by the key
+  // files written into it).
+  for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+    if (auto s = fsyncDirectory(directoryOf(*it), fs); !s) return s;
   }
   return Status::success();
 }
@@ -113,7 +109,7 @@ StateDirPaths resolveStatePaths(const std::string& dir,
   for (auto [name, slot] :
        {std::pair{"db.key", &paths.dbKey}, std::pair{"site.key", &paths.siteKey}}) {
     const std::string candidate = base + "/" + name;
-    if (pathExists(candidate)) *slot = candidate;
+    if (posixFileSystem().exists(candidate)) *slot = candidate;
   }
   return paths;
 }
@@ -141,7 +137,7 @@ Status validateSiteId(std::string_view siteId) {
   return Status::success();
 }
 
-Status initStateDir(const std::string& dir, const InitOptions& options) {
+Status initStateDir(const std::string& dir, const InitOptions& options, FileSystem& fs) {
   if (auto s = validateSiteId(options.siteId); !s) return s;
   if (dir.empty()) return makeError("state directory path is empty");
   if (!initSodium()) return makeError("cannot initialise libsodium");
@@ -149,13 +145,13 @@ Status initStateDir(const std::string& dir, const InitOptions& options) {
 
   for (const std::string& p : {paths.dbKey, paths.siteKey, paths.database, paths.database + "-wal",
                                paths.database + "-shm"}) {
-    if (pathExists(p)) {
+    if (fs.exists(p)) {
       return makeError(dir + " already holds a database; refusing to overwrite (" + p + " exists)");
     }
   }
 
-  Undo undo;
-  if (auto s = makeDirectories(dir, undo); !s) return s;
+  Undo undo(fs);
+  if (auto s = makeDirectories(dir, undo, fs); !s) return s;
 
   SecretBytes dbKey(keyKindSize(KeyKind::Database));
   randombytes_buf(dbKey.data(), dbKey.size());
@@ -167,9 +163,9 @@ Status initStateDir(const std::string& dir, const InitOptions& options) {
 
   // Each file is registered for undo only after this call created it (O_EXCL), so a file that
   // appeared meanwhile from elsewhere is never removed.
-  if (auto s = writeKeyFile(paths.dbKey, KeyKind::Database, dbKey); !s) return s;
+  if (auto s = writeKeyFile(paths.dbKey, KeyKind::Database, dbKey, fs); !s) return s;
   undo.file(paths.dbKey);
-  if (auto s = writeKeyFile(paths.siteKey, KeyKind::SiteSigning, siteKey); !s) return s;
+  if (auto s = writeKeyFile(paths.siteKey, KeyKind::SiteSigning, siteKey, fs); !s) return s;
   undo.file(paths.siteKey);
 
   {
@@ -191,38 +187,38 @@ Status initStateDir(const std::string& dir, const InitOptions& options) {
     if (auto s = tx->commit(); !s) return s;
   }  // closing the last connection checkpoints the WAL into atoms.db and removes -wal/-shm
 
-  if (auto s = fsyncDirectory(dir); !s) return s;
+  if (auto s = fsyncDirectory(dir, fs); !s) return s;
   undo.dismiss();
   return Status::success();
 }
 
-Result<OpenState> openStateDir(const std::string& dir, OpenMode mode) {
-  return openStateDir(StateDirPaths::under(dir), mode);
+Result<OpenState> openStateDir(const std::string& dir, OpenMode mode, FileSystem& fs) {
+  return openStateDir(StateDirPaths::under(dir), mode, fs);
 }
 
-Result<OpenState> openStateDir(const StateDirPaths& paths, OpenMode mode) {
+Result<OpenState> openStateDir(const StateDirPaths& paths, OpenMode mode, FileSystem& fs) {
   if (mode == OpenMode::Create) {
     return makeError("openStateDir opens an existing state directory; use initStateDir to create");
   }
   const std::string& dir = paths.dir;
-  struct stat st {};
-  if (::stat(dir.c_str(), &st) != 0) {
-    if (errno == ENOENT) {
+  auto st = fs.stat(dir);
+  if (!st) {
+    if (st.kind() == ErrorKind::kNotFound) {
       return makeError("state directory " + dir +
                        " does not exist; run `atoms-edge init --state-dir " + dir + "` first");
     }
-    return makeError("cannot access state directory " + dir + ": " + errnoText(errno));
+    return makeError("cannot access state directory " + dir + ": " + st.message());
   }
-  if (!S_ISDIR(st.st_mode)) return makeError(dir + " is not a directory");
-  if (!pathExists(paths.database) && !pathExists(paths.dbKey) && !pathExists(paths.siteKey)) {
+  if (st->type != FileType::kDirectory) return makeError(dir + " is not a directory");
+  if (!fs.exists(paths.database) && !fs.exists(paths.dbKey) && !fs.exists(paths.siteKey)) {
     // e.g. the empty directory systemd's StateDirectory= creates
     return makeError("state directory " + dir + " is not initialised; run `atoms-edge init " +
                      "--state-dir " + dir + "` first");
   }
 
-  auto dbKey = readKeyFile(paths.dbKey, KeyKind::Database);
+  auto dbKey = readKeyFile(paths.dbKey, KeyKind::Database, fs);
   if (!dbKey) return dbKey.error();
-  auto siteKey = readKeyFile(paths.siteKey, KeyKind::SiteSigning);
+  auto siteKey = readKeyFile(paths.siteKey, KeyKind::SiteSigning, fs);
   if (!siteKey) return siteKey.error();
 
   auto db = Database::open(paths.database, *dbKey, mode);

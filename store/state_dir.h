@@ -6,6 +6,8 @@
 //
 // initStateDir creates it (`atoms-edge init`); openStateDir opens it at every start. Both are
 // thread-safe in the sense that they share no state; the returned Database follows database.h.
+// Their file access, except the database's (SQLite's VFS), goes through `fs`: the POSIX file
+// system unless a test passes a faulty one (base/file_system.h).
 // Operator documentation: docs/store.md.
 #pragma once
 
@@ -15,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/file_system.h"
 #include "base/result.h"
 #include "base/secret.h"
 #include "store/database.h"
@@ -64,7 +67,8 @@ Status validateSiteId(std::string_view siteId);
 // any of the three files or a leftover atoms.db-wal / -shm ("DIR already holds a database; refusing
 // to overwrite"). If a step fails, everything this call created is removed again (nothing that
 // existed before), so the call can simply be retried.
-Status initStateDir(const std::string& dir, const InitOptions& options);
+Status initStateDir(const std::string& dir, const InitOptions& options,
+                    FileSystem& fs = posixFileSystem());
 
 struct OpenState {
   Database db;
@@ -76,7 +80,9 @@ struct OpenState {
 // missing (suggests `atoms-edge init --state-dir DIR`), a key file missing/invalid (readKeyFile),
 // the database missing or not opening with db.key, a schema newer than this binary, no site
 // identity in the database, or "site.key does not belong to this database".
-Result<OpenState> openStateDir(const std::string& dir, OpenMode mode);
-Result<OpenState> openStateDir(const StateDirPaths& paths, OpenMode mode);
+Result<OpenState> openStateDir(const std::string& dir, OpenMode mode,
+                               FileSystem& fs = posixFileSystem());
+Result<OpenState> openStateDir(const StateDirPaths& paths, OpenMode mode,
+                               FileSystem& fs = posixFileSystem());
 
 }  // namespace atoms

@@ -18,6 +18,20 @@ RetryPolicy testPolicy() {
 
 MailboxFixture::MailboxFixture(RetryPolicy retry) : stateDir(tmp.sub("state")), policy(retry) {
   BOOST_TEST_REQUIRE(initStateDir(stateDir, {"mailbox-site"}).ok());
+  openStore();
+}
+
+MailboxFixture::~MailboxFixture() { gateway.stop(); }
+
+void MailboxFixture::closeStore() {
+  gateway.stop();
+  inbox.reset();
+  outbox.reset();
+  runner.reset();
+  store.reset();
+}
+
+void MailboxFixture::openStore() {
   auto opened = SiteStore::open(stateDir);
   BOOST_TEST_REQUIRE(opened.ok(), opened.message());
   store = std::move(*opened);
@@ -28,8 +42,6 @@ MailboxFixture::MailboxFixture(RetryPolicy retry) : stateDir(tmp.sub("state")), 
                                   [this] { return clock.now(); });
   BOOST_TEST_REQUIRE(gateway.start(*inbox).ok());
 }
-
-MailboxFixture::~MailboxFixture() { gateway.stop(); }
 
 OutboundRequest MailboxFixture::request(std::string id, std::string body) {
   OutboundRequest r;

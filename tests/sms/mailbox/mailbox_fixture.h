@@ -64,6 +64,12 @@ class MailboxFixture {
   // A dispatcher that waits for wake() (simulated time).
   std::unique_ptr<Dispatcher> dispatcher();
 
+  // A restart: closeStore() stops the gateway's deliveries and closes the inbox, the outbox, the
+  // runner and the store (destroy dispatchers first); openStore() opens them again and hands the
+  // new inbox to the gateway, whose record of what it sent carries on.
+  void closeStore();
+  void openStore();
+
   atoms::testing::TempDir tmp;
   std::string stateDir;
   std::unique_ptr<SiteStore> store;
