@@ -533,7 +533,7 @@ BOOST_AUTO_TEST_CASE(twoGatewaysGivenTheSameRandomnessChooseTheSameReference) {
     for (int i = 0; i < n; ++i) {
       const SendResult r = send("ref-" + std::to_string(++keys), "+15551234567", body);
       BOOST_TEST_REQUIRE(r.ok(), r.error().message);
-      const auto& ud = modem.sent().back().pdu->userData;
+      const UserData ud = modem.sent().back().pdu->userData;  // sent() returns a copy
       BOOST_TEST_REQUIRE(ud.concat.has_value());
       out.push_back(ud.concat->reference);
     }
