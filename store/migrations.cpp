@@ -385,7 +385,10 @@ Status migrate(Database& db, std::span<const Migration> migrations) {
   if (auto s = db.exec(kCreateTable); !s) return s;
   for (const Migration& m : migrations) {
     if (std::find(pending->begin(), pending->end(), m.version) == pending->end()) continue;
-    if (auto s = applyOne(db, m); !s) return s;
+    Status applied = applyOne(db, m);
+    // Statements kept for the old schema would only be recompiled, or fail, at their next step.
+    db.clearStatementCache();
+    if (!applied) return applied;
   }
   return Status::success();
 }
