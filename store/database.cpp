@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "base/file_io.h"
+#include "base/unix_time.h"
 
 namespace atoms {
 namespace {
@@ -527,6 +528,20 @@ Statement& Statement::bindBlob(int index, std::span<const std::uint8_t> blob) {
 Statement& Statement::bindNull(int index) {
   noteBindError(stmt_ ? sqlite3_bind_null(stmt_, index) : SQLITE_MISUSE, index);
   return *this;
+}
+
+Statement& Statement::bindOptional(int index, const std::optional<std::int64_t>& value) {
+  return value ? bind(index, *value) : bindNull(index);
+}
+
+Statement& Statement::bindOptional(int index, const std::optional<std::string>& text) {
+  return text ? bind(index, std::string_view(*text)) : bindNull(index);
+}
+
+Statement& Statement::bindTime(int index, TimePoint t) { return bind(index, toUnixMillis(t)); }
+
+Statement& Statement::bindTime(int index, const std::optional<TimePoint>& t) {
+  return t ? bindTime(index, *t) : bindNull(index);
 }
 
 Result<bool> Statement::step() {

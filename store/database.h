@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,6 +26,7 @@
 #include "base/bytes.h"
 #include "base/result.h"
 #include "base/secret.h"
+#include "base/time_point.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -68,6 +70,12 @@ class Statement {
   Statement& bind(int index, std::string_view text);
   Statement& bindBlob(int index, std::span<const std::uint8_t> blob);
   Statement& bindNull(int index);
+  // NULL for nullopt, else as bind().
+  Statement& bindOptional(int index, const std::optional<std::int64_t>& value);
+  Statement& bindOptional(int index, const std::optional<std::string>& text);
+  // An instant as the store keeps it: Unix milliseconds (base/unix_time.h); NULL for nullopt.
+  Statement& bindTime(int index, TimePoint t);
+  Statement& bindTime(int index, const std::optional<TimePoint>& t);
 
   // true: a row is available through the column accessors; false: the statement is done.
   // Errors carry SQLite's message and the SQL text.

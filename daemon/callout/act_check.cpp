@@ -5,42 +5,24 @@
 #include <string>
 
 #include "daemon/labor/labor_engine.h"
+#include "daemon/site/site_repository.h"
+#include "store/row_reader.h"
 
 namespace atoms::callout {
 
 namespace {
 
-using site::Instant;
-using site::LocalTime;
-using site::Seconds;
-
-std::optional<std::string> optText(const Statement& s, int column) {
-  if (s.columnIsNull(column)) return std::nullopt;
-  return s.columnText(column);
-}
-
 // The person's shifts and the shift given, by id, as stored.
 Result<std::map<std::string, site::Shift>> storedShifts(Database& db, std::string_view personId,
                                                         std::string_view shiftId) {
-  auto stmt = db.prepare(
-      "SELECT id, station_id, start_utc, start_local, end_utc, end_local, certification_id,"
-      " assignee_id FROM site_shift WHERE assignee_id = ? OR id = ?");
+  auto stmt = db.cached("SELECT " + std::string(site::kShiftColumns) +
+                        " FROM site_shift WHERE assignee_id = ? OR id = ?");
   if (!stmt) return stmt.error();
   stmt->bind(1, personId).bind(2, shiftId);
+  auto shifts = readRows(*stmt, site::readShift);
+  if (!shifts) return shifts.error();
   std::map<std::string, site::Shift> out;
-  for (;;) {
-    auto row = stmt->step();
-    if (!row) return row.error();
-    if (!*row) break;
-    site::Shift s{
-        stmt->columnText(0),
-        stmt->columnText(1),
-        {Instant{Seconds{stmt->columnInt64(2)}}, LocalTime{Seconds{stmt->columnInt64(3)}}},
-        {Instant{Seconds{stmt->columnInt64(4)}}, LocalTime{Seconds{stmt->columnInt64(5)}}},
-        optText(*stmt, 6),
-        optText(*stmt, 7)};
-    out.emplace(s.id, std::move(s));
-  }
+  for (site::Shift& s : *shifts) out.emplace(s.id, std::move(s));
   return out;
 }
 

@@ -1,68 +1,43 @@
 #include "daemon/callout/callout_store.h"
 
-#include <algorithm>
-#include <array>
 #include <functional>
 #include <utility>
 
-namespace atoms::callout {
+#include "base/name_table.h"
+#include "store/row_reader.h"
 
-using atoms::fromUnixMillis;
-using atoms::toUnixMillis;
+namespace atoms::callout {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> kCalloutStates{"open", "covered", "withdrawn", "expired"};
-constexpr std::array<std::string_view, 3> kOrigins{"lead_report", "self", "no_show"};
-constexpr std::array<std::string_view, 6> kOfferStates{
-    "open", "accepted", "declined", "awaiting_approval", "closed", "not_sent"};
-constexpr std::array<std::string_view, 5> kApprovalStates{"pending", "approved", "denied",
-                                                          "expired", "withdrawn"};
-
-template <typename Enum, std::size_t N>
-std::optional<Enum> parseName(const std::array<std::string_view, N>& names, std::string_view s) {
-  for (std::size_t i = 0; i < N; ++i) {
-    if (names[i] == s) return static_cast<Enum>(i);
-  }
-  return std::nullopt;
-}
-
-void bindTime(Statement& s, int index, const std::optional<TimePoint>& t) {
-  if (t) {
-    s.bind(index, toUnixMillis(*t));
-  } else {
-    s.bindNull(index);
-  }
-}
-
-std::optional<TimePoint> columnTime(Statement& s, int index) {
-  if (s.columnIsNull(index)) return std::nullopt;
-  return fromUnixMillis(s.columnInt64(index));
-}
-
-Status stepDone(Statement& s) {
-  auto done = s.step();
-  if (!done) return done.error();
-  return Status::success();
-}
+constexpr NameTable<CalloutState, 4> kCalloutStates{{{CalloutState::kOpen, "open"},
+                                                     {CalloutState::kCovered, "covered"},
+                                                     {CalloutState::kWithdrawn, "withdrawn"},
+                                                     {CalloutState::kExpired, "expired"}}};
+constexpr NameTable<CalloutOrigin, 3> kOrigins{{{CalloutOrigin::kLeadReport, "lead_report"},
+                                                {CalloutOrigin::kSelf, "self"},
+                                                {CalloutOrigin::kNoShow, "no_show"}}};
+constexpr NameTable<OfferState, 6> kOfferStates{
+    {{OfferState::kOpen, "open"},
+     {OfferState::kAccepted, "accepted"},
+     {OfferState::kDeclined, "declined"},
+     {OfferState::kAwaitingApproval, "awaiting_approval"},
+     {OfferState::kClosed, "closed"},
+     {OfferState::kNotSent, "not_sent"}}};
+constexpr NameTable<ApprovalState, 5> kApprovalStates{{{ApprovalState::kPending, "pending"},
+                                                       {ApprovalState::kApproved, "approved"},
+                                                       {ApprovalState::kDenied, "denied"},
+                                                       {ApprovalState::kExpired, "expired"},
+                                                       {ApprovalState::kWithdrawn, "withdrawn"}}};
 
 template <typename Row>
 Result<std::vector<Row>> collect(Database& db, const std::string& sql,
                                  const std::function<void(Statement&)>& bind,
-                                 const std::function<Result<Row>(Statement&)>& read) {
-  auto stmt = db.prepare(sql);
+                                 Result<Row> (*read)(RowReader&)) {
+  auto stmt = db.cached(sql);
   if (!stmt) return stmt.error();
   bind(*stmt);
-  std::vector<Row> out;
-  while (true) {
-    auto row = stmt->step();
-    if (!row) return row.error();
-    if (!*row) break;
-    auto parsed = read(*stmt);
-    if (!parsed) return parsed.error();
-    out.push_back(std::move(*parsed));
-  }
-  return out;
+  return readRows(*stmt, read);
 }
 
 constexpr std::string_view kCalloutColumns =
@@ -70,79 +45,79 @@ constexpr std::string_view kCalloutColumns =
     " opened_at, shift_start, shift_end, state, waves, next_wave_at, escalate_at, escalated_at,"
     " covered_by, closed_at";
 
-Result<CalloutRow> readCallout(Statement& s) {
-  CalloutRow r;
-  r.id = s.columnInt64(0);
-  r.shiftId = s.columnText(1);
-  r.stationId = s.columnText(2);
-  r.absentId = s.columnText(3);
-  r.reporterId = s.columnText(4);
-  r.reporterPhone = s.columnText(5);
-  auto origin = parseName<CalloutOrigin>(kOrigins, s.columnText(6));
-  auto state = parseName<CalloutState>(kCalloutStates, s.columnText(11));
-  if (!origin || !state) return makeError("callout " + std::to_string(r.id) + ": bad state");
-  r.origin = *origin;
-  if (!s.columnIsNull(7)) r.inboxId = s.columnInt64(7);
-  r.openedAt = fromUnixMillis(s.columnInt64(8));
-  r.shiftStart = fromUnixMillis(s.columnInt64(9));
-  r.shiftEnd = fromUnixMillis(s.columnInt64(10));
-  r.state = *state;
-  r.waves = static_cast<int>(s.columnInt64(12));
-  r.nextWaveAt = columnTime(s, 13);
-  r.escalateAt = columnTime(s, 14);
-  r.escalatedAt = columnTime(s, 15);
-  r.coveredBy = s.columnText(16);
-  r.closedAt = columnTime(s, 17);
-  return r;
+Result<CalloutRow> readCallout(RowReader& r) {
+  CalloutRow c;
+  c.id = r.int64();
+  c.shiftId = r.text();
+  c.stationId = r.text();
+  c.absentId = r.text();
+  c.reporterId = r.text();
+  c.reporterPhone = r.text();
+  auto origin = r.named(kOrigins);
+  c.inboxId = r.optionalInt64();
+  c.openedAt = r.time();
+  c.shiftStart = r.time();
+  c.shiftEnd = r.time();
+  auto state = r.named(kCalloutStates);
+  if (!origin || !state) return makeError("callout " + std::to_string(c.id) + ": bad state");
+  c.origin = *origin;
+  c.state = *state;
+  c.waves = r.int32();
+  c.nextWaveAt = r.optionalTime();
+  c.escalateAt = r.optionalTime();
+  c.escalatedAt = r.optionalTime();
+  c.coveredBy = r.text();
+  c.closedAt = r.optionalTime();
+  return c;
 }
 
 constexpr std::string_view kOfferColumns =
     "id, callout_id, person_id, phone, code, wave, rank, state, offered_at, answered_at,"
     " premium_minutes, premium_cents";
 
-Result<OfferRow> readOffer(Statement& s) {
-  OfferRow r;
-  r.id = s.columnInt64(0);
-  r.calloutId = s.columnInt64(1);
-  r.personId = s.columnText(2);
-  r.phone = s.columnText(3);
-  r.code = s.columnText(4);
-  r.wave = static_cast<int>(s.columnInt64(5));
-  r.rank = static_cast<int>(s.columnInt64(6));
-  auto state = parseName<OfferState>(kOfferStates, s.columnText(7));
-  if (!state) return makeError("callout_offer " + std::to_string(r.id) + ": bad state");
-  r.state = *state;
-  r.offeredAt = fromUnixMillis(s.columnInt64(8));
-  r.answeredAt = columnTime(s, 9);
-  r.premiumMinutes = s.columnInt64(10);
-  r.premiumCents = s.columnInt64(11);
-  return r;
+Result<OfferRow> readOffer(RowReader& r) {
+  OfferRow o;
+  o.id = r.int64();
+  o.calloutId = r.int64();
+  o.personId = r.text();
+  o.phone = r.text();
+  o.code = r.text();
+  o.wave = r.int32();
+  o.rank = r.int32();
+  auto state = r.named(kOfferStates);
+  if (!state) return makeError("callout_offer " + std::to_string(o.id) + ": bad state");
+  o.state = *state;
+  o.offeredAt = r.time();
+  o.answeredAt = r.optionalTime();
+  o.premiumMinutes = r.int64();
+  o.premiumCents = r.int64();
+  return o;
 }
 
 constexpr std::string_view kApprovalColumns =
     "id, kind, callout_id, offer_id, subject_id, approver_id, approver_phone, summary,"
     " requested_at, expires_at, state, decided_by, decided_at, remark, receipt_seq";
 
-Result<ApprovalRow> readApproval(Statement& s) {
-  ApprovalRow r;
-  r.id = s.columnInt64(0);
-  r.kind = s.columnText(1);
-  r.calloutId = s.columnInt64(2);
-  if (!s.columnIsNull(3)) r.offerId = s.columnInt64(3);
-  r.subjectId = s.columnText(4);
-  r.approverId = s.columnText(5);
-  r.approverPhone = s.columnText(6);
-  r.summary = s.columnText(7);
-  r.requestedAt = fromUnixMillis(s.columnInt64(8));
-  r.expiresAt = fromUnixMillis(s.columnInt64(9));
-  auto state = parseName<ApprovalState>(kApprovalStates, s.columnText(10));
-  if (!state) return makeError("approval " + std::to_string(r.id) + ": bad state");
-  r.state = *state;
-  r.decidedBy = s.columnText(11);
-  r.decidedAt = columnTime(s, 12);
-  r.remark = s.columnText(13);
-  if (!s.columnIsNull(14)) r.receiptSeq = static_cast<std::uint64_t>(s.columnInt64(14));
-  return r;
+Result<ApprovalRow> readApproval(RowReader& r) {
+  ApprovalRow a;
+  a.id = r.int64();
+  a.kind = r.text();
+  a.calloutId = r.int64();
+  a.offerId = r.optionalInt64();
+  a.subjectId = r.text();
+  a.approverId = r.text();
+  a.approverPhone = r.text();
+  a.summary = r.text();
+  a.requestedAt = r.time();
+  a.expiresAt = r.time();
+  auto state = r.named(kApprovalStates);
+  if (!state) return makeError("approval " + std::to_string(a.id) + ": bad state");
+  a.state = *state;
+  a.decidedBy = r.text();
+  a.decidedAt = r.optionalTime();
+  a.remark = r.text();
+  if (auto seq = r.optionalInt64()) a.receiptSeq = static_cast<std::uint64_t>(*seq);
+  return a;
 }
 
 const auto kNoBind = [](Statement&) {};
@@ -157,13 +132,13 @@ Result<std::optional<Row>> first(Result<std::vector<Row>> rows) {
 
 }  // namespace
 
-std::string_view calloutStateName(CalloutState s) { return kCalloutStates[static_cast<int>(s)]; }
-std::string_view calloutOriginName(CalloutOrigin o) { return kOrigins[static_cast<int>(o)]; }
-std::string_view offerStateName(OfferState s) { return kOfferStates[static_cast<int>(s)]; }
-std::string_view approvalStateName(ApprovalState s) { return kApprovalStates[static_cast<int>(s)]; }
+std::string_view calloutStateName(CalloutState s) { return nameOf(kCalloutStates, s); }
+std::string_view calloutOriginName(CalloutOrigin o) { return nameOf(kOrigins, o); }
+std::string_view offerStateName(OfferState s) { return nameOf(kOfferStates, s); }
+std::string_view approvalStateName(ApprovalState s) { return nameOf(kApprovalStates, s); }
 
 Result<std::int64_t> CalloutStore::insertCallout(const CalloutRow& r) {
-  auto s = db_.prepare(
+  auto s = db_.cached(
       "INSERT INTO callout(shift_id, station_id, absent_id, reporter_id, reporter_phone, origin,"
       " inbox_id, opened_at, shift_start, shift_end, state, waves, next_wave_at, escalate_at,"
       " escalated_at, covered_by, closed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
@@ -173,39 +148,36 @@ Result<std::int64_t> CalloutStore::insertCallout(const CalloutRow& r) {
       .bind(3, std::string_view(r.absentId))
       .bind(4, std::string_view(r.reporterId))
       .bind(5, std::string_view(r.reporterPhone))
-      .bind(6, calloutOriginName(r.origin));
-  if (r.inboxId) {
-    s->bind(7, *r.inboxId);
-  } else {
-    s->bindNull(7);
-  }
-  s->bind(8, toUnixMillis(r.openedAt))
-      .bind(9, toUnixMillis(r.shiftStart))
-      .bind(10, toUnixMillis(r.shiftEnd))
+      .bind(6, calloutOriginName(r.origin))
+      .bindOptional(7, r.inboxId)
+      .bindTime(8, r.openedAt)
+      .bindTime(9, r.shiftStart)
+      .bindTime(10, r.shiftEnd)
       .bind(11, calloutStateName(r.state))
-      .bind(12, std::int64_t{r.waves});
-  bindTime(*s, 13, r.nextWaveAt);
-  bindTime(*s, 14, r.escalateAt);
-  bindTime(*s, 15, r.escalatedAt);
-  s->bind(16, std::string_view(r.coveredBy));
-  bindTime(*s, 17, r.closedAt);
-  if (Status done = stepDone(*s); !done) return done.error();
+      .bind(12, std::int64_t{r.waves})
+      .bindTime(13, r.nextWaveAt)
+      .bindTime(14, r.escalateAt)
+      .bindTime(15, r.escalatedAt)
+      .bind(16, std::string_view(r.coveredBy))
+      .bindTime(17, r.closedAt);
+  if (Status done = s->run(); !done) return done.error();
   return db_.lastInsertRowid();
 }
 
 Status CalloutStore::updateCallout(const CalloutRow& r) {
-  auto s = db_.prepare(
+  auto s = db_.cached(
       "UPDATE callout SET state = ?, waves = ?, next_wave_at = ?, escalate_at = ?,"
       " escalated_at = ?, covered_by = ?, closed_at = ? WHERE id = ?");
   if (!s) return s.error();
-  s->bind(1, calloutStateName(r.state)).bind(2, std::int64_t{r.waves});
-  bindTime(*s, 3, r.nextWaveAt);
-  bindTime(*s, 4, r.escalateAt);
-  bindTime(*s, 5, r.escalatedAt);
-  s->bind(6, std::string_view(r.coveredBy));
-  bindTime(*s, 7, r.closedAt);
-  s->bind(8, r.id);
-  return stepDone(*s);
+  s->bind(1, calloutStateName(r.state))
+      .bind(2, std::int64_t{r.waves})
+      .bindTime(3, r.nextWaveAt)
+      .bindTime(4, r.escalateAt)
+      .bindTime(5, r.escalatedAt)
+      .bind(6, std::string_view(r.coveredBy))
+      .bindTime(7, r.closedAt)
+      .bind(8, r.id);
+  return s->run();
 }
 
 Result<std::optional<CalloutRow>> CalloutStore::callout(std::int64_t id) {
@@ -249,7 +221,7 @@ Result<std::vector<CalloutRow>> CalloutStore::calloutsFor(std::string_view absen
 }
 
 Result<std::int64_t> CalloutStore::insertOffer(const OfferRow& r) {
-  auto s = db_.prepare(
+  auto s = db_.cached(
       "INSERT INTO callout_offer(callout_id, person_id, phone, code, wave, rank, state,"
       " offered_at, answered_at, premium_minutes, premium_cents) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
   if (!s) return s.error();
@@ -260,20 +232,19 @@ Result<std::int64_t> CalloutStore::insertOffer(const OfferRow& r) {
       .bind(5, std::int64_t{r.wave})
       .bind(6, std::int64_t{r.rank})
       .bind(7, offerStateName(r.state))
-      .bind(8, toUnixMillis(r.offeredAt));
-  bindTime(*s, 9, r.answeredAt);
-  s->bind(10, r.premiumMinutes).bind(11, r.premiumCents);
-  if (Status done = stepDone(*s); !done) return done.error();
+      .bindTime(8, r.offeredAt)
+      .bindTime(9, r.answeredAt)
+      .bind(10, r.premiumMinutes)
+      .bind(11, r.premiumCents);
+  if (Status done = s->run(); !done) return done.error();
   return db_.lastInsertRowid();
 }
 
 Status CalloutStore::updateOffer(const OfferRow& r) {
-  auto s = db_.prepare("UPDATE callout_offer SET state = ?, answered_at = ? WHERE id = ?");
+  auto s = db_.cached("UPDATE callout_offer SET state = ?, answered_at = ? WHERE id = ?");
   if (!s) return s.error();
-  s->bind(1, offerStateName(r.state));
-  bindTime(*s, 2, r.answeredAt);
-  s->bind(3, r.id);
-  return stepDone(*s);
+  s->bind(1, offerStateName(r.state)).bindTime(2, r.answeredAt).bind(3, r.id);
+  return s->run();
 }
 
 Result<std::vector<OfferRow>> CalloutStore::offers(std::int64_t calloutId) {
@@ -294,20 +265,20 @@ Result<std::vector<OfferRow>> CalloutStore::liveOffersTo(std::string_view person
 }
 
 Result<bool> CalloutStore::outBetween(std::string_view personId, TimePoint from, TimePoint to) {
-  auto s = db_.prepare(
+  auto s = db_.cached(
       "SELECT 1 FROM callout WHERE absent_id = ? AND shift_start >= ? AND shift_start <= ?"
       " AND state != 'withdrawn' LIMIT 1");
   if (!s) return s.error();
-  s->bind(1, personId).bind(2, toUnixMillis(from)).bind(3, toUnixMillis(to));
+  s->bind(1, personId).bindTime(2, from).bindTime(3, to);
   return s->step();
 }
 
 Result<int> CalloutStore::offersSince(std::string_view personId, TimePoint since) {
-  auto s = db_.prepare(
+  auto s = db_.cached(
       "SELECT count(*) FROM callout_offer WHERE person_id = ? AND offered_at >= ?"
       " AND state != 'not_sent'");
   if (!s) return s.error();
-  s->bind(1, personId).bind(2, toUnixMillis(since));
+  s->bind(1, personId).bindTime(2, since);
   auto row = s->step();
   if (!row) return row.error();
   return static_cast<int>(s->columnInt64(0));
@@ -315,60 +286,49 @@ Result<int> CalloutStore::offersSince(std::string_view personId, TimePoint since
 
 Result<std::vector<std::string>> CalloutStore::codesSince(std::string_view personId,
                                                           TimePoint since) {
-  auto s = db_.prepare("SELECT code FROM callout_offer WHERE person_id = ? AND offered_at >= ?");
+  auto s = db_.cached("SELECT code FROM callout_offer WHERE person_id = ? AND offered_at >= ?");
   if (!s) return s.error();
-  s->bind(1, personId).bind(2, toUnixMillis(since));
-  std::vector<std::string> out;
-  while (true) {
-    auto row = s->step();
-    if (!row) return row.error();
-    if (!*row) break;
-    out.push_back(s->columnText(0));
-  }
-  return out;
+  s->bind(1, personId).bindTime(2, since);
+  return readRows(*s, [](RowReader& r) { return r.text(); });
 }
 
 Result<std::int64_t> CalloutStore::insertApproval(const ApprovalRow& r) {
-  auto s = db_.prepare(
+  auto s = db_.cached(
       "INSERT INTO approval(kind, callout_id, offer_id, subject_id, approver_id, approver_phone,"
       " summary, requested_at, expires_at, state, decided_by, decided_at, remark)"
       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
   if (!s) return s.error();
-  s->bind(1, std::string_view(r.kind)).bind(2, r.calloutId);
-  if (r.offerId) {
-    s->bind(3, *r.offerId);
-  } else {
-    s->bindNull(3);
-  }
-  s->bind(4, std::string_view(r.subjectId))
+  s->bind(1, std::string_view(r.kind))
+      .bind(2, r.calloutId)
+      .bindOptional(3, r.offerId)
+      .bind(4, std::string_view(r.subjectId))
       .bind(5, std::string_view(r.approverId))
       .bind(6, std::string_view(r.approverPhone))
       .bind(7, std::string_view(r.summary))
-      .bind(8, toUnixMillis(r.requestedAt))
-      .bind(9, toUnixMillis(r.expiresAt))
+      .bindTime(8, r.requestedAt)
+      .bindTime(9, r.expiresAt)
       .bind(10, approvalStateName(r.state))
-      .bind(11, std::string_view(r.decidedBy));
-  bindTime(*s, 12, r.decidedAt);
-  s->bind(13, std::string_view(r.remark));
-  if (Status done = stepDone(*s); !done) return done.error();
+      .bind(11, std::string_view(r.decidedBy))
+      .bindTime(12, r.decidedAt)
+      .bind(13, std::string_view(r.remark));
+  if (Status done = s->run(); !done) return done.error();
   return db_.lastInsertRowid();
 }
 
 Status CalloutStore::updateApproval(const ApprovalRow& r) {
-  auto s = db_.prepare(
+  auto s = db_.cached(
       "UPDATE approval SET state = ?, decided_by = ?, decided_at = ?, remark = ?, receipt_seq = ?"
       " WHERE id = ?");
   if (!s) return s.error();
-  s->bind(1, approvalStateName(r.state)).bind(2, std::string_view(r.decidedBy));
-  bindTime(*s, 3, r.decidedAt);
-  s->bind(4, std::string_view(r.remark));
-  if (r.receiptSeq) {
-    s->bind(5, static_cast<std::int64_t>(*r.receiptSeq));
-  } else {
-    s->bindNull(5);
-  }
-  s->bind(6, r.id);
-  return stepDone(*s);
+  std::optional<std::int64_t> receiptSeq;
+  if (r.receiptSeq) receiptSeq = static_cast<std::int64_t>(*r.receiptSeq);
+  s->bind(1, approvalStateName(r.state))
+      .bind(2, std::string_view(r.decidedBy))
+      .bindTime(3, r.decidedAt)
+      .bind(4, std::string_view(r.remark))
+      .bindOptional(5, receiptSeq)
+      .bind(6, r.id);
+  return s->run();
 }
 
 Result<std::optional<ApprovalRow>> CalloutStore::approval(std::int64_t id) {
@@ -390,7 +350,7 @@ Result<std::vector<ApprovalRow>> CalloutStore::recentApprovals(TimePoint since, 
       "SELECT " + std::string(kApprovalColumns) +
           " FROM approval WHERE state = 'pending' OR requested_at >= ? ORDER BY id DESC LIMIT ?",
       [since, limit](Statement& s) {
-        s.bind(1, toUnixMillis(since)).bind(2, static_cast<std::int64_t>(limit));
+        s.bindTime(1, since).bind(2, static_cast<std::int64_t>(limit));
       },
       readApproval);
 }
@@ -403,7 +363,7 @@ Result<std::vector<ApprovalRow>> CalloutStore::approvalsFor(std::int64_t callout
 }
 
 Result<std::optional<TimePoint>> CalloutStore::nextDue() {
-  auto s = db_.prepare(
+  auto s = db_.cached(
       "SELECT min(t) FROM (SELECT next_wave_at AS t FROM callout WHERE state = 'open'"
       " UNION ALL SELECT escalate_at FROM callout WHERE state = 'open'"
       " UNION ALL SELECT shift_end FROM callout WHERE state = 'open'"
@@ -411,7 +371,7 @@ Result<std::optional<TimePoint>> CalloutStore::nextDue() {
   if (!s) return s.error();
   auto row = s->step();
   if (!row) return row.error();
-  return columnTime(*s, 0);
+  return RowReader(*s).optionalTime();
 }
 
 }  // namespace atoms::callout

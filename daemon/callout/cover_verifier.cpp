@@ -6,6 +6,7 @@
 #include "daemon/callout/cover_verdict.h"
 #include "daemon/callout/shift_attendance.h"
 #include "store/audit_entry.h"
+#include "store/row_reader.h"
 
 namespace atoms::callout {
 
@@ -22,28 +23,20 @@ struct Watched {
 };
 
 Result<std::vector<Watched>> pending(Database& db) {
-  auto stmt = db.prepare(
+  auto stmt = db.cached(
       "SELECT callout_id, kind, shift_id, person_id, assigned_at, shift_start, shift_end"
       " FROM cover_check WHERE outcome = 'pending' ORDER BY callout_id");
   if (!stmt) return stmt.error();
-  std::vector<Watched> out;
-  for (;;) {
-    auto row = stmt->step();
-    if (!row) return row.error();
-    if (!*row) break;
-    out.push_back({stmt->columnInt64(0), stmt->columnText(1), stmt->columnText(2),
-                   stmt->columnText(3), atoms::fromUnixMillis(stmt->columnInt64(4)),
-                   atoms::fromUnixMillis(stmt->columnInt64(5)),
-                   atoms::fromUnixMillis(stmt->columnInt64(6))});
-  }
-  return out;
+  return readRows(*stmt, [](RowReader& r) {
+    return Watched{r.int64(), r.text(), r.text(), r.text(), r.time(), r.time(), r.time()};
+  });
 }
 
 }  // namespace
 
 Status CoverVerifier::watch(Database& db, const CalloutRow& covered, std::string_view kind,
                             TimePoint at) {
-  auto stmt = db.prepare(
+  auto stmt = db.cached(
       "INSERT OR IGNORE INTO cover_check(callout_id, kind, shift_id, person_id, assigned_at,"
       " shift_start, shift_end, outcome, judged_at, reason, evidence)"
       " VALUES (?,?,?,?,?,?,?,'pending',NULL,'','')");
@@ -52,9 +45,9 @@ Status CoverVerifier::watch(Database& db, const CalloutRow& covered, std::string
       .bind(2, kind)
       .bind(3, std::string_view(covered.shiftId))
       .bind(4, std::string_view(covered.coveredBy))
-      .bind(5, atoms::toUnixMillis(at))
-      .bind(6, atoms::toUnixMillis(covered.shiftStart))
-      .bind(7, atoms::toUnixMillis(covered.shiftEnd));
+      .bindTime(5, at)
+      .bindTime(6, covered.shiftStart)
+      .bindTime(7, covered.shiftEnd);
   auto done = stmt->step();
   if (!done) return done.error();
   return Status::success();
@@ -135,12 +128,12 @@ Result<int> CoverVerifier::due(TimePoint now) {
       }
       auto batch = store.log().begin();
       if (!batch) return batch.error();
-      auto update = store.db().prepare(
+      auto update = store.db().cached(
           "UPDATE cover_check SET outcome = ?, judged_at = ?, reason = ?, evidence = ?"
           " WHERE callout_id = ? AND outcome = 'pending'");
       if (!update) return update.error();
       update->bind(1, coverVerdictName(j.verdict))
-          .bind(2, atoms::toUnixMillis(now))
+          .bindTime(2, now)
           .bind(3, std::string_view(j.reason))
           .bind(4, std::string_view(evidence))
           .bind(5, w.calloutId);

@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <utility>
 
+#include "base/name_table.h"
 #include "store/audit_entry.h"
+#include "store/row_reader.h"
 
 namespace atoms::callout {
-
-using atoms::fromUnixMillis;
-using atoms::toUnixMillis;
 
 namespace {
 
@@ -16,68 +15,41 @@ constexpr std::string_view kColumns =
     "callout_id, shift_id, absent_id, decided_at, shift_start, receipt_seq, eligible, ruled_out,"
     " verdict, worker, judged_by, judged_at";
 
-std::optional<ShadowVerdict> verdictFromName(std::string_view name) {
-  for (ShadowVerdict v :
-       {ShadowVerdict::kAgreed, ShadowVerdict::kDisagreed, ShadowVerdict::kUnknown}) {
-    if (shadowVerdictName(v) == name) return v;
-  }
-  return std::nullopt;
-}
+constexpr NameTable<ShadowVerdict, 3> kVerdictNames{{{ShadowVerdict::kAgreed, "agreed"},
+                                                     {ShadowVerdict::kDisagreed, "disagreed"},
+                                                     {ShadowVerdict::kUnknown, "unknown"}}};
 
-Result<ShadowRow> readRow(Statement& s) {
+Result<ShadowRow> readRow(RowReader& s) {
   ShadowRow r;
-  r.calloutId = s.columnInt64(0);
+  r.calloutId = s.int64();
   const std::string where = "callout_shadow " + std::to_string(r.calloutId) + ": ";
-  r.shiftId = s.columnText(1);
-  r.absentId = s.columnText(2);
-  r.decidedAt = fromUnixMillis(s.columnInt64(3));
-  r.shiftStart = fromUnixMillis(s.columnInt64(4));
-  r.receiptSeq = s.columnInt64(5);
-  auto eligible = json::parseCanonical(s.columnText(6));
+  r.shiftId = s.text();
+  r.absentId = s.text();
+  r.decidedAt = s.time();
+  r.shiftStart = s.time();
+  r.receiptSeq = s.int64();
+  auto eligible = json::parseCanonical(s.text());
   if (!eligible || !eligible->isArray()) return makeError(where + "eligible does not parse");
   for (const json::Value& id : eligible->asArray()) {
     if (!id.isString()) return makeError(where + "eligible holds a non-string");
     r.eligible.push_back(id.asString());
   }
-  auto ruledOut = json::parseCanonical(s.columnText(7));
+  auto ruledOut = json::parseCanonical(s.text());
   if (!ruledOut || !ruledOut->isArray()) return makeError(where + "ruled_out does not parse");
   r.ruledOut = std::move(*ruledOut);
-  if (!s.columnIsNull(8)) {
-    r.verdict = verdictFromName(s.columnText(8));
-    if (!r.verdict) return makeError(where + "unknown verdict " + s.columnText(8));
+  if (auto verdict = s.optionalText()) {
+    r.verdict = fromName(kVerdictNames, *verdict);
+    if (!r.verdict) return makeError(where + "unknown verdict " + *verdict);
   }
-  r.worker = s.columnText(9);
-  r.judgedBy = s.columnText(10);
-  if (!s.columnIsNull(11)) r.judgedAt = fromUnixMillis(s.columnInt64(11));
+  r.worker = s.text();
+  r.judgedBy = s.text();
+  r.judgedAt = s.optionalTime();
   return r;
-}
-
-Result<std::vector<ShadowRow>> collect(Statement& stmt) {
-  std::vector<ShadowRow> out;
-  while (true) {
-    auto row = stmt.step();
-    if (!row) return row.error();
-    if (!*row) break;
-    auto parsed = readRow(stmt);
-    if (!parsed) return parsed.error();
-    out.push_back(std::move(*parsed));
-  }
-  return out;
 }
 
 }  // namespace
 
-std::string_view shadowVerdictName(ShadowVerdict v) {
-  switch (v) {
-    case ShadowVerdict::kAgreed:
-      return "agreed";
-    case ShadowVerdict::kDisagreed:
-      return "disagreed";
-    case ShadowVerdict::kUnknown:
-      return "unknown";
-  }
-  return "unknown";
-}
+std::string_view shadowVerdictName(ShadowVerdict v) { return nameOf(kVerdictNames, v); }
 
 bool ShadowRow::wouldOffer(std::string_view personId) const {
   return std::find(eligible.begin(), eligible.end(), personId) != eligible.end();
@@ -102,14 +74,14 @@ json::Value ShadowRow::toJson() const {
 Status ShadowBook::insert(const ShadowRow& row) {
   json::Array ids;
   for (const std::string& id : row.eligible) ids.push_back(id);
-  auto stmt = db_.prepare("INSERT INTO callout_shadow(" + std::string(kColumns) +
-                          ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, '', '', NULL)");
+  auto stmt = db_.cached("INSERT INTO callout_shadow(" + std::string(kColumns) +
+                         ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, '', '', NULL)");
   if (!stmt) return stmt.error();
   stmt->bind(1, row.calloutId)
       .bind(2, row.shiftId)
       .bind(3, row.absentId)
-      .bind(4, toUnixMillis(row.decidedAt))
-      .bind(5, toUnixMillis(row.shiftStart))
+      .bindTime(4, row.decidedAt)
+      .bindTime(5, row.shiftStart)
       .bind(6, row.receiptSeq)
       .bind(7, json::canonical(json::Value(std::move(ids))))
       .bind(8, json::canonical(row.ruledOut));
@@ -120,33 +92,30 @@ Status ShadowBook::insert(const ShadowRow& row) {
 
 Result<std::optional<ShadowRow>> ShadowBook::find(std::int64_t calloutId) {
   auto stmt =
-      db_.prepare("SELECT " + std::string(kColumns) + " FROM callout_shadow WHERE callout_id = ?");
+      db_.cached("SELECT " + std::string(kColumns) + " FROM callout_shadow WHERE callout_id = ?");
   if (!stmt) return stmt.error();
   stmt->bind(1, calloutId);
-  auto rows = collect(*stmt);
-  if (!rows) return rows.error();
-  if (rows->empty()) return std::optional<ShadowRow>();
-  return std::optional<ShadowRow>(std::move(rows->front()));
+  return readFirst(*stmt, readRow);
 }
 
 Result<std::vector<ShadowRow>> ShadowBook::awaiting(bool unknownToo) {
-  auto stmt = db_.prepare(
+  auto stmt = db_.cached(
       "SELECT " + std::string(kColumns) + " FROM callout_shadow WHERE verdict IS NULL" +
       (unknownToo ? " OR verdict = 'unknown'" : "") + " ORDER BY shift_start, callout_id");
   if (!stmt) return stmt.error();
-  return collect(*stmt);
+  return readRows(*stmt, readRow);
 }
 
 Status ShadowBook::judge(std::int64_t calloutId, ShadowVerdict verdict, std::string_view worker,
                          std::string_view judgedBy, TimePoint at) {
-  auto stmt = db_.prepare(
+  auto stmt = db_.cached(
       "UPDATE callout_shadow SET verdict = ?, worker = ?, judged_by = ?, judged_at = ?"
       " WHERE callout_id = ? AND (verdict IS NULL OR verdict = 'unknown')");
   if (!stmt) return stmt.error();
   stmt->bind(1, shadowVerdictName(verdict))
       .bind(2, worker)
       .bind(3, judgedBy)
-      .bind(4, toUnixMillis(at))
+      .bindTime(4, at)
       .bind(5, calloutId);
   auto done = stmt->step();
   if (!done) return done.error();

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "store/row_reader.h"
+
 namespace atoms::callout {
 
 namespace {
@@ -27,7 +29,7 @@ std::int64_t seconds(atoms::TimePoint t) {
 Result<std::optional<atoms::TimePoint>> shiftClockIn(Database& db, std::string_view personId,
                                                      atoms::TimePoint shiftStart,
                                                      atoms::TimePoint by) {
-  auto stmt = db.prepare(
+  auto stmt = db.cached(
       "SELECT at FROM site_punch WHERE person_id = ? AND kind = 'clock_in' AND at >= ? AND at <= ?"
       " ORDER BY at LIMIT 1");
   if (!stmt) return stmt.error();
@@ -42,25 +44,20 @@ Result<std::optional<atoms::TimePoint>> shiftClockIn(Database& db, std::string_v
 Result<std::optional<std::string>> clockedInFor(Database& db, const site::SiteModel& site,
                                                 const site::Shift& shift, site::Instant by) {
   const site::Instant from = shift.start.utc - kEarlyClockIn;
-  auto stmt = db.prepare(
+  auto stmt = db.cached(
       "SELECT person_id FROM site_punch WHERE kind = 'clock_in' AND at >= ? AND at <= ?"
       " ORDER BY at, position");
   if (!stmt) return stmt.error();
   stmt->bind(1, static_cast<std::int64_t>(from.time_since_epoch().count()))
       .bind(2, static_cast<std::int64_t>(by.time_since_epoch().count()));
-  std::vector<std::string> people;
-  while (true) {
-    auto row = stmt->step();
-    if (!row) return row.error();
-    if (!*row) break;
-    people.push_back(stmt->columnText(0));
-  }
+  auto people = readRows(*stmt, [](RowReader& r) { return r.text(); });
+  if (!people) return people.error();
   if (shift.assignee) {
-    for (const std::string& p : people) {
+    for (const std::string& p : *people) {
       if (p == *shift.assignee) return std::optional<std::string>(p);
     }
   }
-  for (const std::string& p : people) {
+  for (const std::string& p : *people) {
     if (!hasOwnShift(site, shift, p, from, by)) return std::optional<std::string>(p);
   }
   return std::optional<std::string>();

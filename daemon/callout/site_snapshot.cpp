@@ -31,10 +31,10 @@ Status SiteSnapshot::assign(Database& db, std::string_view shiftId, std::string_
   if (labor_->index().shift(shiftId) == nullptr) {
     return makeError("unknown shift '" + std::string(shiftId) + "'");
   }
-  auto update = db.prepare("UPDATE site_shift SET assignee_id = ? WHERE id = ?");
+  auto update = db.cached("UPDATE site_shift SET assignee_id = ? WHERE id = ?");
   if (!update) return update.error();
   update->bind(1, personId).bind(2, shiftId);
-  if (auto done = update->step(); !done) return done.error();
+  if (Status done = update->run(); !done) return done;
   return assignInMemory(shiftId, personId);
 }
 

@@ -9,7 +9,7 @@ using atoms::toUnixMillis;
 
 Result<int> ActionRequests::priorAdverse(const std::string& subject, TimePoint at) {
   if (subject.empty()) return 0;
-  auto stmt = db_.prepare(
+  auto stmt = db_.cached(
       "SELECT COUNT(*) FROM action_request WHERE subject = ? AND adverse = 1 AND asked_at > ?");
   if (!stmt) return stmt.error();
   stmt->bind(1, subject).bind(2, toUnixMillis(at - std::chrono::days(kAdverseWindowDays)));
@@ -32,7 +32,7 @@ Result<AskResult> ActionRequests::ask(TimePoint at, const ActionAsk& ask) {
 
   auto batch = log_.begin();
   if (!batch) return batch.error();
-  auto insert = db_.prepare(
+  auto insert = db_.cached(
       "INSERT INTO action_request(kind, subject, asked_by, asked_at, adverse, reason, outcome)"
       " VALUES(?, ?, ?, ?, ?, ?, ?)");
   if (!insert) return insert.error();
@@ -43,7 +43,7 @@ Result<AskResult> ActionRequests::ask(TimePoint at, const ActionAsk& ask) {
       .bind(5, std::int64_t{adverse ? 1 : 0})
       .bind(6, ask.reason)
       .bind(7, effectiveOutcomeName(out.decision.outcome));
-  if (auto done = insert->step(); !done) return done.error();
+  if (Status done = insert->run(); !done) return done.error();
   out.request = db_.lastInsertRowid();
 
   json::Object body{{"request", out.request},
@@ -67,10 +67,10 @@ Result<AskResult> ActionRequests::ask(TimePoint at, const ActionAsk& ask) {
       auto packet = PacketBook(log_, db_).open(*batch, at, out.decision, ask.subject, actor,
                                                summary, json::Value(std::move(evidence)));
       if (!packet) return packet.error();
-      auto link = db_.prepare("UPDATE action_request SET packet_id = ? WHERE id = ?");
+      auto link = db_.cached("UPDATE action_request SET packet_id = ? WHERE id = ?");
       if (!link) return link.error();
       link->bind(1, packet->id).bind(2, out.request);
-      if (auto done = link->step(); !done) return done.error();
+      if (Status done = link->run(); !done) return done.error();
       out.outcome = AskOutcome::kPacket;
       out.message = "this is for a person to decide, not the box: packet " +
                     std::to_string(packet->id) + " (" + out.decision.rule + ")";

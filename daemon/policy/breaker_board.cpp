@@ -40,7 +40,7 @@ Result<std::unique_ptr<BreakerBoard>> BreakerBoard::open(AuditLog& log, Database
   for (BreakerConfig& config : configs) {
     const std::string id = config.id;
     if (board->has(id)) return makeError("breaker " + id + " is configured twice");
-    auto stmt = db.prepare("SELECT reason, state_json FROM breaker WHERE id = ?");
+    auto stmt = db.cached("SELECT reason, state_json FROM breaker WHERE id = ?");
     if (!stmt) return stmt.error();
     stmt->bind(1, id);
     auto row = stmt->step();
@@ -102,7 +102,7 @@ Status BreakerBoard::reconfigure(BreakerConfig config) {
 Status BreakerBoard::store(AuditLog::Batch& batch, const std::string& id, const Entry& entry,
                            TimePoint at, std::string_view actor, const Events& events) {
   const Breaker& b = entry.breaker;
-  auto row = db_->prepare(
+  auto row = db_->cached(
       "INSERT OR REPLACE INTO breaker(id, state, since, reason, updated_at, state_json)"
       " VALUES(?, ?, ?, ?, ?, ?)");
   if (!row) return row.error();
@@ -112,7 +112,7 @@ Status BreakerBoard::store(AuditLog::Batch& batch, const std::string& id, const 
       .bind(4, entry.reason)
       .bind(5, millis(at))
       .bind(6, json::canonical(b.toJson()));
-  if (auto done = row->step(); !done) return done.error();
+  if (Status done = row->run(); !done) return done;
   for (const BreakerEvent& e : events) {
     auto seq = batch.add(formatTimestamp(e.at), "breaker.changed", actor, changedBody(e));
     if (!seq) return seq.error();

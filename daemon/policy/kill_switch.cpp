@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/canonical_json.h"
+#include "store/row_reader.h"
 
 namespace atoms::policy {
 
@@ -23,19 +24,20 @@ std::string KillSwitchChange::describe() const {
 }
 
 Result<KillSwitchState> KillSwitch::current() const {
-  auto stmt = db_->prepare("SELECT level, set_at, set_by, reason, automated FROM kill_switch");
+  auto stmt = db_->cached("SELECT level, set_at, set_by, reason, automated FROM kill_switch");
   if (!stmt) return stmt.error();
   auto row = stmt->step();
   if (!row) return row.error();
   KillSwitchState state;
   if (!*row) return state;
-  auto level = killSwitchLevelFromInt(static_cast<int>(stmt->columnInt64(0)));
+  RowReader r(*stmt);
+  auto level = killSwitchLevelFromInt(r.int32());
   if (!level) return makeError("kill_switch: stored level is out of range");
   state.level = *level;
-  state.setAt = stmt->columnText(1);
-  state.setBy = stmt->columnText(2);
-  state.reason = stmt->columnText(3);
-  state.automated = stmt->columnInt64(4) != 0;
+  state.setAt = r.text();
+  state.setBy = r.text();
+  state.reason = r.text();
+  state.automated = r.flag();
   return state;
 }
 
@@ -60,7 +62,7 @@ Result<KillSwitchChange> KillSwitch::set(AuditLog::Batch& batch, std::string_vie
   }
   change.after =
       KillSwitchState{level, std::string(ts), who.actor, std::string(reason), who.automated};
-  auto stmt = db_->prepare(
+  auto stmt = db_->cached(
       "INSERT OR REPLACE INTO kill_switch(id, level, set_at, set_by, reason, automated)"
       " VALUES(1, ?, ?, ?, ?, ?)");
   if (!stmt) return stmt.error();
@@ -69,7 +71,7 @@ Result<KillSwitchChange> KillSwitch::set(AuditLog::Batch& batch, std::string_vie
       .bind(3, who.actor)
       .bind(4, reason)
       .bind(5, std::int64_t{who.automated ? 1 : 0});
-  if (auto done = stmt->step(); !done) return done.error();
+  if (Status done = stmt->run(); !done) return done.error();
   json::Object body;
   body.emplace("from", killSwitchLevelName(before->level));
   body.emplace("level", killSwitchLevelName(level));

@@ -4,6 +4,7 @@
 
 #include "base/unix_time.h"
 #include "store/audit_entry.h"
+#include "store/row_reader.h"
 
 namespace atoms::policy {
 namespace {
@@ -17,40 +18,32 @@ constexpr char kColumns[] =
 
 json::Value orNull(const std::string& s) { return s.empty() ? json::Value() : json::Value(s); }
 
-Result<Packet> readRow(const Statement& s) {
+Result<Packet> readRow(RowReader& r) {
   Packet p;
-  p.id = s.columnInt64(0);
-  p.kind = s.columnText(1);
-  p.subject = s.columnText(2);
-  p.askedBy = s.columnText(3);
-  p.openedAt = fromUnixMillis(s.columnInt64(4));
-  p.rule = s.columnText(5);
-  p.pattern = s.columnText(6);
-  p.summary = s.columnText(7);
-  auto evidence = json::parse(s.columnText(8));
+  p.id = r.int64();
+  p.kind = r.text();
+  p.subject = r.text();
+  p.askedBy = r.text();
+  p.openedAt = r.time();
+  p.rule = r.text();
+  p.pattern = r.text();
+  p.summary = r.text();
+  auto evidence = json::parse(r.text());
   if (!evidence) return makeError("packet " + std::to_string(p.id) + ": " + evidence.message());
   p.evidence = std::move(*evidence);
-  p.open = s.columnText(9) == "open";
-  p.closedBy = s.columnText(10);
-  if (!s.columnIsNull(11)) p.closedAt = fromUnixMillis(s.columnInt64(11));
-  p.note = s.columnText(12);
+  p.open = r.text() == "open";
+  p.closedBy = r.text();
+  p.closedAt = r.optionalTime();
+  p.note = r.text();
   return p;
 }
 
 Result<std::vector<Packet>> query(Database& db, const std::string& where,
                                   const std::function<void(Statement&)>& bind) {
-  auto stmt = db.prepare(std::string("SELECT ") + kColumns + " FROM human_packet " + where);
+  auto stmt = db.cached(std::string("SELECT ") + kColumns + " FROM human_packet " + where);
   if (!stmt) return stmt.error();
   if (bind) bind(*stmt);
-  std::vector<Packet> out;
-  for (;;) {
-    auto next = stmt->step();
-    if (!next) return next.error();
-    if (!*next) return out;
-    auto row = readRow(*stmt);
-    if (!row) return row.error();
-    out.push_back(std::move(*row));
-  }
+  return readRows(*stmt, readRow);
 }
 
 }  // namespace
@@ -75,19 +68,19 @@ json::Value Packet::toJson() const {
 Result<Packet> PacketBook::open(AuditLog::Batch& batch, TimePoint at, const GateDecision& decision,
                                 std::string_view subject, std::string_view askedBy,
                                 std::string_view summary, json::Value evidence) {
-  auto stmt = db_->prepare(
+  auto stmt = db_->cached(
       "INSERT INTO human_packet(kind, subject, asked_by, opened_at, rule, pattern, summary,"
       " evidence, state, closed_by, note) VALUES(?, ?, ?, ?, ?, ?, ?, ?, 'open', '', '')");
   if (!stmt) return stmt.error();
   stmt->bind(1, decision.kind)
       .bind(2, subject)
       .bind(3, askedBy)
-      .bind(4, toUnixMillis(at))
+      .bindTime(4, at)
       .bind(5, decision.rule)
       .bind(6, decision.pattern)
       .bind(7, summary)
       .bind(8, json::canonical(evidence));
-  if (auto done = stmt->step(); !done) return done.error();
+  if (Status done = stmt->run(); !done) return done.error();
   const std::int64_t id = db_->lastInsertRowid();
   json::Object body{{"id", id},
                     {"kind", decision.kind},
@@ -138,12 +131,12 @@ Result<Packet> PacketBook::close(TimePoint at, std::int64_t id, std::string_view
   if (!(*found)->open) return makeError("packet " + std::to_string(id) + " was closed already");
   auto batch = log_->begin();
   if (!batch) return batch.error();
-  auto stmt = db_->prepare(
+  auto stmt = db_->cached(
       "UPDATE human_packet SET state = 'closed', closed_by = ?, closed_at = ?, note = ?"
       " WHERE id = ? AND state = 'open'");
   if (!stmt) return stmt.error();
-  stmt->bind(1, by).bind(2, toUnixMillis(at)).bind(3, note).bind(4, id);
-  if (auto done = stmt->step(); !done) return done.error();
+  stmt->bind(1, by).bindTime(2, at).bind(3, note).bind(4, id);
+  if (Status done = stmt->run(); !done) return done.error();
   json::Object body{{"id", id}, {"by", std::string(by)}, {"note", std::string(note)}};
   if (auto seq = batch->add(formatTimestamp(at), "packet.closed", by, json::Value(std::move(body)));
       !seq) {

@@ -4,6 +4,7 @@
 
 #include "base/canonical_json.h"
 #include "store/audit_entry.h"
+#include "store/row_reader.h"
 
 namespace atoms::policy {
 
@@ -64,36 +65,25 @@ json::Value sevBody(const std::string& function, const Sev& s, std::string_view 
 }  // namespace
 
 Result<std::optional<TrustBudget>> TrustStore::find(std::string_view function) const {
-  auto stmt = db_->prepare("SELECT state FROM trust_budget WHERE function = ?");
+  auto stmt = db_->cached("SELECT state FROM trust_budget WHERE function = ?");
   if (!stmt) return stmt.error();
   stmt->bind(1, function);
-  auto row = stmt->step();
-  if (!row) return row.error();
-  if (!*row) return std::optional<TrustBudget>();
-  auto budget = parseRow(std::string(function), stmt->columnText(0));
-  if (!budget) return budget.error();
-  return std::optional<TrustBudget>(std::move(*budget));
+  return readFirst(*stmt, [&](RowReader& r) { return parseRow(std::string(function), r.text()); });
 }
 
 Result<std::vector<TrustBudget>> TrustStore::all() const {
-  auto stmt = db_->prepare("SELECT function, state FROM trust_budget ORDER BY function");
+  auto stmt = db_->cached("SELECT function, state FROM trust_budget ORDER BY function");
   if (!stmt) return stmt.error();
-  std::vector<TrustBudget> out;
-  while (true) {
-    auto row = stmt->step();
-    if (!row) return row.error();
-    if (!*row) break;
-    auto budget = parseRow(stmt->columnText(0), stmt->columnText(1));
-    if (!budget) return budget.error();
-    out.push_back(std::move(*budget));
-  }
-  return out;
+  return readRows(*stmt, [](RowReader& r) {
+    const std::string function = r.text();
+    return parseRow(function, r.text());
+  });
 }
 
 Result<std::map<std::string, Graduation>> TrustStore::graduations() const {
   // The gate asks on every decision: the effective column, written with `state` by update(),
   // spares parsing every budget.
-  auto stmt = db_->prepare("SELECT function, effective FROM trust_budget");
+  auto stmt = db_->cached("SELECT function, effective FROM trust_budget");
   if (!stmt) return stmt.error();
   std::map<std::string, Graduation> out;
   while (true) {
@@ -148,7 +138,7 @@ Result<TrustUpdate> TrustStore::update(AuditLog::Batch& batch, std::string_view 
   if (!started && after == before) return update;
 
   const std::string name(function);
-  auto row = db_->prepare(
+  auto row = db_->cached(
       "INSERT OR REPLACE INTO trust_budget(function, graduation, effective, trust_halves,"
       " updated_at, state) VALUES(?, ?, ?, ?, ?, ?)");
   if (!row) return row.error();
@@ -156,9 +146,9 @@ Result<TrustUpdate> TrustStore::update(AuditLog::Batch& batch, std::string_view 
       .bind(2, graduationName(budget.earned()))
       .bind(3, graduationName(budget.effective()))
       .bind(4, std::int64_t{budget.trustHalves()})
-      .bind(5, std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count())
+      .bindTime(5, at)
       .bind(6, after);
-  if (auto done = row->step(); !done) return done.error();
+  if (Status done = row->run(); !done) return done.error();
 
   const std::string ts = formatTimestamp(at);
   auto audit = [&](std::string_view kind, json::Value body) -> Status {

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "daemon/site/site_file.h"
+#include "store/row_reader.h"
 
 namespace atoms::site {
 namespace {
@@ -67,10 +68,6 @@ class Inserter {
   explicit Inserter(Statement stmt) : stmt_(std::move(stmt)) {}
   Statement stmt_;
 };
-
-Statement& bindOpt(Statement& s, int i, const std::optional<std::string>& v) {
-  return v ? s.bind(i, *v) : s.bindNull(i);
-}
 
 #define REPO_TRY(var, expr)             \
   auto var##_r = (expr);                \
@@ -188,7 +185,7 @@ Status writeRows(Database& db, const SiteModel& m) {
     } else {
       r.bindNull(8);
     }
-    bindOpt(r, 9, p.managerOfRecord);
+    r.bindOptional(9, p.managerOfRecord);
     r.bind(10, std::int64_t{p.safetyContact}).bind(11, p.hourlyRateCents);
     if (p.hireDate) {
       r.bind(12, formatDate(*p.hireDate));
@@ -247,8 +244,8 @@ Status writeRows(Database& db, const SiteModel& m) {
         .bind(5, seconds(s.start.local))
         .bind(6, seconds(s.end.utc))
         .bind(7, seconds(s.end.local));
-    bindOpt(r, 8, s.requiredCertification);
-    bindOpt(r, 9, s.assignee);
+    r.bindOptional(8, s.requiredCertification);
+    r.bindOptional(9, s.assignee);
     REPO_CHECK(shift.run());
   }
 
@@ -289,55 +286,67 @@ Status writeRows(Database& db, const SiteModel& m) {
   return Status::success();
 }
 
-// Runs a SELECT and calls onRow for each row; stops at the first error.
-Status eachRow(Database& db, std::string_view sql, const std::function<Status(Statement&)>& onRow) {
+// Runs a SELECT (once per load, so not kept in the statement cache) and calls onRow for each row;
+// stops at the first error.
+Status eachRow(Database& db, std::string_view sql, const std::function<Status(RowReader&)>& onRow) {
   auto stmt = db.prepare(sql);
   if (!stmt) return stmt.error();
   for (;;) {
     auto row = stmt->step();
     if (!row) return row.error();
     if (!*row) return Status::success();
-    REPO_CHECK(onRow(*stmt));
+    RowReader reader(*stmt);
+    REPO_CHECK(onRow(reader));
   }
 }
 
-std::optional<std::string> optText(const Statement& s, int column) {
-  if (s.columnIsNull(column)) return std::nullopt;
-  return s.columnText(column);
+Result<Date> dateFrom(const std::string& text) {
+  auto d = parseDate(text);
+  if (!d) return makeError("stored site has a malformed date '" + text + "'");
+  return *d;
 }
 
-Result<Date> dateColumn(const Statement& s, int column) {
-  auto d = parseDate(s.columnText(column));
-  if (!d) return makeError("stored site has a malformed date '" + s.columnText(column) + "'");
-  return *d;
+Result<std::optional<Date>> optionalDate(RowReader& r) {
+  auto text = r.optionalText();
+  if (!text) return std::optional<Date>();
+  auto d = dateFrom(*text);
+  if (!d) return d.error();
+  return std::optional<Date>(*d);
+}
+
+Instant instant(RowReader& r) { return Instant{Seconds{r.int64()}}; }
+
+Stamp stamp(RowReader& r) {
+  const Instant utc = instant(r);
+  return Stamp{utc, LocalTime{Seconds{r.int64()}}};
 }
 
 Status loadInto(Database& db, SiteModel& m, bool& found) {
   REPO_CHECK(eachRow(db,
                      "SELECT site_id, name, time_zone, industry, school_week_start FROM site_info",
-                     [&](Statement& s) {
+                     [&](RowReader& r) {
                        found = true;
-                       m.site.id = s.columnText(0);
-                       m.site.name = s.columnText(1);
-                       m.site.timeZone = s.columnText(2);
-                       m.site.industry = s.columnText(3);
-                       m.schoolCalendar.weekStart = static_cast<unsigned>(s.columnInt64(4));
+                       m.site.id = r.text();
+                       m.site.name = r.text();
+                       m.site.timeZone = r.text();
+                       m.site.industry = r.text();
+                       m.schoolCalendar.weekStart = static_cast<unsigned>(r.int64());
                        return Status::success();
                      }));
   if (!found) return Status::success();
-  REPO_CHECK(eachRow(db, "SELECT code FROM site_jurisdiction ORDER BY position", [&](Statement& s) {
-    m.site.jurisdictions.push_back(s.columnText(0));
+  REPO_CHECK(eachRow(db, "SELECT code FROM site_jurisdiction ORDER BY position", [&](RowReader& r) {
+    m.site.jurisdictions.push_back(r.text());
     return Status::success();
   }));
   REPO_CHECK(
-      eachRow(db, "SELECT id, name FROM site_certification ORDER BY position", [&](Statement& s) {
-        m.certifications.push_back(Certification{s.columnText(0), s.columnText(1)});
+      eachRow(db, "SELECT id, name FROM site_certification ORDER BY position", [&](RowReader& r) {
+        m.certifications.push_back(Certification{r.text(), r.text()});
         return Status::success();
       }));
   REPO_CHECK(eachRow(db, "SELECT id, name, minimum_age FROM site_station ORDER BY position",
-                     [&](Statement& s) {
-                       Station st{s.columnText(0), s.columnText(1), {}, std::nullopt, {}};
-                       if (!s.columnIsNull(2)) st.minimumAge = static_cast<int>(s.columnInt64(2));
+                     [&](RowReader& r) {
+                       Station st{r.text(), r.text(), {}, std::nullopt, {}};
+                       if (auto age = r.optionalInt64()) st.minimumAge = static_cast<int>(*age);
                        m.stations.push_back(std::move(st));
                        return Status::success();
                      }));
@@ -345,135 +354,119 @@ Status loadInto(Database& db, SiteModel& m, bool& found) {
   REPO_CHECK(eachRow(db,
                      "SELECT station_id, certification_id FROM site_station_certification"
                      " ORDER BY station_id, position",
-                     [&](Statement& s) {
-                       Station* st = stationsById.find(s.columnText(0));
+                     [&](RowReader& r) {
+                       Station* st = stationsById.find(r.text());
                        if (st == nullptr) return Status(makeError("stored site is inconsistent"));
-                       st->requiredCertifications.push_back(s.columnText(1));
+                       st->requiredCertifications.push_back(r.text());
                        return Status::success();
                      }));
   REPO_CHECK(eachRow(db,
                      "SELECT station_id, tag FROM site_station_tag ORDER BY station_id, position",
-                     [&](Statement& s) {
-                       Station* st = stationsById.find(s.columnText(0));
+                     [&](RowReader& r) {
+                       Station* st = stationsById.find(r.text());
                        if (st == nullptr) return Status(makeError("stored site is inconsistent"));
-                       st->tags.push_back(s.columnText(1));
+                       st->tags.push_back(r.text());
                        return Status::success();
                      }));
   REPO_CHECK(eachRow(db,
                      "SELECT id, name, phone, birth_date, minor, sms_consent, sms_consent_at,"
                      " manager_id, safety_contact, hourly_rate_cents, hire_date FROM site_person"
                      " ORDER BY position",
-                     [&](Statement& s) {
+                     [&](RowReader& r) {
                        Person p;
-                       p.id = s.columnText(0);
-                       p.name = s.columnText(1);
-                       p.phone = s.columnText(2);
-                       if (!s.columnIsNull(3)) {
-                         auto d = dateColumn(s, 3);
-                         if (!d) return Status(d.error());
-                         p.birthDate = *d;
-                       }
-                       p.minor = s.columnInt64(4) != 0;
-                       p.smsConsent.granted = s.columnInt64(5) != 0;
-                       if (!s.columnIsNull(6)) p.smsConsent.at = Instant{Seconds{s.columnInt64(6)}};
-                       p.managerOfRecord = optText(s, 7);
-                       p.safetyContact = s.columnInt64(8) != 0;
-                       p.hourlyRateCents = s.columnInt64(9);
-                       if (!s.columnIsNull(10)) {
-                         auto d = dateColumn(s, 10);
-                         if (!d) return Status(d.error());
-                         p.hireDate = *d;
-                       }
+                       p.id = r.text();
+                       p.name = r.text();
+                       p.phone = r.text();
+                       auto birth = optionalDate(r);
+                       if (!birth) return Status(birth.error());
+                       p.birthDate = *birth;
+                       p.minor = r.flag();
+                       p.smsConsent.granted = r.flag();
+                       if (auto at = r.optionalInt64()) p.smsConsent.at = Instant{Seconds{*at}};
+                       p.managerOfRecord = r.optionalText();
+                       p.safetyContact = r.flag();
+                       p.hourlyRateCents = r.int64();
+                       auto hired = optionalDate(r);
+                       if (!hired) return Status(hired.error());
+                       p.hireDate = *hired;
                        m.people.push_back(std::move(p));
                        return Status::success();
                      }));
   ById<Person> peopleById(m.people);
-  auto personOf = [&](const Statement& s) { return peopleById.find(s.columnText(0)); };
   const Status inconsistent =
       makeError("stored site is inconsistent (a row names an unknown person)");
-  REPO_CHECK(
-      eachRow(db, "SELECT person_id, station_id FROM site_person_role ORDER BY person_id, position",
-              [&](Statement& s) {
-                Person* p = personOf(s);
-                if (p == nullptr) return inconsistent;
-                p->roles.push_back(s.columnText(1));
-                return Status::success();
-              }));
-  REPO_CHECK(eachRow(db,
-                     "SELECT person_id, certification_id, expires FROM site_person_certification"
-                     " ORDER BY person_id, position",
-                     [&](Statement& s) {
-                       Person* p = personOf(s);
-                       if (p == nullptr) return inconsistent;
-                       HeldCertification c{s.columnText(1), std::nullopt};
-                       if (!s.columnIsNull(2)) {
-                         auto d = dateColumn(s, 2);
-                         if (!d) return Status(d.error());
-                         c.expires = *d;
-                       }
-                       p->certifications.push_back(std::move(c));
-                       return Status::success();
-                     }));
-  REPO_CHECK(eachRow(db,
-                     "SELECT person_id, weekday, start_minute, end_minute FROM site_availability"
-                     " ORDER BY person_id, position",
-                     [&](Statement& s) {
-                       Person* p = personOf(s);
-                       if (p == nullptr) return inconsistent;
-                       p->availability.push_back(AvailabilityWindow{
-                           static_cast<unsigned>(s.columnInt64(1)),
-                           static_cast<int>(s.columnInt64(2)), static_cast<int>(s.columnInt64(3))});
-                       return Status::success();
-                     }));
-  REPO_CHECK(eachRow(
-      db,
-      "SELECT person_id, start_utc, start_local, end_utc, end_local"
-      " FROM site_time_off ORDER BY person_id, position",
-      [&](Statement& s) {
-        Person* p = personOf(s);
-        if (p == nullptr) return inconsistent;
-        p->timeOff.push_back(TimeOff{
-            Stamp{Instant{Seconds{s.columnInt64(1)}}, LocalTime{Seconds{s.columnInt64(2)}}},
-            Stamp{Instant{Seconds{s.columnInt64(3)}}, LocalTime{Seconds{s.columnInt64(4)}}}});
+  // Each of these rows starts with the person it belongs to.
+  const auto eachPersonRow = [&](std::string_view sql,
+                                 const std::function<Status(Person&, RowReader&)>& onRow) {
+    return eachRow(db, sql, [&](RowReader& r) {
+      Person* p = peopleById.find(r.text());
+      if (p == nullptr) return inconsistent;
+      return onRow(*p, r);
+    });
+  };
+  REPO_CHECK(eachPersonRow(
+      "SELECT person_id, station_id FROM site_person_role ORDER BY person_id, position",
+      [&](Person& p, RowReader& r) {
+        p.roles.push_back(r.text());
         return Status::success();
       }));
   REPO_CHECK(
-      eachRow(db,
-              "SELECT id, station_id, start_utc, start_local, end_utc, end_local,"
-              " certification_id, assignee_id FROM site_shift ORDER BY position",
-              [&](Statement& s) {
-                m.shifts.push_back(Shift{
-                    s.columnText(0), s.columnText(1),
-                    Stamp{Instant{Seconds{s.columnInt64(2)}}, LocalTime{Seconds{s.columnInt64(3)}}},
-                    Stamp{Instant{Seconds{s.columnInt64(4)}}, LocalTime{Seconds{s.columnInt64(5)}}},
-                    optText(s, 6), optText(s, 7)});
-                return Status::success();
-              }));
+      eachPersonRow("SELECT person_id, certification_id, expires FROM site_person_certification"
+                    " ORDER BY person_id, position",
+                    [&](Person& p, RowReader& r) {
+                      HeldCertification c{r.text(), std::nullopt};
+                      auto expires = optionalDate(r);
+                      if (!expires) return Status(expires.error());
+                      c.expires = *expires;
+                      p.certifications.push_back(std::move(c));
+                      return Status::success();
+                    }));
+  REPO_CHECK(
+      eachPersonRow("SELECT person_id, weekday, start_minute, end_minute FROM site_availability"
+                    " ORDER BY person_id, position",
+                    [&](Person& p, RowReader& r) {
+                      p.availability.push_back(AvailabilityWindow{static_cast<unsigned>(r.int64()),
+                                                                  r.int32(), r.int32()});
+                      return Status::success();
+                    }));
+  REPO_CHECK(
+      eachPersonRow("SELECT person_id, start_utc, start_local, end_utc, end_local"
+                    " FROM site_time_off ORDER BY person_id, position",
+                    [&](Person& p, RowReader& r) {
+                      p.timeOff.push_back(TimeOff{stamp(r), stamp(r)});
+                      return Status::success();
+                    }));
+  REPO_CHECK(eachRow(db,
+                     "SELECT " + std::string(kShiftColumns) + " FROM site_shift ORDER BY position",
+                     [&](RowReader& r) {
+                       m.shifts.push_back(readShift(r));
+                       return Status::success();
+                     }));
   REPO_CHECK(eachRow(db, "SELECT id, published_at FROM site_schedule_version ORDER BY position",
-                     [&](Statement& s) {
-                       m.scheduleVersions.push_back(ScheduleVersion{
-                           s.columnText(0), Instant{Seconds{s.columnInt64(1)}}, {}});
+                     [&](RowReader& r) {
+                       m.scheduleVersions.push_back(ScheduleVersion{r.text(), instant(r), {}});
                        return Status::success();
                      }));
   ById<ScheduleVersion> versionsById(m.scheduleVersions);
   REPO_CHECK(eachRow(db,
                      "SELECT version_id, shift_id FROM site_schedule_version_shift"
                      " ORDER BY version_id, position",
-                     [&](Statement& s) {
-                       ScheduleVersion* v = versionsById.find(s.columnText(0));
+                     [&](RowReader& r) {
+                       ScheduleVersion* v = versionsById.find(r.text());
                        if (v == nullptr) return Status(makeError("stored site is inconsistent"));
-                       v->shiftIds.push_back(s.columnText(1));
+                       v->shiftIds.push_back(r.text());
                        return Status::success();
                      }));
-  REPO_CHECK(eachRow(
-      db, "SELECT person_id, kind, at FROM site_punch ORDER BY position", [&](Statement& s) {
-        auto kind = parsePunchKind(s.columnText(1));
-        if (!kind) return Status(makeError("stored punch has unknown kind"));
-        m.punches.push_back(Punch{s.columnText(0), *kind, Instant{Seconds{s.columnInt64(2)}}});
-        return Status::success();
-      }));
-  REPO_CHECK(eachRow(db, "SELECT day FROM site_school_day ORDER BY position", [&](Statement& s) {
-    auto d = dateColumn(s, 0);
+  REPO_CHECK(eachRow(db, "SELECT person_id, kind, at FROM site_punch ORDER BY position",
+                     [&](RowReader& r) {
+                       std::string person = r.text();
+                       auto kind = parsePunchKind(r.text());
+                       if (!kind) return Status(makeError("stored punch has unknown kind"));
+                       m.punches.push_back(Punch{std::move(person), *kind, instant(r)});
+                       return Status::success();
+                     }));
+  REPO_CHECK(eachRow(db, "SELECT day FROM site_school_day ORDER BY position", [&](RowReader& r) {
+    auto d = dateFrom(r.text());
     if (!d) return Status(d.error());
     m.schoolCalendar.schoolDays.push_back(*d);
     return Status::success();
@@ -502,7 +495,7 @@ Status importSite(Database& db, const SiteModel& model) {
 
 Result<PersonStanding> personStanding(Database& db, std::string_view id) {
   const auto exists = [&](const char* sql) -> Result<bool> {
-    auto stmt = db.prepare(sql);
+    auto stmt = db.cached(sql);
     if (!stmt) return stmt.error();
     stmt->bind(1, id);
     auto row = stmt->step();
@@ -510,7 +503,7 @@ Result<PersonStanding> personStanding(Database& db, std::string_view id) {
     return *row;
   };
   PersonStanding out;
-  auto person = db.prepare("SELECT phone, manager_id FROM site_person WHERE id = ?");
+  auto person = db.cached("SELECT phone, manager_id FROM site_person WHERE id = ?");
   if (!person) return person.error();
   person->bind(1, id);
   auto row = person->step();
@@ -524,6 +517,10 @@ Result<PersonStanding> personStanding(Database& db, std::string_view id) {
   if (!manager) return manager.error();
   out.managerOfRecord = *manager;
   return out;
+}
+
+Shift readShift(RowReader& r) {
+  return Shift{r.text(), r.text(), stamp(r), stamp(r), r.optionalText(), r.optionalText()};
 }
 
 Result<SiteModel> loadSite(Database& db) {

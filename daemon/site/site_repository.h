@@ -17,6 +17,10 @@
 #include "daemon/site/site_model.h"
 #include "store/database.h"
 
+namespace atoms {
+class RowReader;
+}
+
 namespace atoms::site {
 
 // Validates the model, then replaces the stored site in ONE transaction of its own. Fails if the
@@ -43,5 +47,11 @@ struct PersonStanding {
   std::string managerId;  // empty: none
 };
 Result<PersonStanding> personStanding(Database& db, std::string_view id);
+
+// The columns of a stored shift, as readShift reads them: for queries of site_shift elsewhere.
+inline constexpr std::string_view kShiftColumns =
+    "id, station_id, start_utc, start_local, end_utc, end_local, certification_id, assignee_id";
+// One row of site_shift selected with kShiftColumns (store/row_reader.h).
+Shift readShift(RowReader& r);
 
 }  // namespace atoms::site

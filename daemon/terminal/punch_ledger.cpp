@@ -4,6 +4,7 @@
 #include <string>
 
 #include "base/canonical_json.h"
+#include "base/unix_time.h"
 #include "store/audit_entry.h"
 
 namespace atoms::terminal {
@@ -26,10 +27,6 @@ site::PunchKind siteKind(drivers::terminal::PunchKind kind) {
   return site::PunchKind::kClockIn;
 }
 
-std::int64_t unixMillis(TimePoint t) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
-}
-
 json::Object describe(const Punch& p) {
   return json::Object{{"id", p.id},
                       {"person", p.person},
@@ -37,7 +34,7 @@ json::Object describe(const Punch& p) {
                       {"at", drivers::terminal::formatPunchTime(p.at)}};
 }
 
-// The prepared statements of one request.
+// The statements of one request, from the connection's cache.
 struct Statements {
   Statement stored;
   Statement person;
@@ -45,16 +42,16 @@ struct Statements {
   Statement insertSite;
 
   static Result<Statements> prepare(Database& db) {
-    auto stored = db.prepare(
+    auto stored = db.cached(
         "SELECT person_id, kind, at FROM terminal_punch WHERE terminal_id = ? AND event_id = ?");
     if (!stored) return stored.error();
-    auto person = db.prepare("SELECT 1 FROM site_person WHERE id = ?");
+    auto person = db.cached("SELECT 1 FROM site_person WHERE id = ?");
     if (!person) return person.error();
-    auto insertTerminal = db.prepare(
+    auto insertTerminal = db.cached(
         "INSERT INTO terminal_punch(terminal_id, event_id, person_id, kind, at, received_at)"
         " VALUES(?,?,?,?,?,?)");
     if (!insertTerminal) return insertTerminal.error();
-    auto insertSite = db.prepare(
+    auto insertSite = db.cached(
         "INSERT INTO site_punch(position, person_id, kind, at)"
         " SELECT COALESCE(MAX(position), -1) + 1, ?, ?, ? FROM site_punch");
     if (!insertSite) return insertSite.error();
@@ -73,7 +70,7 @@ Result<std::optional<std::string>> storedAlready(Statement& s, const std::string
   if (!*row) return std::optional<std::string>();
   const bool same = s.columnText(0) == p.person &&
                     s.columnText(1) == drivers::terminal::punchKindName(p.kind) &&
-                    s.columnInt64(2) == unixMillis(p.at);
+                    s.columnInt64(2) == toUnixMillis(p.at);
   return std::optional<std::string>(same ? "" : "the id was stored for another punch");
 }
 
@@ -127,14 +124,14 @@ Result<RecordedPunches> recordPunches(SiteStore& store, const PunchBatch& batch,
         .bind(2, p.id)
         .bind(3, p.person)
         .bind(4, kind)
-        .bind(5, unixMillis(p.at))
-        .bind(6, unixMillis(now));
-    if (auto done = t.step(); !done) return done.error();
+        .bind(5, toUnixMillis(p.at))
+        .bindTime(6, now);
+    if (Status done = t.run(); !done) return done.error();
     const site::Instant seconds = std::chrono::floor<std::chrono::seconds>(p.at);
     Statement& s = st->insertSite;
     if (Status r = s.reset(); !r) return r.error();
     s.bind(1, p.person).bind(2, kind).bind(3, seconds.time_since_epoch().count());
-    if (auto done = s.step(); !done) return done.error();
+    if (Status done = s.run(); !done) return done.error();
     described["outcome"] = "accepted";
     entries.emplace_back(std::move(described));
     result.outcomes.push_back({p.id, PunchOutcomeKind::kAccepted, ""});
