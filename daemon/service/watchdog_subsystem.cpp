@@ -7,12 +7,12 @@
 #include "base/unix_time.h"
 #include "daemon/engine/stall_watchdog.h"
 #include "daemon/log/log.h"
-#include "daemon/policy/packet_book.h"
 #include "daemon/service/config_schema.h"
 #include "daemon/service/direct_escalation.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/sms_subsystem.h"
 #include "daemon/service/store_subsystem.h"
+#include "domain/policy/packet_book.h"
 #include "store/audit_entry.h"
 #include "store/site_store.h"
 
