@@ -1,7 +1,9 @@
 # Checks the include directions between the top-level folders of a source tree (DESIGN.md section 1):
 # each folder's README.md has one line "May include: a/, b/" naming the other folders of ours its
 # files may include ("May include: nothing of ours" for none). A file including a folder that its
-# README does not allow is a violation; the script names every one and fails.
+# README does not allow is a violation; the script names every one and fails. An optional line
+# "Must not include: Poco/, date/" names libraries the folder's files may not include at all (the
+# domain has no Poco): `#include <Poco/...>` there is a violation too.
 #
 # Usage: cmake -D ROOT=<source tree> -P CheckIncludes.cmake
 # Folders without a README line are not checked (tests/, etc/, docs/...) but may still be named as
@@ -26,6 +28,10 @@ foreach(readme IN LISTS readmes)
   string(REPLACE "/" "" allowed "${allowed}")
   list(APPEND folders ${folder})
   set(allowed_${folder} ${allowed})
+  file(STRINGS ${ROOT}/${readme} banned REGEX "^Must not include: ")
+  string(REGEX MATCHALL "[A-Za-z0-9_]+/" banned "${banned}")
+  string(REPLACE "/" "" banned "${banned}")
+  set(banned_${folder} ${banned})
 endforeach()
 if(NOT folders)
   message(FATAL_ERROR "CheckIncludes: no README.md under ${ROOT} has a 'May include:' line")
@@ -35,6 +41,14 @@ set(violations 0)
 foreach(folder IN LISTS folders)
   file(GLOB_RECURSE sources RELATIVE ${ROOT} ${ROOT}/${folder}/*.h ${ROOT}/${folder}/*.cpp)
   foreach(source IN LISTS sources)
+    foreach(library IN LISTS banned_${folder})
+      file(STRINGS ${ROOT}/${source} includes REGEX "^#include [<\"]${library}/")
+      foreach(line IN LISTS includes)
+        message(SEND_ERROR "${source}: ${line}: ${folder}/ may not include ${library}/ "
+                           "(${folder}/README.md, Must not include: ${banned_${folder}})")
+        math(EXPR violations "${violations} + 1")
+      endforeach()
+    endforeach()
     file(STRINGS ${ROOT}/${source} includes REGEX "^#include \"[a-z_]+/")
     foreach(line IN LISTS includes)
       string(REGEX REPLACE "^#include \"([a-z_]+)/.*" "\\1" target "${line}")

@@ -173,7 +173,7 @@ Result<AuditLog::Batch> AuditLog::begin() {
   if (batchOpen_) return makeError("audit log: a batch is already open");
   auto txn = Transaction::begin(*db_);
   if (!txn) return makeError("audit log: cannot begin a batch: " + txn.message());
-  auto insert = db_->prepare("INSERT INTO audit_entry(seq, entry, leaf_hash) VALUES(?, ?, ?)");
+  auto insert = db_->cached("INSERT INTO audit_entry(seq, entry, leaf_hash) VALUES(?, ?, ?)");
   if (!insert) return insert.error();
   batchOpen_ = true;
   return Batch(this, std::move(*txn), std::move(*insert));
@@ -195,7 +195,7 @@ Result<std::string> AuditLog::entryText(std::uint64_t seq) const {
     return makeError("audit log: no entry " + std::to_string(seq) + " (the log has " +
                      std::to_string(size()) + ")");
   }
-  auto stmt = db_->prepare("SELECT entry FROM audit_entry WHERE seq = ?");
+  auto stmt = db_->cached("SELECT entry FROM audit_entry WHERE seq = ?");
   if (!stmt) return stmt.error();
   stmt->bind(1, static_cast<std::int64_t>(seq));
   auto row = stmt->step();
@@ -210,7 +210,7 @@ Result<std::vector<std::string>> AuditLog::entryTexts(std::uint64_t from, std::u
                      ") in a log of " + std::to_string(size()));
   }
   auto stmt =
-      db_->prepare("SELECT seq, entry FROM audit_entry WHERE seq >= ? AND seq < ? ORDER BY seq");
+      db_->cached("SELECT seq, entry FROM audit_entry WHERE seq >= ? AND seq < ? ORDER BY seq");
   if (!stmt) return stmt.error();
   stmt->bind(1, static_cast<std::int64_t>(from)).bind(2, static_cast<std::int64_t>(to));
   std::vector<std::string> out;
@@ -233,7 +233,7 @@ Result<std::string> AuditLog::checkpointAt(std::uint64_t size) const {
     return makeError("audit log: no checkpoint was signed for size " + std::to_string(size) + " (" +
                      describeNearestSigned(size) + ")");
   }
-  auto stmt = db_->prepare("SELECT note FROM audit_checkpoint WHERE size = ?");
+  auto stmt = db_->cached("SELECT note FROM audit_checkpoint WHERE size = ?");
   if (!stmt) return stmt.error();
   stmt->bind(1, static_cast<std::int64_t>(size));
   auto row = stmt->step();
@@ -272,7 +272,7 @@ AuditLog::Batch::Batch(Batch&& other) noexcept
       bytes_(other.bytes_) {}
 
 void AuditLog::Batch::finish() {
-  insert_ = Statement();  // finalised before the transaction ends
+  insert_ = Statement();  // reset (back to the cache) before the transaction ends
   (void)txn_.rollback();  // no-op after a successful commit
   if (log_ != nullptr) log_->batchOpen_ = false;
   log_ = nullptr;  // detached: a later begin() is not disturbed by this object
@@ -362,7 +362,7 @@ Result<std::string> AuditLog::Batch::commit() {
   }
   Status s;
   {
-    auto stmt = log.db_->prepare("INSERT INTO audit_checkpoint(size, root, note) VALUES(?, ?, ?)");
+    auto stmt = log.db_->cached("INSERT INTO audit_checkpoint(size, root, note) VALUES(?, ?, ?)");
     if (!stmt) {
       s = stmt.error();
     } else {
@@ -370,7 +370,7 @@ Result<std::string> AuditLog::Batch::commit() {
       auto done = stmt->step();
       if (!done) s = makeError("cannot store the checkpoint: " + done.message());
     }
-  }  // the statement is finalised before COMMIT
+  }  // the statement is reset (given back to the cache) before COMMIT
   insert_ = Statement();
   if (s) s = txn_.commit();
   finish();

@@ -8,9 +8,13 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
+#include <list>
 #include <string>
+#include <unordered_map>
 
 #include "base/file_io.h"
+#include "base/unix_time.h"
 
 namespace atoms {
 namespace {
@@ -211,7 +215,98 @@ Status configureConnection(sqlite3* db, const std::string& path, OpenMode mode) 
 
 }  // namespace
 
+// ---- StatementCache ----
+
+// One compiled statement a connection keeps for Database::cached.
+struct StatementSlot {
+  std::string sql;
+  sqlite3_stmt* stmt = nullptr;
+  bool out = false;  // borrowed by a Statement now
+};
+
+// The kept statements of one connection, most recently used first. A slot lives at a fixed address
+// (list nodes never move), so a borrowed Statement can point at it and the index can key on a view
+// of its SQL. Slots dropped while out wait in dropped_ until they come back to be finalized.
+class StatementCache {
+ public:
+  explicit StatementCache(std::size_t capacity) : capacity_(capacity) {}
+  ~StatementCache() { clear(); }  // nothing is out: each borrower holds a reference to the cache
+  StatementCache(const StatementCache&) = delete;
+  StatementCache& operator=(const StatementCache&) = delete;
+
+  // The slot kept for sql, now the most recently used; null when none is kept.
+  StatementSlot* find(std::string_view sql) {
+    auto it = index_.find(sql);
+    if (it == index_.end()) return nullptr;
+    slots_.splice(slots_.begin(), slots_, it->second);
+    return &*it->second;
+  }
+
+  // Keeps a statement just compiled for sql, borrowed from the start. Makes room by finalizing
+  // the least recently used slot that is not out.
+  StatementSlot* keep(std::string_view sql, sqlite3_stmt* stmt) {
+    slots_.push_front(StatementSlot{std::string(sql), stmt, true});
+    index_.emplace(slots_.front().sql, slots_.begin());
+    if (slots_.size() > capacity_) {
+      for (auto it = std::prev(slots_.end());; --it) {
+        if (!it->out) {
+          index_.erase(it->sql);
+          sqlite3_finalize(it->stmt);
+          slots_.erase(it);
+          break;
+        }
+        if (it == slots_.begin()) break;  // all out (nested far beyond the capacity): keep them
+      }
+    }
+    return &slots_.front();
+  }
+
+  // A borrowed statement comes back: ready for its next user, or finalized if it was dropped.
+  void giveBack(StatementSlot* slot) noexcept {
+    for (auto it = dropped_.begin(); it != dropped_.end(); ++it) {
+      if (&*it == slot) {
+        sqlite3_finalize(it->stmt);
+        dropped_.erase(it);
+        return;
+      }
+    }
+    // sqlite3_reset repeats the error of the last step, which step() has reported already.
+    sqlite3_reset(slot->stmt);
+    sqlite3_clear_bindings(slot->stmt);
+    slot->out = false;
+  }
+
+  // Finalizes every slot not out; those out are finalized when they come back.
+  void clear() noexcept {
+    index_.clear();
+    for (auto it = slots_.begin(); it != slots_.end();) {
+      auto next = std::next(it);
+      if (it->out) {
+        dropped_.splice(dropped_.end(), slots_, it);
+      } else {
+        sqlite3_finalize(it->stmt);
+        slots_.erase(it);
+      }
+      it = next;
+    }
+  }
+
+  std::size_t size() const { return slots_.size(); }
+
+ private:
+  std::size_t capacity_;
+  std::list<StatementSlot> slots_;
+  std::unordered_map<std::string_view, std::list<StatementSlot>::iterator> index_;
+  std::list<StatementSlot> dropped_;
+};
+
 // ---- Database ----
+
+Database::Database(sqlite3* db, std::string path, OpenMode mode)
+    : db_(db),
+      path_(std::move(path)),
+      mode_(mode),
+      cache_(std::make_shared<StatementCache>(kStatementCacheCapacity)) {}
 
 Result<Database> Database::open(const std::string& path, const SecretBytes& key, OpenMode mode) {
   if (key.size() != kKeySize) {
@@ -258,7 +353,10 @@ Result<Database> Database::open(const std::string& path, const SecretBytes& key,
 Database::~Database() { close(); }
 
 Database::Database(Database&& other) noexcept
-    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)), mode_(other.mode_) {}
+    : db_(std::exchange(other.db_, nullptr)),
+      path_(std::move(other.path_)),
+      mode_(other.mode_),
+      cache_(std::move(other.cache_)) {}
 
 Database& Database::operator=(Database&& other) noexcept {
   if (this != &other) {
@@ -266,11 +364,16 @@ Database& Database::operator=(Database&& other) noexcept {
     db_ = std::exchange(other.db_, nullptr);
     path_ = std::move(other.path_);
     mode_ = other.mode_;
+    cache_ = std::move(other.cache_);
   }
   return *this;
 }
 
 void Database::close() {
+  if (cache_ != nullptr) {
+    cache_->clear();
+    cache_.reset();
+  }
   // close_v2: should a Statement outlive its Database by mistake, the connection is released
   // when that statement is finalized instead of leaking.
   if (db_ != nullptr) sqlite3_close_v2(std::exchange(db_, nullptr));
@@ -309,6 +412,30 @@ Result<Statement> Database::prepare(std::string_view sql) {
   return Statement(stmt, db_);
 }
 
+Result<Statement> Database::cached(std::string_view sql) {
+  if (db_ == nullptr) return makeError("database is not open");
+  StatementSlot* slot = cache_->find(sql);
+  if (slot != nullptr && slot->out) return prepare(sql);  // nested use of the same SQL
+  if (slot == nullptr) {
+    auto fresh = prepare(sql);
+    if (!fresh) return fresh;
+    slot = cache_->keep(sql, std::exchange(fresh->stmt_, nullptr));
+  }
+  slot->out = true;
+  Statement borrowed(slot->stmt, db_);
+  borrowed.cache_ = cache_;
+  borrowed.slot_ = slot;
+  return borrowed;
+}
+
+void Database::clearStatementCache() {
+  if (cache_ != nullptr) cache_->clear();
+}
+
+std::size_t Database::cachedStatementCount() const {
+  return cache_ != nullptr ? cache_->size() : 0;
+}
+
 std::int64_t Database::lastInsertRowid() const {
   return db_ != nullptr ? sqlite3_last_insert_rowid(db_) : 0;
 }
@@ -336,23 +463,35 @@ Status Database::quickCheck() {
 
 // ---- Statement ----
 
-Statement::~Statement() {
-  if (stmt_ != nullptr) sqlite3_finalize(stmt_);
-}
+Statement::~Statement() { release(); }
 
 Statement::Statement(Statement&& other) noexcept
     : stmt_(std::exchange(other.stmt_, nullptr)),
       db_(std::exchange(other.db_, nullptr)),
-      bindError_(std::move(other.bindError_)) {}
+      bindError_(std::move(other.bindError_)),
+      cache_(std::move(other.cache_)),
+      slot_(std::exchange(other.slot_, nullptr)) {}
 
 Statement& Statement::operator=(Statement&& other) noexcept {
   if (this != &other) {
-    if (stmt_ != nullptr) sqlite3_finalize(stmt_);
+    release();
     stmt_ = std::exchange(other.stmt_, nullptr);
     db_ = std::exchange(other.db_, nullptr);
     bindError_ = std::move(other.bindError_);
+    cache_ = std::move(other.cache_);
+    slot_ = std::exchange(other.slot_, nullptr);
   }
   return *this;
+}
+
+void Statement::release() noexcept {
+  if (slot_ != nullptr) {
+    cache_->giveBack(std::exchange(slot_, nullptr));
+  } else if (stmt_ != nullptr) {
+    sqlite3_finalize(stmt_);
+  }
+  stmt_ = nullptr;
+  cache_.reset();
 }
 
 void Statement::noteBindError(int rc, int index) {
@@ -391,6 +530,20 @@ Statement& Statement::bindNull(int index) {
   return *this;
 }
 
+Statement& Statement::bindOptional(int index, const std::optional<std::int64_t>& value) {
+  return value ? bind(index, *value) : bindNull(index);
+}
+
+Statement& Statement::bindOptional(int index, const std::optional<std::string>& text) {
+  return text ? bind(index, std::string_view(*text)) : bindNull(index);
+}
+
+Statement& Statement::bindTime(int index, TimePoint t) { return bind(index, toUnixMillis(t)); }
+
+Statement& Statement::bindTime(int index, const std::optional<TimePoint>& t) {
+  return t ? bindTime(index, *t) : bindNull(index);
+}
+
 Result<bool> Statement::step() {
   if (stmt_ == nullptr) return makeError("step on an empty statement");
   if (!bindError_.empty()) return makeError(bindError_);
@@ -402,6 +555,12 @@ Result<bool> Statement::step() {
   return makeError("database " + std::string(file != nullptr ? file : "") + ": " +
                    sqlite3_errmsg(db_) + " (SQL: " + sqlForMessage(sql != nullptr ? sql : "") +
                    ")");
+}
+
+Status Statement::run() {
+  auto done = step();
+  if (!done) return done.error();
+  return Status::success();
 }
 
 Status Statement::reset() {

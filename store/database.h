@@ -1,8 +1,10 @@
 // Database: a thin RAII wrapper over the SQLCipher C API (one sqlite3 connection).
 //
 // Contract:
-// - Ownership: Database owns its connection, Statement owns its sqlite3_stmt; both are move-only.
-//   Every Statement and Transaction must be destroyed before the Database it came from.
+// - Ownership: Database owns its connection, Statement owns its sqlite3_stmt (or, for one from
+//   Database::cached, borrows it from the connection's statement cache until it is destroyed);
+//   all are move-only. Every Statement and Transaction must be destroyed before the Database it
+//   came from (a cached Statement that outlives it by mistake is finalized, not given back).
 // - Threading: none of these classes is thread-safe. Use one Database per thread; the engine
 //   thread owns the single ReadWrite connection, panel threads each open their own ReadOnly one
 //   (WAL lets them read while the writer writes).
@@ -12,7 +14,10 @@
 //   when linked against SQLCipher 4, so a box can move between the two (docs/decisions/0001).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -21,11 +26,15 @@
 #include "base/bytes.h"
 #include "base/result.h"
 #include "base/secret.h"
+#include "base/time_point.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
 
 namespace atoms {
+
+class StatementCache;
+struct StatementSlot;
 
 enum class OpenMode {
   Create,     // the file must not exist; it is created with mode 0600
@@ -41,6 +50,9 @@ inline constexpr int kCipherPageSize = 1024;
 // How long a statement waits for another connection's lock before failing with "database is
 // locked" (writers only contend when someone runs a second writer by mistake).
 inline constexpr int kBusyTimeoutMs = 5000;
+// Distinct SQL texts a connection keeps compiled for Database::cached (about 150 in the code; the
+// least recently used is finalized when a new one would exceed this).
+inline constexpr std::size_t kStatementCacheCapacity = 256;
 
 class Statement {
  public:
@@ -58,10 +70,19 @@ class Statement {
   Statement& bind(int index, std::string_view text);
   Statement& bindBlob(int index, std::span<const std::uint8_t> blob);
   Statement& bindNull(int index);
+  // NULL for nullopt, else as bind().
+  Statement& bindOptional(int index, const std::optional<std::int64_t>& value);
+  Statement& bindOptional(int index, const std::optional<std::string>& text);
+  // An instant as the store keeps it: Unix milliseconds (base/unix_time.h); NULL for nullopt.
+  Statement& bindTime(int index, TimePoint t);
+  Statement& bindTime(int index, const std::optional<TimePoint>& t);
 
   // true: a row is available through the column accessors; false: the statement is done.
   // Errors carry SQLite's message and the SQL text.
   Result<bool> step();
+  // Steps a statement run for its effect (INSERT, UPDATE, DELETE, ...) once; a row it may return
+  // is ignored. The errors of step().
+  Status run();
   // Resets the statement for another run and clears the bindings and any pending bind error.
   Status reset();
 
@@ -76,12 +97,18 @@ class Statement {
 
  private:
   friend class Database;
+  friend class StatementCache;
   Statement(sqlite3_stmt* stmt, sqlite3* db) : stmt_(stmt), db_(db) {}
   void noteBindError(int rc, int index);
+  // Finalizes the statement, or gives it back to the cache it came from.
+  void release() noexcept;
 
   sqlite3_stmt* stmt_ = nullptr;
   sqlite3* db_ = nullptr;
   std::string bindError_;
+  // Set while stmt_ is borrowed from a cache: where it goes back to.
+  std::shared_ptr<StatementCache> cache_;
+  StatementSlot* slot_ = nullptr;
 };
 
 class Database {
@@ -104,8 +131,28 @@ class Database {
   // Runs one or more SQL statements that return no rows of interest (DDL, PRAGMA, BEGIN...).
   Status exec(std::string_view sql);
   // Compiles exactly one statement (trailing whitespace/semicolons allowed; a second statement is
-  // an error so it is never silently ignored).
+  // an error so it is never silently ignored). The Statement is the caller's alone and is finalized
+  // when destroyed: for SQL built at run time, or run once.
   Result<Statement> prepare(std::string_view sql);
+  // The same statement as prepare(sql), compiled once per connection and kept: for the fixed SQL
+  // of a repository, run again and again (compiling is a large part of a short query's cost).
+  // - The first call for a SQL text compiles it (with prepare()'s errors, reported every time, as
+  //   nothing is cached for SQL that fails); later calls hand out the same compiled statement.
+  // - The Statement is used like one from prepare(). Destroying it gives it back to the cache:
+  //   reset (so it holds no read lock) with its bindings cleared, so the next user never sees
+  //   this one's parameters or half-read rows.
+  // - Nested use works: while the cached statement for a SQL text is out, a call with the same
+  //   text gets a freshly compiled one, finalized when destroyed.
+  // - Bounded: kStatementCacheCapacity texts, least recently used finalized first.
+  // - Invalidation: clearStatementCache(), which migrate() calls after applying migrations, and
+  //   closing the connection finalize every kept statement (one out at the time is finalized when
+  //   it comes back). A statement kept across other schema changes stays correct, as SQLite
+  //   recompiles it on its next step; clearing only frees what refers to the old schema.
+  Result<Statement> cached(std::string_view sql);
+  // Finalizes the kept statements (see cached()).
+  void clearStatementCache();
+  // How many SQL texts the cache holds compiled now (those out included); for tests.
+  std::size_t cachedStatementCount() const;
 
   std::int64_t lastInsertRowid() const;
   int changes() const;  // rows changed by the last INSERT/UPDATE/DELETE
@@ -119,13 +166,15 @@ class Database {
   sqlite3* handle() { return db_; }
 
  private:
-  Database(sqlite3* db, std::string path, OpenMode mode)
-      : db_(db), path_(std::move(path)), mode_(mode) {}
+  Database(sqlite3* db, std::string path, OpenMode mode);
   void close();
 
   sqlite3* db_ = nullptr;
   std::string path_;
   OpenMode mode_ = OpenMode::ReadOnly;
+  // Shared with the Statements borrowed from it, so one that outlives the Database by mistake
+  // still finds where to go back to (and is finalized there).
+  std::shared_ptr<StatementCache> cache_;
 };
 
 // Transaction: BEGIN IMMEDIATE on begin (takes the write lock up front, so a transaction never

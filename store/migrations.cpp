@@ -17,7 +17,7 @@ constexpr Migration kStoreMigrations[] = {
      " note TEXT NOT NULL);"
      "CREATE TABLE audit_sync(id INTEGER PRIMARY KEY CHECK(id=1), acked_size INTEGER NOT NULL,"
      " acked_root BLOB);"},
-    // The site model (daemon/site/site_repository.h). Instants are Unix seconds (UTC); local wall
+    // The site model (domain/site/site_repository.h). Instants are Unix seconds (UTC); local wall
     // times are seconds of the local_time epoch; dates are 'YYYY-MM-DD'; position keeps file order.
     {3, "site",
      "CREATE TABLE site_info(id INTEGER PRIMARY KEY CHECK(id=1), site_id TEXT NOT NULL,"
@@ -86,7 +86,7 @@ constexpr Migration kStoreMigrations[] = {
      " provider_id TEXT NOT NULL, state TEXT NOT NULL, error_code TEXT NOT NULL,"
      " reported_at INTEGER NOT NULL, received_at INTEGER NOT NULL, applied INTEGER NOT NULL,"
      " UNIQUE(gateway, provider_id, state));"},
-    // Station tags and hire dates of the site model (daemon/site/station_tag.h, site_repository.h).
+    // Station tags and hire dates of the site model (domain/site/station_tag.h, site_repository.h).
     {5, "site_station_tags",
      "CREATE TABLE site_station_tag(station_id TEXT NOT NULL, position INTEGER NOT NULL,"
      " tag TEXT NOT NULL, PRIMARY KEY(station_id, position));"
@@ -112,7 +112,7 @@ constexpr Migration kStoreMigrations[] = {
     // Signed cloud commands (sync/command/, docs/sync-protocol.md "Commands"): the replay guard
     // (every verified command id, decided once, never pruned, with the result it got), the
     // configuration overrides that config.set commands leave for the next start, and the
-    // kill-switch state (daemon/policy/kill_switch.h; no row means L0). Times are audit-entry
+    // kill-switch state (domain/policy/kill_switch.h; no row means L0). Times are audit-entry
     // timestamps (UTC, YYYY-MM-DDTHH:MM:SS.mmmZ).
     {7, "sync_commands",
      "CREATE TABLE sync_command(id TEXT PRIMARY KEY, kind TEXT NOT NULL,"
@@ -134,7 +134,7 @@ constexpr Migration kStoreMigrations[] = {
      " acknowledged_by TEXT NOT NULL, acknowledged_at INTEGER);"
      "CREATE INDEX safety_incident_due ON safety_incident(state, next_alert_at);"
      "CREATE INDEX safety_incident_reporter ON safety_incident(reporter, state);"},
-    // Call-outs (daemon/callout/, docs/callouts.md): one row per shift someone cannot work, its
+    // Call-outs (domain/callout/, docs/callouts.md): one row per shift someone cannot work, its
     // offers (one per person and call-out: nobody is offered the same call-out twice) and the
     // approvals a manager gives or refuses by text or on the panel. Instants are Unix
     // milliseconds (UTC). At most one open call-out per shift.
@@ -162,7 +162,7 @@ constexpr Migration kStoreMigrations[] = {
      " state IN ('pending','approved','denied','expired','withdrawn')),"
      " decided_by TEXT NOT NULL, decided_at INTEGER, remark TEXT NOT NULL);"
      "CREATE INDEX approval_by_state ON approval(state, expires_at);"},
-    // Punches from time-clock terminals (daemon/terminal/punch_ledger.h, docs/terminals.md): one
+    // Punches from time-clock terminals (domain/terminal/punch_ledger.h, docs/terminals.md): one
     // row per (terminal, the terminal's own event id), so a retried request stores nothing twice.
     // Accepted punches are also appended to site_punch. Instants are Unix milliseconds (UTC).
     {10, "terminal_punches",
@@ -170,10 +170,10 @@ constexpr Migration kStoreMigrations[] = {
      " person_id TEXT NOT NULL, kind TEXT NOT NULL, at INTEGER NOT NULL,"
      " received_at INTEGER NOT NULL, PRIMARY KEY(terminal_id, event_id));"
      "CREATE INDEX terminal_punch_by_person ON terminal_punch(person_id, at);"},
-    // The seq of the signed receipt each approval was asked with (daemon/callout/, docs/api.md):
+    // The seq of the signed receipt each approval was asked with (domain/callout/, docs/api.md):
     // the approvals API shows its rule evaluations as the evidence. NULL for older rows.
     {11, "approval_receipt", "ALTER TABLE approval ADD COLUMN receipt_seq INTEGER;"},
-    // Trust budgets (daemon/policy/trust_store.h, docs/policy-gate.md "Trust budget"): one row per
+    // Trust budgets (domain/policy/trust_store.h, docs/policy-gate.md "Trust budget"): one row per
     // management function. `state` is the whole budget as canonical JSON (trust, graduation and
     // the evidence windows, instants in Unix milliseconds) and is what is loaded; graduation,
     // effective and trust_halves repeat it for people reading the database.
@@ -183,13 +183,13 @@ constexpr Migration kStoreMigrations[] = {
      " effective TEXT NOT NULL CHECK(effective IN ('SHADOW','PROPOSE','AUTONOMOUS')),"
      " trust_halves INTEGER NOT NULL CHECK(trust_halves BETWEEN 0 AND 200),"
      " updated_at INTEGER NOT NULL, state TEXT NOT NULL);"},
-    // What every wave asks for each person with the station's role (daemon/callout/
+    // What every wave asks for each person with the station's role (domain/callout/
     // callout_store.h: outBetween, offersSince): indexed, so a wave does not scan the call-outs
     // and offers on record (bench_callout grew with them).
     {13, "callout_lookups",
      "CREATE INDEX callout_by_absent ON callout(absent_id, shift_start);"
      "CREATE INDEX callout_offer_by_person_time ON callout_offer(person_id, offered_at);"},
-    // Breakers (daemon/policy/breaker_board.h, docs/policy-breakers.md): one row per breaker.
+    // Breakers (domain/policy/breaker_board.h, docs/policy-breakers.md): one row per breaker.
     // `state_json` is the whole breaker as canonical JSON (state, probe progress, the samples and
     // signals inside their windows; instants in Unix milliseconds) and is what is loaded; state,
     // since and reason repeat it for people reading the database.
@@ -214,8 +214,8 @@ constexpr Migration kStoreMigrations[] = {
     // (sms/conversation/parked_messages.h). parked_at: Unix milliseconds (UTC).
     {16, "sms_parked",
      "CREATE TABLE sms_parked(inbox_id INTEGER PRIMARY KEY, parked_at INTEGER NOT NULL);"},
-    // HUMAN_ONLY packets for a person (daemon/policy/packet_book.h) and the actions people asked
-    // the box for (daemon/policy/action_requests.h; RISK-08 counts the adverse ones per subject).
+    // HUMAN_ONLY packets for a person (domain/policy/packet_book.h) and the actions people asked
+    // the box for (domain/policy/action_requests.h; RISK-08 counts the adverse ones per subject).
     // Instants are Unix milliseconds (UTC); evidence is canonical JSON.
     {17, "human_packets",
      "CREATE TABLE human_packet(id INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
@@ -234,7 +234,7 @@ constexpr Migration kStoreMigrations[] = {
     {18, "sms_offers_paused",
      "CREATE TABLE sms_offers_paused(phone TEXT PRIMARY KEY, paused_at INTEGER NOT NULL,"
      " words TEXT NOT NULL);"},
-    // Covers the box gave on its own, each judged once (daemon/callout/cover_verifier.h): pending,
+    // Covers the box gave on its own, each judged once (domain/callout/cover_verifier.h): pending,
     // then verified or mismatch with the reason and the evidence. Instants: Unix milliseconds.
     {19, "cover_check",
      "CREATE TABLE cover_check(callout_id INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
@@ -243,7 +243,7 @@ constexpr Migration kStoreMigrations[] = {
      " CHECK(outcome IN ('pending','verified','mismatch')), judged_at INTEGER,"
      " reason TEXT NOT NULL, evidence TEXT NOT NULL);"
      "CREATE INDEX cover_check_by_outcome ON cover_check(outcome);"},
-    // Call-outs decided in shadow (daemon/callout/shadow_book.h; docs/callouts.md "shadow"):
+    // Call-outs decided in shadow (domain/callout/shadow_book.h; docs/callouts.md "shadow"):
     // whom the box would have offered the shift (eligible, canonical JSON array of person ids in
     // rank order) and whom it ruled out and why (ruled_out, canonical JSON), then the verdict on
     // it: by the time clock or the schedule at the shift's start plus the grace, or by a manager.
@@ -385,7 +385,10 @@ Status migrate(Database& db, std::span<const Migration> migrations) {
   if (auto s = db.exec(kCreateTable); !s) return s;
   for (const Migration& m : migrations) {
     if (std::find(pending->begin(), pending->end(), m.version) == pending->end()) continue;
-    if (auto s = applyOne(db, m); !s) return s;
+    Status applied = applyOne(db, m);
+    // Statements kept for the old schema would only be recompiled, or fail, at their next step.
+    db.clearStatementCache();
+    if (!applied) return applied;
   }
   return Status::success();
 }

@@ -27,7 +27,8 @@ struct Migration {
 // version newer than the list knows ("database schema version 7 is newer than this atoms-edge
 // (5)"), a recorded name differs from the list's, a recorded version the list does not have, a
 // malformed list, or any SQL error (the failing migration is rolled back, earlier ones stay).
-// Safe against a concurrent migrator: each version is re-checked inside its transaction.
+// Safe against a concurrent migrator: each version is re-checked inside its transaction. Clears
+// the connection's statement cache after each migration it runs (Database::cached).
 Status migrate(Database& db, std::span<const Migration> migrations);
 
 // The versions of the list not yet applied, in order, after the same checks as migrate(); works

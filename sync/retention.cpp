@@ -25,7 +25,7 @@ Result<RetentionResult> pruneSyncedCheckpoints(const AuditLog& log, Database& db
   RetentionResult result;
   if (lo == sizes.begin()) return result;
   result.boundary = *(lo - 1);
-  auto stmt = db.prepare("DELETE FROM audit_checkpoint WHERE size < ?");
+  auto stmt = db.cached("DELETE FROM audit_checkpoint WHERE size < ?");
   if (!stmt) return stmt.error();
   stmt->bind(1, static_cast<std::int64_t>(result.boundary));
   auto done = stmt->step();

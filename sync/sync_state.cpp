@@ -7,7 +7,7 @@
 namespace atoms::sync {
 
 Result<AckedState> loadAckedState(Database& db) {
-  auto stmt = db.prepare("SELECT acked_size, acked_root FROM audit_sync WHERE id = 1");
+  auto stmt = db.cached("SELECT acked_size, acked_root FROM audit_sync WHERE id = 1");
   if (!stmt) return stmt.error();
   auto row = stmt->step();
   if (!row) return row.error();
@@ -27,12 +27,10 @@ Result<AckedState> loadAckedState(Database& db) {
 
 Status saveAckedState(Database& db, const AckedState& state) {
   auto stmt =
-      db.prepare("INSERT OR REPLACE INTO audit_sync(id, acked_size, acked_root) VALUES(1, ?, ?)");
+      db.cached("INSERT OR REPLACE INTO audit_sync(id, acked_size, acked_root) VALUES(1, ?, ?)");
   if (!stmt) return stmt.error();
   stmt->bind(1, static_cast<std::int64_t>(state.size)).bindBlob(2, state.root);
-  auto done = stmt->step();
-  if (!done) return done.error();
-  return Status::success();
+  return stmt->run();
 }
 
 }  // namespace atoms::sync

@@ -20,7 +20,7 @@
 
 #include "base/canonical_json.h"
 #include "base/result.h"
-#include "daemon/policy/panel_kill_switch.h"
+#include "domain/policy/panel_kill_switch.h"
 
 namespace atoms::api {
 

@@ -11,7 +11,7 @@
 
 #include "base/canonical_json.h"
 #include "base/result.h"
-#include "daemon/callout/approval_book.h"
+#include "domain/callout/approval_book.h"
 
 namespace atoms::api {
 

@@ -40,7 +40,7 @@
 #include "base/result.h"
 #include "base/writer_call.h"
 #include "daemon/api/api_resource.h"
-#include "daemon/callout/approval_book.h"
+#include "domain/callout/approval_book.h"
 #include "drivers/http/bearer_tokens.h"
 
 namespace Poco::Net {

@@ -4,7 +4,7 @@
 //   POST /v1/killswitch   {"level":"L2","reason":"..."}: set by the token's person
 // "level" is "L0".."L3" (or the number 0..3); "reason" is required (1..500 bytes, no control
 // characters). Who may set which level, the gate and the audit are PanelKillSwitch's
-// (daemon/policy/panel_kill_switch.h): 200 {"outcome":"changed"|"unchanged","message",
+// (domain/policy/panel_kill_switch.h): 200 {"outcome":"changed"|"unchanged","message",
 // "killSwitch":{...}}; 403 {"error": why} for a refusal (audited there as killswitch.refused);
 // 400 for a bad body; 403 for a token whose person is not on the site.
 //
@@ -17,8 +17,8 @@
 
 #include "base/result.h"
 #include "daemon/api/api_resource.h"
-#include "daemon/policy/kill_switch.h"
-#include "daemon/policy/panel_kill_switch.h"
+#include "domain/policy/kill_switch.h"
+#include "domain/policy/panel_kill_switch.h"
 
 namespace atoms::api {
 

@@ -1,7 +1,7 @@
 #include "daemon/api/offers_resource.h"
 
 #include "daemon/api/approval_json.h"
-#include "daemon/site/site_file.h"
+#include "domain/site/site_file.h"
 
 namespace atoms::api {
 namespace {

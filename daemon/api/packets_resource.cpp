@@ -1,7 +1,7 @@
 #include "daemon/api/packets_resource.h"
 
 #include "daemon/api/approval_json.h"
-#include "daemon/site/site_file.h"
+#include "domain/site/site_file.h"
 #include "drivers/http/printable.h"
 
 namespace atoms::api {

@@ -6,7 +6,7 @@
 //   POST /v1/packets/{id}/close    {"note":"what was done"}   an owner or a manager of record
 //   POST /v1/requests              {"kind":"schedule.reduce_hours","subject":"p-jamal",
 //                                   "reason":"..."}            an owner or a manager of record
-// A request is decided by the policy gate (daemon/policy/action_requests.h): a HUMAN_ONLY outcome
+// A request is decided by the policy gate (domain/policy/action_requests.h): a HUMAN_ONLY outcome
 // (RISK-08 included, with the pattern named) answers 202 with the packet opened; anything else is
 // refused with 409 and the reason (the kill switch, or a kind the box does not carry out from a
 // request), the ask on record either way. Reading is for anyone of the site.
@@ -22,9 +22,9 @@
 
 #include "base/result.h"
 #include "daemon/api/api_resource.h"
-#include "daemon/policy/action_requests.h"
-#include "daemon/policy/packet_book.h"
-#include "daemon/policy/panel_kill_switch.h"
+#include "domain/policy/action_requests.h"
+#include "domain/policy/packet_book.h"
+#include "domain/policy/panel_kill_switch.h"
 
 namespace atoms::api {
 

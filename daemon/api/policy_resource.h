@@ -26,7 +26,7 @@
 
 #include "base/result.h"
 #include "daemon/api/api_resource.h"
-#include "daemon/policy/panel_kill_switch.h"
+#include "domain/policy/panel_kill_switch.h"
 
 namespace atoms::api {
 

@@ -13,8 +13,8 @@
 #include "base/canonical_json.h"
 #include "daemon/cli/commands.h"
 #include "daemon/cli/site_file_input.h"
-#include "daemon/labor/schedule_check.h"
-#include "daemon/site/site_file.h"
+#include "domain/labor/schedule_check.h"
+#include "domain/site/site_file.h"
 
 namespace atoms::cli {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "base/file_io.h"
 #include "base/result.h"
-#include "daemon/site/site_file.h"
+#include "domain/site/site_file.h"
 
 namespace atoms::cli {
 

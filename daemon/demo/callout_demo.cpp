@@ -11,9 +11,9 @@
 #include "daemon/demo/callout_narrator.h"
 #include "daemon/demo/phone_prompt.h"
 #include "daemon/demo/simulated_site.h"
-#include "daemon/labor/rule_table.h"
-#include "daemon/site/site_file.h"
-#include "daemon/site/site_repository.h"
+#include "domain/labor/rule_table.h"
+#include "domain/site/site_file.h"
+#include "domain/site/site_repository.h"
 #include "store/log_verifier.h"
 
 namespace atoms {

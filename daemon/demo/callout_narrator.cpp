@@ -6,7 +6,7 @@
 #include <ostream>
 #include <sstream>
 
-#include "daemon/labor/labor_engine.h"
+#include "domain/labor/labor_engine.h"
 
 namespace atoms::demo {
 namespace {

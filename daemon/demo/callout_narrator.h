@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "daemon/demo/simulated_site.h"
-#include "daemon/labor/rule_table.h"
+#include "domain/labor/rule_table.h"
 #include "store/audit_entry.h"
 
 namespace atoms::demo {

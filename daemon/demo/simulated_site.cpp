@@ -11,11 +11,11 @@
 #include <utility>
 
 #include "daemon/engine/engine.h"
-#include "daemon/labor/rule_table.h"
-#include "daemon/policy/shipped_actions.h"
 #include "daemon/service/sms_subsystem.h"
-#include "daemon/site/site_repository.h"
 #include "daemon/sms/conversation_processor.h"
+#include "domain/labor/rule_table.h"
+#include "domain/policy/shipped_actions.h"
+#include "domain/site/site_repository.h"
 #include "drivers/sms/simulated/simulated_gateway.h"
 #include "sms/conversation/conversation_settings.h"
 #include "sms/mailbox/dispatcher.h"

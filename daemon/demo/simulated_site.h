@@ -25,10 +25,10 @@
 
 #include "base/clock.h"
 #include "base/result.h"
-#include "daemon/callout/callout_desk.h"
 #include "daemon/demo/simulated_time_clock.h"
-#include "daemon/policy/policy_gate.h"
-#include "daemon/site/site_model.h"
+#include "domain/callout/callout_desk.h"
+#include "domain/policy/policy_gate.h"
+#include "domain/site/site_model.h"
 #include "sms/conversation/roster.h"
 #include "store/audit_entry.h"
 #include "store/site_store.h"

@@ -1,8 +1,8 @@
 #include "daemon/demo/simulated_time_clock.h"
 
-#include "daemon/callout/callout_store.h"
-#include "daemon/site/site_repository.h"
-#include "daemon/terminal/punch_ledger.h"
+#include "domain/callout/callout_store.h"
+#include "domain/site/site_repository.h"
+#include "domain/terminal/punch_ledger.h"
 
 namespace atoms::demo {
 

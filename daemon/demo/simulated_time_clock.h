@@ -1,7 +1,7 @@
 // SimulatedTimeClock: the demo site's time clock by the door. As the simulated clock passes the
 // start of a shift, its assignee clocks in, through the same path as a real terminal's punch
 // (terminal::recordPunches: a site_punch row and a `punch` audit entry), so the time clock's
-// no-show watch (daemon/callout/no_show_watch.h) sees who is in. Nobody clocks in for a shift
+// no-show watch (domain/callout/no_show_watch.h) sees who is in. Nobody clocks in for a shift
 // with an open call-out for them (they are not there), nor anyone the demo keeps away
 // (stayAway(): the newcomer's way to watch the no-show question reach the lead on duty).
 //

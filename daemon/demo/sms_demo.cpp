@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "base/clock.h"
-#include "daemon/site/site_file.h"
-#include "daemon/site/site_repository.h"
-#include "daemon/site/time_zone.h"
 #include "daemon/sms/site_roster.h"
 #include "daemon/sms/zone_site_time.h"
+#include "domain/site/site_file.h"
+#include "domain/site/site_repository.h"
+#include "domain/site/time_zone.h"
 #include "drivers/sms/simulated/simulated_gateway.h"
 #include "sms/conversation/conversation.h"
 #include "sms/conversation/outreach.h"

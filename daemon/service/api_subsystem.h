@@ -26,8 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "daemon/policy/panel_kill_switch.h"
 #include "daemon/service/service_subsystem.h"
+#include "domain/policy/panel_kill_switch.h"
 
 namespace atoms {
 

@@ -13,13 +13,13 @@
 #include <stdexcept>
 
 #include "daemon/log/setup.h"
-#include "daemon/policy/shipped_actions.h"
 #include "daemon/service/api_subsystem.h"
 #include "daemon/service/listen_address.h"
 #include "daemon/service/sms_config.h"
 #include "daemon/service/sync_subsystem.h"
 #include "daemon/service/terminal_subsystem.h"
-#include "daemon/site/site_file.h"
+#include "domain/policy/shipped_actions.h"
+#include "domain/site/site_file.h"
 
 namespace atoms {
 
@@ -47,7 +47,7 @@ std::vector<ConfigKey> serviceConfigSchema() {
        "person who took it): shadow (decides and records only), propose (a manager approves "
        "each step), autonomous (within the labor rules); the owner's choice (seed 001 section 6)",
        oneOf({"shadow", "propose", "autonomous"})},
-      // Labor rules and call-outs (daemon/callout/, docs/callouts.md).
+      // Labor rules and call-outs (domain/callout/, docs/callouts.md).
       {"labor.rules_dir", "/etc/atoms-edge/labor",
        "directory of the labor rule tables (etc/labor in a source checkout)", absolutePath()},
       {"callout.wave_size", "3", "offers sent at once for a shift someone cannot work",

@@ -6,10 +6,10 @@
 #include <utility>
 
 #include "daemon/log/log.h"
-#include "daemon/policy/shipped_actions.h"
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/store_subsystem.h"
+#include "domain/policy/shipped_actions.h"
 #include "store/state_dir.h"
 
 namespace atoms {

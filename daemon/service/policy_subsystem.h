@@ -1,13 +1,13 @@
 // PolicySubsystem: the policy gate in `atoms-edge serve` (DESIGN.md section 5, issue 7;
-// docs/policy-gate.md). The policy itself is daemon/policy/: the gate (over the action table built
-// into the binary, daemon/policy/shipped_actions.h) and the PolicyService (policy_service.h: the
+// docs/policy-gate.md). The policy itself is domain/policy/: the gate (over the action table built
+// into the binary, domain/policy/shipped_actions.h) and the PolicyService (policy_service.h: the
 // kill-switch level and its listeners, the state the gate reads, every function's trust budget).
 // This is their wiring:
 // - at start it reads policy.graduation.<function> (the ceilings, docs/decisions/0010), builds the
 //   gate and the service on the engine (which reads and logs the stored kill-switch level), and
 //   checks eligibility once and then every PolicyService::kEligibilityCheckEvery on an engine
 //   timer;
-// - the IntegrityWatch (daemon/policy/integrity_watch.h) re-verifies the whole audit log once at
+// - the IntegrityWatch (domain/policy/integrity_watch.h) re-verifies the whole audit log once at
 //   start and every policy.integrity_check_interval_s on its own thread; a broken chain is posted
 //   to the engine, where the service raises the kill switch to L3;
 // - the site's breakers (SiteBreakers: BRK-OUT, BRK-SCH, BRK-CONN-<system>), kept in the store,
@@ -31,11 +31,11 @@
 #include <vector>
 
 #include "daemon/engine/deadline_timer.h"
-#include "daemon/policy/integrity_watch.h"
-#include "daemon/policy/policy_gate.h"
-#include "daemon/policy/policy_service.h"
 #include "daemon/service/service_subsystem.h"
 #include "daemon/service/site_breakers.h"
+#include "domain/policy/integrity_watch.h"
+#include "domain/policy/policy_gate.h"
+#include "domain/policy/policy_service.h"
 
 namespace atoms {
 

@@ -110,7 +110,7 @@ void SiteBreakers::apply(const BreakerReport& r) {
 }
 
 int SiteBreakers::managedPeople() {
-  auto stmt = store_.db().prepare("SELECT count(*) FROM site_person");
+  auto stmt = store_.db().cached("SELECT count(*) FROM site_person");
   if (!stmt) return people_;
   auto row = stmt->step();
   if (!row || !*row) return people_;

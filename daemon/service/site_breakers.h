@@ -1,5 +1,5 @@
 // SiteBreakers: the site's breakers in `atoms-edge serve` (issue 7 item 3; operator page
-// docs/policy-breakers.md): the BreakerBoard (daemon/policy/breaker_board.h) over the store, fed
+// docs/policy-breakers.md): the BreakerBoard (domain/policy/breaker_board.h) over the store, fed
 // with live signals and ticked by an engine timer. PolicySubsystem owns it.
 // - Breakers: BRK-OUT (its volume limit follows the number of people on the site, read again at
 //   every tick), BRK-SCH, and BRK-CONN-<system> for every connection configured
@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "daemon/engine/engine.h"
-#include "daemon/policy/breaker_board.h"
+#include "domain/policy/breaker_board.h"
 #include "store/site_store.h"
 
 namespace atoms {

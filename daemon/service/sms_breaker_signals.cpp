@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "daemon/policy/breaker.h"
+#include "domain/policy/breaker.h"
 
 namespace atoms {
 

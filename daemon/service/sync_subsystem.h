@@ -8,7 +8,7 @@
 //
 // Signed cloud commands (docs/sync-protocol.md "Commands"): the uplink hands each message of the
 // cmd topic to a CommandProcessor whose target is the kill switch and the configuration whitelist
-// (daemon/policy/). The pinned cloud key is sync.cloud_key; without it every command is refused
+// (domain/policy/). The pinned cloud key is sync.cloud_key; without it every command is refused
 // and audited. Configuration overrides a config.set command stored are layered over the file's
 // values here, at start (each one logged; an override the whitelist no longer accepts is ignored
 // with a warning).

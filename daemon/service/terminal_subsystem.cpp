@@ -10,7 +10,7 @@
 #include "daemon/service/listen_address.h"
 #include "daemon/service/refusal_audit.h"
 #include "daemon/service/store_subsystem.h"
-#include "daemon/terminal/punch_ledger.h"
+#include "domain/terminal/punch_ledger.h"
 #include "drivers/http/bearer_tokens.h"
 #include "drivers/terminal/terminal_server.h"
 #include "store/store_runner.h"

@@ -27,7 +27,7 @@
 
 #include "daemon/service/service_subsystem.h"
 #include "daemon/service/site_breakers.h"
-#include "daemon/site/site_model.h"
+#include "domain/site/site_model.h"
 
 namespace atoms {
 

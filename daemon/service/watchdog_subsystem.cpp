@@ -7,12 +7,12 @@
 #include "base/unix_time.h"
 #include "daemon/engine/stall_watchdog.h"
 #include "daemon/log/log.h"
-#include "daemon/policy/packet_book.h"
 #include "daemon/service/config_schema.h"
 #include "daemon/service/direct_escalation.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/sms_subsystem.h"
 #include "daemon/service/store_subsystem.h"
+#include "domain/policy/packet_book.h"
 #include "store/audit_entry.h"
 #include "store/site_store.h"
 
@@ -29,12 +29,12 @@ struct Reach {
 
 Result<Reach> readReach(SiteStore& store) {
   Reach reach;
-  auto name = store.db().prepare("SELECT name FROM site_info WHERE id = 1");
+  auto name = store.db().cached("SELECT name FROM site_info WHERE id = 1");
   if (!name) return name.error();
   auto row = name->step();
   if (!row) return row.error();
   if (*row) reach.site = name->columnText(0);
-  auto people = store.db().prepare(
+  auto people = store.db().cached(
       "SELECT phone FROM site_person WHERE phone <> '' AND (safety_contact = 1 OR id IN"
       " (SELECT manager_id FROM site_person WHERE manager_id IS NOT NULL)) ORDER BY position");
   if (!people) return people.error();
@@ -51,7 +51,7 @@ Result<std::vector<WatchedItem>> readWaiting(SiteStore& store, std::chrono::minu
   std::vector<WatchedItem> items;
   const auto collect = [&](const char* sql, WatchedItem::Kind kind,
                            std::chrono::minutes sla) -> Status {
-    auto stmt = store.db().prepare(sql);
+    auto stmt = store.db().cached(sql);
     if (!stmt) return stmt.error();
     for (;;) {
       auto next = stmt->step();

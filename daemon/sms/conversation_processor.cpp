@@ -4,11 +4,11 @@
 
 #include <utility>
 
-#include "daemon/labor/rule_table.h"
 #include "daemon/log/log.h"
-#include "daemon/site/site_repository.h"
-#include "daemon/site/time_zone.h"
 #include "daemon/sms/zone_site_time.h"
+#include "domain/labor/rule_table.h"
+#include "domain/site/site_repository.h"
+#include "domain/site/time_zone.h"
 #include "store/site_store.h"
 
 namespace atoms::sms_site {

@@ -31,17 +31,17 @@
 #include <optional>
 
 #include "base/result.h"
-#include "daemon/callout/approval_book.h"
-#include "daemon/callout/callout_desk.h"
-#include "daemon/callout/callout_handler.h"
-#include "daemon/callout/cover_verifier.h"
-#include "daemon/callout/no_show_watch.h"
-#include "daemon/callout/shadow_judge.h"
-#include "daemon/callout/site_snapshot.h"
 #include "daemon/engine/deadline_timer.h"
 #include "daemon/engine/engine.h"
 #include "daemon/service/sms_subsystem.h"
 #include "daemon/sms/site_roster.h"
+#include "domain/callout/approval_book.h"
+#include "domain/callout/callout_desk.h"
+#include "domain/callout/callout_handler.h"
+#include "domain/callout/cover_verifier.h"
+#include "domain/callout/no_show_watch.h"
+#include "domain/callout/shadow_judge.h"
+#include "domain/callout/site_snapshot.h"
 #include "sms/conversation/checklist_desk.h"
 #include "sms/conversation/conversation.h"
 #include "sms/conversation/outreach.h"
@@ -49,7 +49,7 @@
 
 namespace atoms::sms_site {
 
-// The call-out flow behind the conversation (daemon/callout/): where the labor rule tables are,
+// The call-out flow behind the conversation (domain/callout/): where the labor rule tables are,
 // its settings, the policy gate it asks and who hears of its decisions (the trust budget).
 struct CalloutOptions {
   std::string laborDir;

@@ -1,5 +1,5 @@
 // SiteRoster: the conversation layer's Roster (sms/conversation/roster.h) over the site model
-// (daemon/site/site_model.h): who a phone number belongs to, whether the site has their consent to
+// (domain/site/site_model.h): who a phone number belongs to, whether the site has their consent to
 // texts, and the human they can reach instead of the assistant (their manager of record, else the
 // site contact from the configuration).
 //
@@ -11,7 +11,7 @@
 #include <mutex>
 #include <string>
 
-#include "daemon/site/site_model.h"
+#include "domain/site/site_model.h"
 #include "sms/conversation/roster.h"
 
 namespace atoms::sms_site {

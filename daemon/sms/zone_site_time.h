@@ -1,11 +1,11 @@
 // ZoneSiteTime: the conversation layer's site clock (sms/conversation/site_time.h) over the site's
-// IANA time zone (daemon/site/time_zone.h), so quiet hours, daily caps and "one reply per number
+// IANA time zone (domain/site/time_zone.h), so quiet hours, daily caps and "one reply per number
 // per day" follow the site's daylight saving time.
 //
 // Immutable after construction; every method is const and thread-safe.
 #pragma once
 
-#include "daemon/site/time_zone.h"
+#include "domain/site/time_zone.h"
 #include "sms/conversation/site_time.h"
 
 namespace atoms::sms_site {

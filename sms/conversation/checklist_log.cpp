@@ -12,7 +12,7 @@ std::string_view checklistStageName(ChecklistStage stage) {
 Result<std::optional<ChecklistEntry>> firstChecklistEntry(Database& db,
                                                           std::string_view checklistId,
                                                           std::string_view localDay) {
-  auto stmt = db.prepare(
+  auto stmt = db.cached(
       "SELECT at, by_phone, person_id, channel, temperature_tenths_f, in_range"
       " FROM checklist_entry WHERE checklist_id = ? AND local_day = ? ORDER BY id LIMIT 1");
   if (!stmt) return stmt.error();
@@ -33,7 +33,7 @@ Result<std::optional<ChecklistEntry>> firstChecklistEntry(Database& db,
 }
 
 Status addChecklistEntry(Database& db, const ChecklistEntry& e) {
-  auto stmt = db.prepare(
+  auto stmt = db.cached(
       "INSERT INTO checklist_entry(checklist_id, local_day, at, by_phone, person_id, channel,"
       " temperature_tenths_f, in_range) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   if (!stmt) return stmt.error();
@@ -60,7 +60,7 @@ Status addChecklistEntry(Database& db, const ChecklistEntry& e) {
 
 Result<bool> markChecklistAlerted(Database& db, std::string_view checklistId,
                                   std::string_view localDay, ChecklistStage stage, TimePoint now) {
-  auto stmt = db.prepare(
+  auto stmt = db.cached(
       "INSERT OR IGNORE INTO checklist_alert(checklist_id, local_day, stage, sent_at)"
       " VALUES (?, ?, ?, ?)");
   if (!stmt) return stmt.error();

@@ -108,7 +108,7 @@ std::optional<LedgerState> parseLedgerState(std::string_view name) {
 }
 
 Result<ContactState> ConversationTables::contactState(std::string_view phone) {
-  auto stmt = db_.prepare(
+  auto stmt = db_.cached(
       "SELECT opted_out, opted_out_at, opt_out_keyword, opt_out_confirmed, last_inbound_at,"
       " unknown_reply_day FROM sms_contact_state WHERE phone = ?");
   if (!stmt) return stmt.error();
@@ -128,7 +128,7 @@ Result<ContactState> ConversationTables::contactState(std::string_view phone) {
 }
 
 Result<std::vector<std::string>> ConversationTables::activeSince(TimePoint since) {
-  auto stmt = db_.prepare(
+  auto stmt = db_.cached(
       "SELECT phone FROM sms_contact_state WHERE opted_out = 0 AND last_inbound_at >= ?"
       " ORDER BY last_inbound_at");
   if (!stmt) return stmt.error();
@@ -143,7 +143,7 @@ Result<std::vector<std::string>> ConversationTables::activeSince(TimePoint since
 }
 
 Status ConversationTables::saveContactState(const ContactState& state) {
-  auto stmt = db_.prepare(
+  auto stmt = db_.cached(
       "INSERT OR REPLACE INTO sms_contact_state(phone, opted_out, opted_out_at, opt_out_keyword,"
       " opt_out_confirmed, last_inbound_at, unknown_reply_day) VALUES(?, ?, ?, ?, ?, ?, ?)");
   if (!stmt) return stmt.error();
@@ -159,7 +159,7 @@ Status ConversationTables::saveContactState(const ContactState& state) {
 
 Result<std::optional<LedgerRow>> ConversationTables::findMessage(std::string_view id) {
   auto stmt =
-      db_.prepare("SELECT " + std::string(kLedgerColumns) + " FROM sms_outreach WHERE id = ?");
+      db_.cached("SELECT " + std::string(kLedgerColumns) + " FROM sms_outreach WHERE id = ?");
   if (!stmt) return stmt.error();
   stmt->bind(1, id);
   auto found = rows(*stmt);
@@ -169,7 +169,7 @@ Result<std::optional<LedgerRow>> ConversationTables::findMessage(std::string_vie
 }
 
 Result<std::int64_t> ConversationTables::insertMessage(const LedgerRow& r) {
-  auto stmt = db_.prepare(
+  auto stmt = db_.cached(
       "INSERT INTO sms_outreach(id, phone, person_id, kind, urgent, body, ref, in_reply_to,"
       " sources, actor, not_after, why_reply, state, reason, hold_until, counts_cap, local_day,"
       " receipt_seq, decisions, created_at, updated_at)"
@@ -200,7 +200,7 @@ Result<std::int64_t> ConversationTables::insertMessage(const LedgerRow& r) {
 }
 
 Status ConversationTables::updateMessage(const LedgerRow& r) {
-  auto stmt = db_.prepare(
+  auto stmt = db_.cached(
       "UPDATE sms_outreach SET state = ?, reason = ?, hold_until = ?, counts_cap = ?,"
       " local_day = ?, receipt_seq = ?, decisions = ?, updated_at = ? WHERE seq = ?");
   if (!stmt) return stmt.error();
@@ -218,10 +218,10 @@ Status ConversationTables::updateMessage(const LedgerRow& r) {
 Result<int> ConversationTables::countQueued(std::string_view phone, std::string_view day,
                                             std::optional<MessageClass> kind) {
   auto stmt =
-      db_.prepare(kind ? "SELECT count(*) FROM sms_outreach WHERE phone = ? AND local_day = ?"
-                         " AND state = 'queued' AND kind = ?"
-                       : "SELECT count(*) FROM sms_outreach WHERE phone = ? AND local_day = ?"
-                         " AND state = 'queued' AND counts_cap = 1");
+      db_.cached(kind ? "SELECT count(*) FROM sms_outreach WHERE phone = ? AND local_day = ?"
+                        " AND state = 'queued' AND kind = ?"
+                      : "SELECT count(*) FROM sms_outreach WHERE phone = ? AND local_day = ?"
+                        " AND state = 'queued' AND counts_cap = 1");
   if (!stmt) return stmt.error();
   stmt->bind(1, phone).bind(2, day);
   if (kind) stmt->bind(3, messageClassName(*kind));
@@ -232,10 +232,10 @@ Result<int> ConversationTables::countQueued(std::string_view phone, std::string_
 
 Result<std::vector<LedgerRow>> ConversationTables::dueHeld(TimePoint now, bool withFrozen,
                                                            std::size_t limit) {
-  auto stmt = db_.prepare("SELECT " + std::string(kLedgerColumns) +
-                          " FROM sms_outreach WHERE state = 'held' AND ((hold_until IS NOT NULL"
-                          " AND hold_until <= ?) OR (hold_until IS NULL AND ? = 1))"
-                          " ORDER BY seq LIMIT ?");
+  auto stmt = db_.cached("SELECT " + std::string(kLedgerColumns) +
+                         " FROM sms_outreach WHERE state = 'held' AND ((hold_until IS NOT NULL"
+                         " AND hold_until <= ?) OR (hold_until IS NULL AND ? = 1))"
+                         " ORDER BY seq LIMIT ?");
   if (!stmt) return stmt.error();
   stmt->bind(1, toUnixMillis(now))
       .bind(2, std::int64_t{withFrozen ? 1 : 0})
@@ -244,7 +244,7 @@ Result<std::vector<LedgerRow>> ConversationTables::dueHeld(TimePoint now, bool w
 }
 
 Result<std::optional<TimePoint>> ConversationTables::earliestHoldEnd() {
-  auto stmt = db_.prepare(
+  auto stmt = db_.cached(
       "SELECT min(hold_until) FROM sms_outreach WHERE state = 'held' AND hold_until IS NOT NULL");
   if (!stmt) return stmt.error();
   auto row = stmt->step();
@@ -253,10 +253,10 @@ Result<std::optional<TimePoint>> ConversationTables::earliestHoldEnd() {
 }
 
 Result<std::optional<LedgerRow>> ConversationTables::lastExplainable(std::string_view phone) {
-  auto stmt = db_.prepare("SELECT " + std::string(kLedgerColumns) +
-                          " FROM sms_outreach WHERE phone = ? AND state = 'queued'"
-                          " AND why_reply = 0 AND receipt_seq IS NOT NULL"
-                          " ORDER BY updated_at DESC, seq DESC LIMIT 1");
+  auto stmt = db_.cached("SELECT " + std::string(kLedgerColumns) +
+                         " FROM sms_outreach WHERE phone = ? AND state = 'queued'"
+                         " AND why_reply = 0 AND receipt_seq IS NOT NULL"
+                         " ORDER BY updated_at DESC, seq DESC LIMIT 1");
   if (!stmt) return stmt.error();
   stmt->bind(1, phone);
   auto found = rows(*stmt);
@@ -266,8 +266,8 @@ Result<std::optional<LedgerRow>> ConversationTables::lastExplainable(std::string
 }
 
 Result<std::vector<LedgerRow>> ConversationTables::list(std::string_view phone, std::size_t limit) {
-  auto stmt = db_.prepare("SELECT " + std::string(kLedgerColumns) +
-                          " FROM sms_outreach WHERE ? = '' OR phone = ? ORDER BY seq DESC LIMIT ?");
+  auto stmt = db_.cached("SELECT " + std::string(kLedgerColumns) +
+                         " FROM sms_outreach WHERE ? = '' OR phone = ? ORDER BY seq DESC LIMIT ?");
   if (!stmt) return stmt.error();
   stmt->bind(1, phone).bind(2, phone).bind(3, static_cast<std::int64_t>(limit));
   return rows(*stmt);

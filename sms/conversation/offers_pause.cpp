@@ -4,7 +4,7 @@ namespace atoms::sms::conversation {
 
 Result<bool> OffersPause::pause(std::string_view phone, atoms::TimePoint at,
                                 std::string_view words) {
-  auto stmt = db_.prepare(
+  auto stmt = db_.cached(
       "INSERT OR IGNORE INTO sms_offers_paused(phone, paused_at, words) VALUES(?, ?, ?)");
   if (!stmt) return stmt.error();
   stmt->bind(1, phone).bind(2, atoms::toUnixMillis(at)).bind(3, words);
@@ -14,7 +14,7 @@ Result<bool> OffersPause::pause(std::string_view phone, atoms::TimePoint at,
 }
 
 Result<std::optional<atoms::TimePoint>> OffersPause::pausedSince(std::string_view phone) {
-  auto stmt = db_.prepare("SELECT paused_at FROM sms_offers_paused WHERE phone = ?");
+  auto stmt = db_.cached("SELECT paused_at FROM sms_offers_paused WHERE phone = ?");
   if (!stmt) return stmt.error();
   stmt->bind(1, phone);
   auto row = stmt->step();
@@ -24,7 +24,7 @@ Result<std::optional<atoms::TimePoint>> OffersPause::pausedSince(std::string_vie
 }
 
 Result<bool> OffersPause::resume(std::string_view phone) {
-  auto stmt = db_.prepare("DELETE FROM sms_offers_paused WHERE phone = ?");
+  auto stmt = db_.cached("DELETE FROM sms_offers_paused WHERE phone = ?");
   if (!stmt) return stmt.error();
   stmt->bind(1, phone);
   auto done = stmt->step();

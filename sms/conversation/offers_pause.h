@@ -5,7 +5,7 @@
 // other facts and refuses every offer and notice to a paused person, also one held before the
 // pause ("outreach.offers_paused", sms/outreach/outreach_policy.h); thread replies, safety alerts
 // and escalations still reach them. The call-out desk does not offer them shifts at all
-// (daemon/callout/candidates.h, reason "offers_paused"). The conversation layer pauses (asking
+// (domain/callout/candidates.h, reason "offers_paused"). The conversation layer pauses (asking
 // once, in-thread) and resumes on OFFERS ON or START; a manager of record may clear it with
 // resume() (audited by the caller, "sms.offers_resumed").
 //

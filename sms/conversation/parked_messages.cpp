@@ -9,7 +9,7 @@ std::string parkedReplyId(std::int64_t inboxId) {
 }
 
 Status ParkedMessages::park(std::int64_t inboxId, atoms::TimePoint at) {
-  auto stmt = db_.prepare("INSERT OR IGNORE INTO sms_parked(inbox_id, parked_at) VALUES(?, ?)");
+  auto stmt = db_.cached("INSERT OR IGNORE INTO sms_parked(inbox_id, parked_at) VALUES(?, ?)");
   if (!stmt) return stmt.error();
   stmt->bind(1, inboxId).bind(2, atoms::toUnixMillis(at));
   auto done = stmt->step();
@@ -18,7 +18,7 @@ Status ParkedMessages::park(std::int64_t inboxId, atoms::TimePoint at) {
 }
 
 Result<std::vector<ParkedMessage>> ParkedMessages::all() {
-  auto stmt = db_.prepare("SELECT inbox_id, parked_at FROM sms_parked ORDER BY inbox_id");
+  auto stmt = db_.cached("SELECT inbox_id, parked_at FROM sms_parked ORDER BY inbox_id");
   if (!stmt) return stmt.error();
   std::vector<ParkedMessage> out;
   while (true) {
@@ -31,7 +31,7 @@ Result<std::vector<ParkedMessage>> ParkedMessages::all() {
 }
 
 Status ParkedMessages::remove(std::int64_t inboxId) {
-  auto stmt = db_.prepare("DELETE FROM sms_parked WHERE inbox_id = ?");
+  auto stmt = db_.cached("DELETE FROM sms_parked WHERE inbox_id = ?");
   if (!stmt) return stmt.error();
   stmt->bind(1, inboxId);
   auto done = stmt->step();

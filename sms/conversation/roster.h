@@ -1,7 +1,7 @@
 // What the conversation layer needs to know about the site's people, and nothing more: who a
 // phone number belongs to, whether they agreed to texts, the site's display name and the person to
 // name in HELP. sms/ may not depend on daemon/ (DESIGN.md section 1), so this is an interface the
-// daemon implements over its site model (daemon/site/site_model.h); tests use a small in-memory
+// daemon implements over its site model (domain/site/site_model.h); tests use a small in-memory
 // one.
 //
 // Threading: the conversation layer calls the roster on the thread that runs its store work (the

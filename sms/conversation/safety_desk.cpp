@@ -69,7 +69,7 @@ json::Array maskedAll(const std::vector<std::string>& phones) {
 
 Result<std::vector<SafetyDesk::Incident>> select(Database& db, const std::string& where,
                                                  const std::function<void(Statement&)>& bind) {
-  auto stmt = db.prepare("SELECT " + std::string(kColumns) + " FROM safety_incident " + where);
+  auto stmt = db.cached("SELECT " + std::string(kColumns) + " FROM safety_incident " + where);
   if (!stmt) return stmt.error();
   bind(*stmt);
   std::vector<SafetyDesk::Incident> out;
@@ -97,7 +97,7 @@ Result<std::vector<SafetyDesk::Incident>> select(Database& db, const std::string
 }
 
 Status save(Database& db, const SafetyDesk::Incident& i, std::optional<TimePoint> acknowledgedAt) {
-  auto stmt = db.prepare(
+  auto stmt = db.cached(
       "UPDATE safety_incident SET state = ?, rounds = ?, next_alert_at = ?,"
       " acknowledged_by = ?, acknowledged_at = ? WHERE id = ?");
   if (!stmt) return stmt.error();
@@ -182,7 +182,7 @@ Result<SafetyAnswer> SafetyDesk::reportIn(SiteStore& store, AuditLog::Batch& bat
     names.push_back(c.name.empty() ? c.phone : c.name);
   }
 
-  auto insert = db.prepare(
+  auto insert = db.cached(
       "INSERT INTO safety_incident(opened_at, inbox_id, reporter, person_id, category, state,"
       " rounds, next_alert_at, recipients, acknowledged_by) VALUES (?, ?, ?, ?, ?, 'open', 0,"
       " NULL, ?, '')");
@@ -375,7 +375,7 @@ Result<std::optional<TimePoint>> SafetyDesk::nextRealert() {
   std::optional<TimePoint> next;
   Status status = store_.run([&](SiteStore& store) -> Status {
     auto stmt =
-        store.db().prepare("SELECT MIN(next_alert_at) FROM safety_incident WHERE state = 'open'");
+        store.db().cached("SELECT MIN(next_alert_at) FROM safety_incident WHERE state = 'open'");
     if (!stmt) return stmt.error();
     auto row = stmt->step();
     if (!row) return row.error();

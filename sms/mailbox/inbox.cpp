@@ -1,7 +1,9 @@
 #include "sms/mailbox/inbox.h"
 
+#include "base/name_table.h"
 #include "sms/mailbox/message_checks.h"
 #include "store/audit_entry.h"
+#include "store/row_reader.h"
 
 namespace atoms::sms::mailbox {
 namespace {
@@ -13,45 +15,37 @@ constexpr std::string_view kColumns =
     "id, gateway, provider_id, from_number, to_number, body, state, refusal, received_at,"
     " stored_at, handled_at";
 
-std::optional<InboxState> parseInboxState(std::string_view name) {
-  for (InboxState s : {InboxState::kNew, InboxState::kHandled, InboxState::kRefused}) {
-    if (inboxStateName(s) == name) return s;
-  }
-  return std::nullopt;
-}
+constexpr NameTable<InboxState, 3> kStateNames{{{InboxState::kNew, "new"},
+                                                {InboxState::kHandled, "handled"},
+                                                {InboxState::kRefused, "refused"}}};
 
-Result<InboxRow> readRow(const Statement& s) {
+Result<InboxRow> readRow(RowReader& r) {
   InboxRow row;
-  row.id = s.columnInt64(0);
-  row.gateway = s.columnText(1);
-  row.providerId = s.columnText(2);
-  row.from = s.columnText(3);
-  row.to = s.columnText(4);
-  row.body = s.columnText(5);
-  auto state = parseInboxState(s.columnText(6));
+  row.id = r.int64();
+  row.gateway = r.text();
+  row.providerId = r.text();
+  row.from = r.text();
+  row.to = r.text();
+  row.body = r.text();
+  auto state = r.named(kStateNames);
   if (!state) return makeError("SMS inbox row " + std::to_string(row.id) + " has an unknown state");
   row.state = *state;
-  row.refusal = s.columnText(7);
-  row.receivedAt = fromUnixMillis(s.columnInt64(8));
-  row.storedAt = fromUnixMillis(s.columnInt64(9));
-  if (!s.columnIsNull(10)) row.handledAt = fromUnixMillis(s.columnInt64(10));
+  row.refusal = r.text();
+  row.receivedAt = r.time();
+  row.storedAt = r.time();
+  row.handledAt = r.optionalTime();
   return row;
 }
 
 Result<std::optional<InboxRow>> findRow(Database& db, std::int64_t id) {
-  auto stmt = db.prepare("SELECT " + std::string(kColumns) + " FROM sms_inbox WHERE id = ?");
+  auto stmt = db.cached("SELECT " + std::string(kColumns) + " FROM sms_inbox WHERE id = ?");
   if (!stmt) return stmt.error();
   stmt->bind(1, id);
-  auto more = stmt->step();
-  if (!more) return more.error();
-  if (!*more) return std::optional<InboxRow>();
-  auto row = readRow(*stmt);
-  if (!row) return row.error();
-  return std::optional<InboxRow>(std::move(*row));
+  return readFirst(*stmt, readRow);
 }
 
 Result<bool> exists(Database& db, std::string_view gateway, std::string_view providerId) {
-  auto stmt = db.prepare("SELECT 1 FROM sms_inbox WHERE gateway = ? AND provider_id = ?");
+  auto stmt = db.cached("SELECT 1 FROM sms_inbox WHERE gateway = ? AND provider_id = ?");
   if (!stmt) return stmt.error();
   stmt->bind(1, gateway).bind(2, providerId);
   return stmt->step();
@@ -75,17 +69,7 @@ Status checkInbound(const drivers::InboundSms& m) {
 
 }  // namespace
 
-std::string_view inboxStateName(InboxState state) {
-  switch (state) {
-    case InboxState::kNew:
-      return "new";
-    case InboxState::kHandled:
-      return "handled";
-    case InboxState::kRefused:
-      return "refused";
-  }
-  return "refused";
-}
+std::string_view inboxStateName(InboxState state) { return nameOf(kStateNames, state); }
 
 Inbox::Inbox(StoreRunner& store, Outbox& outbox, std::string gateway, NowFunction now)
     : store_(store), outbox_(outbox), gateway_(std::move(gateway)), now_(std::move(now)) {}
@@ -145,7 +129,7 @@ Status Inbox::acceptInbound(const drivers::InboundSms& message) {
                     ": " + valid.message();
     }
 
-    auto insert = db.prepare(
+    auto insert = db.cached(
         "INSERT INTO sms_inbox(gateway, provider_id, from_number, to_number, body, state,"
         " refusal, received_at, stored_at) VALUES(?,?,?,?,?,?,?,?,?)");
     if (!insert) return insert.error();
@@ -156,9 +140,9 @@ Status Inbox::acceptInbound(const drivers::InboundSms& message) {
       insert->bindNull(5).bind(7, row.refusal);
     }
     insert->bind(6, inboxStateName(row.state))
-        .bind(8, toUnixMillis(row.receivedAt))
-        .bind(9, toUnixMillis(row.storedAt));
-    if (auto done = insert->step(); !done) return done.error();
+        .bindTime(8, row.receivedAt)
+        .bindTime(9, row.storedAt);
+    if (auto done = insert->run(); !done) return done;
     row.id = db.lastInsertRowid();
 
     json::Object body{{"id", row.id},
@@ -213,18 +197,14 @@ Status Inbox::acceptReport(const drivers::DeliveryReport& report) {
 Result<std::vector<InboxRow>> Inbox::unhandled(std::size_t limit) {
   std::vector<InboxRow> rows;
   Status status = store_.run([&](SiteStore& store) -> Status {
-    auto stmt = store.db().prepare("SELECT " + std::string(kColumns) +
-                                   " FROM sms_inbox WHERE state = 'new' ORDER BY id LIMIT ?");
+    auto stmt = store.db().cached("SELECT " + std::string(kColumns) +
+                                  " FROM sms_inbox WHERE state = 'new' ORDER BY id LIMIT ?");
     if (!stmt) return stmt.error();
     stmt->bind(1, static_cast<std::int64_t>(limit));
-    for (;;) {
-      auto more = stmt->step();
-      if (!more) return more.error();
-      if (!*more) return Status::success();
-      auto row = readRow(*stmt);
-      if (!row) return row.error();
-      rows.push_back(std::move(*row));
-    }
+    auto read = readRows(*stmt, readRow);
+    if (!read) return read.error();
+    rows = std::move(*read);
+    return Status::success();
   });
   if (!status) return status.error();
   return rows;
@@ -250,12 +230,10 @@ Status Inbox::reopen(std::int64_t id) {
     }
     if ((*row)->state == InboxState::kNew) return Status::success();
     auto stmt =
-        store.db().prepare("UPDATE sms_inbox SET state = 'new', handled_at = NULL WHERE id = ?");
+        store.db().cached("UPDATE sms_inbox SET state = 'new', handled_at = NULL WHERE id = ?");
     if (!stmt) return stmt.error();
     stmt->bind(1, id);
-    auto done = stmt->step();
-    if (!done) return done.error();
-    return Status::success();
+    return stmt->run();
   });
 }
 
@@ -270,12 +248,10 @@ Status Inbox::markHandled(std::int64_t id) {
     }
     if ((*row)->state == InboxState::kHandled) return Status::success();
     auto stmt =
-        store.db().prepare("UPDATE sms_inbox SET state = 'handled', handled_at = ? WHERE id = ?");
+        store.db().cached("UPDATE sms_inbox SET state = 'handled', handled_at = ? WHERE id = ?");
     if (!stmt) return stmt.error();
     stmt->bind(1, toUnixMillis(now_())).bind(2, id);
-    auto done = stmt->step();
-    if (!done) return done.error();
-    return Status::success();
+    return stmt->run();
   });
 }
 

@@ -1,12 +1,11 @@
 #include "sms/mailbox/outbox_row.h"
 
-#include <array>
-#include <utility>
+#include "base/name_table.h"
 
 namespace atoms::sms::mailbox {
 namespace {
 
-constexpr std::array<std::pair<OutboxState, std::string_view>, 8> kStateNames{{
+constexpr NameTable<OutboxState, 8> kStateNames{{
     {OutboxState::kQueued, "queued"},
     {OutboxState::kSending, "sending"},
     {OutboxState::kSent, "sent"},
@@ -17,35 +16,18 @@ constexpr std::array<std::pair<OutboxState, std::string_view>, 8> kStateNames{{
     {OutboxState::kWithdrawn, "withdrawn"},
 }};
 
-constexpr std::array<std::pair<MessageClass, std::string_view>, 3> kClassNames{{
+constexpr NameTable<MessageClass, 3> kClassNames{{
     {MessageClass::kReply, "reply"},
     {MessageClass::kOutreach, "outreach"},
     {MessageClass::kSafety, "safety"},
 }};
 
-template <class E, std::size_t N>
-std::string_view nameIn(const std::array<std::pair<E, std::string_view>, N>& names, E value) {
-  for (const auto& [v, name] : names) {
-    if (v == value) return name;
-  }
-  return names[0].second;  // unreachable: every enumerator is listed
-}
-
-template <class E, std::size_t N>
-std::optional<E> valueIn(const std::array<std::pair<E, std::string_view>, N>& names,
-                         std::string_view name) {
-  for (const auto& [v, n] : names) {
-    if (n == name) return v;
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
-std::string_view outboxStateName(OutboxState state) { return nameIn(kStateNames, state); }
+std::string_view outboxStateName(OutboxState state) { return nameOf(kStateNames, state); }
 
 std::optional<OutboxState> parseOutboxState(std::string_view name) {
-  return valueIn(kStateNames, name);
+  return fromName(kStateNames, name);
 }
 
 int outboxStateRank(OutboxState state) {
@@ -66,10 +48,10 @@ int outboxStateRank(OutboxState state) {
   return 0;
 }
 
-std::string_view messageClassName(MessageClass c) { return nameIn(kClassNames, c); }
+std::string_view messageClassName(MessageClass c) { return nameOf(kClassNames, c); }
 
 std::optional<MessageClass> parseMessageClass(std::string_view name) {
-  return valueIn(kClassNames, name);
+  return fromName(kClassNames, name);
 }
 
 }  // namespace atoms::sms::mailbox

@@ -61,7 +61,6 @@ class OutboxTable {
   Status markReportApplied(std::string_view gateway, const drivers::DeliveryReport& report);
 
  private:
-  Result<std::optional<OutboxRow>> one(Statement& stmt);
   Database& db_;
 };
 

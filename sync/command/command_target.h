@@ -1,5 +1,5 @@
 // CommandTarget: what a verified, fresh, never-seen cloud command acts on. The daemon implements
-// it (daemon/policy/command_target.h: the kill switch and the configuration whitelist); tests
+// it (domain/policy/command_target.h: the kill switch and the configuration whitelist); tests
 // substitute their own.
 //
 // Contract: each method runs on the owner thread inside the command's audit batch. It writes its

@@ -1,7 +1,7 @@
 // Configuration overrides set by cloud commands (config.set), kept in the store (table
 // config_override, migration 7) until the service reads them at its next start, layered over
 // atoms-edge.conf. Which keys may be overridden and which values are valid is the daemon's
-// whitelist (daemon/policy/command_target.h); this file only stores them.
+// whitelist (domain/policy/command_target.h); this file only stores them.
 //
 // Threading: the Database's (the owner thread). Errors: the database's, one line.
 #pragma once

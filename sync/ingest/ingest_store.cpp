@@ -13,6 +13,7 @@
 #include "base/file_io.h"
 #include "store/key_file.h"
 #include "store/merkle.h"
+#include "store/row_reader.h"
 #include "sync/ingest/ingest_schema.h"
 
 namespace atoms::sync::ingest {
@@ -83,22 +84,22 @@ Result<SecretBytes> keyForCreate(const IngestPaths& p) {
   return readKeyFile(p.key, KeyKind::Database);
 }
 
-Result<SiteRecord> readSiteRow(Statement& st) {
+Result<SiteRecord> readSiteRow(RowReader& row) {
   SiteRecord r;
-  r.key.site = st.columnText(0);
-  const Bytes pk = st.columnBlob(1);
+  r.key.site = row.text();
+  const Bytes pk = row.blob();
   if (pk.size() != r.key.publicKey.size()) {
     return makeError("ingest store: site " + r.key.site + " has a malformed public key");
   }
   std::copy(pk.begin(), pk.end(), r.key.publicKey.begin());
-  r.state.size = static_cast<std::uint64_t>(st.columnInt64(2));
-  r.state.root = toHash(st.columnBlob(3));
-  r.state.lastLeaf = toHash(st.columnBlob(4));
-  auto peaks = splitPeaks(st.columnBlob(5));
+  r.state.size = static_cast<std::uint64_t>(row.int64());
+  r.state.root = toHash(row.blob());
+  r.state.lastLeaf = toHash(row.blob());
+  auto peaks = splitPeaks(row.blob());
   if (!peaks) return peaks.error();
   r.state.peaks = std::move(*peaks);
-  r.state.checkpoint = st.columnText(6);
-  r.updatedAt = st.columnText(7);
+  r.state.checkpoint = row.text();
+  r.updatedAt = row.text();
   return r;
 }
 
@@ -180,7 +181,7 @@ Result<std::size_t> IngestStore::registerSites(const std::vector<SiteKey>& sites
       }
       continue;
     }
-    auto st = db_.prepare(
+    auto st = db_.cached(
         "INSERT INTO ingest_site(site, public_key, registered_at, size, root, last_leaf, peaks,"
         " checkpoint, updated_at) VALUES(?, ?, ?, 0, ?, ?, x'', '', ?)");
     if (!st) return st.error();
@@ -200,15 +201,10 @@ Result<std::size_t> IngestStore::registerSites(const std::vector<SiteKey>& sites
 }
 
 Result<std::optional<SiteRecord>> IngestStore::loadSite(const std::string& site) {
-  auto st = db_.prepare(std::string(kSiteColumns) + " WHERE site = ?");
+  auto st = db_.cached(std::string(kSiteColumns) + " WHERE site = ?");
   if (!st) return st.error();
   st->bind(1, site);
-  auto row = st->step();
-  if (!row) return row.error();
-  if (!*row) return std::optional<SiteRecord>();
-  auto r = readSiteRow(*st);
-  if (!r) return r.error();
-  return std::optional<SiteRecord>(std::move(*r));
+  return readFirst(*st, readSiteRow);
 }
 
 Status IngestStore::storeSegment(const Segment& seg, const std::vector<Hash32>& leaves,
@@ -216,7 +212,7 @@ Status IngestStore::storeSegment(const Segment& seg, const std::vector<Hash32>& 
   if (leaves.size() != seg.entries.size() || state.size != seg.to) {
     return makeError("ingest store: a segment's leaves or state do not match it");
   }
-  auto update = db_.prepare(
+  auto update = db_.cached(
       "UPDATE ingest_site SET size = ?, root = ?, last_leaf = ?, peaks = ?, checkpoint = ?,"
       " updated_at = ? WHERE site = ? AND size = ?");
   if (!update) return update.error();
@@ -234,7 +230,7 @@ Status IngestStore::storeSegment(const Segment& seg, const std::vector<Hash32>& 
                      std::to_string(seg.from) + " (another ingester stored it)");
   }
   auto insert =
-      db_.prepare("INSERT INTO ingest_entry(site, seq, leaf_hash, entry) VALUES(?, ?, ?, ?)");
+      db_.cached("INSERT INTO ingest_entry(site, seq, leaf_hash, entry) VALUES(?, ?, ?, ?)");
   if (!insert) return insert.error();
   for (std::size_t i = 0; i < seg.entries.size(); ++i) {
     insert->bind(1, seg.site)
@@ -245,7 +241,7 @@ Status IngestStore::storeSegment(const Segment& seg, const std::vector<Hash32>& 
     if (Status s = insert->reset(); !s) return s;
   }
   // An empty segment re-publishes the checkpoint of a size already stored: keep the first.
-  auto cp = db_.prepare(
+  auto cp = db_.cached(
       "INSERT OR IGNORE INTO ingest_checkpoint(site, size, root, peaks, note, verified_at)"
       " VALUES(?, ?, ?, ?, ?, ?)");
   if (!cp) return cp.error();
@@ -262,14 +258,14 @@ Status IngestStore::storeSegment(const Segment& seg, const std::vector<Hash32>& 
 Result<std::int64_t> IngestStore::recordEvidence(const NewEvidence& e, const std::string& now) {
   const std::string hash = toHex(sha256(asBytes(e.payload)));
   const std::string kind(evidenceKindName(e.kind));
-  auto update = db_.prepare(
+  auto update = db_.cached(
       "UPDATE ingest_evidence SET count = count + 1, last_seen = ? WHERE site = ? AND kind = ?"
       " AND payload_sha256 = ?");
   if (!update) return update.error();
   update->bind(1, now).bind(2, e.site).bind(3, kind).bind(4, hash);
   if (auto r = update->step(); !r) return r.error();
   if (db_.changes() == 0) {
-    auto insert = db_.prepare(
+    auto insert = db_.cached(
         "INSERT INTO ingest_evidence(site, kind, seg_from, seg_to, payload_sha256,"
         " payload_bytes, detail, payload, ours, first_seen, last_seen, count)"
         " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)");
@@ -299,7 +295,7 @@ Result<std::int64_t> IngestStore::recordEvidence(const NewEvidence& e, const std
     insert->bind(10, now).bind(11, now);
     if (auto r = insert->step(); !r) return r.error();
   }
-  auto id = db_.prepare(
+  auto id = db_.cached(
       "SELECT id FROM ingest_evidence WHERE site = ? AND kind = ? AND payload_sha256 = ?");
   if (!id) return id.error();
   id->bind(1, e.site).bind(2, kind).bind(3, hash);
@@ -311,7 +307,7 @@ Result<std::int64_t> IngestStore::recordEvidence(const NewEvidence& e, const std
 
 Result<std::vector<Hash32>> IngestStore::leafHashes(const std::string& site, std::uint64_t from,
                                                     std::uint64_t to) {
-  auto st = db_.prepare(
+  auto st = db_.cached(
       "SELECT seq, leaf_hash FROM ingest_entry WHERE site = ? AND seq >= ? AND seq < ?"
       " ORDER BY seq");
   if (!st) return st.error();
@@ -333,7 +329,7 @@ Result<std::vector<Hash32>> IngestStore::leafHashes(const std::string& site, std
 }
 
 Result<MerkleFrontier> IngestStore::frontierAt(const std::string& site, std::uint64_t size) {
-  auto st = db_.prepare(
+  auto st = db_.cached(
       "SELECT size, peaks FROM ingest_checkpoint WHERE site = ? AND size <= ?"
       " ORDER BY size DESC LIMIT 1");
   if (!st) return st.error();
@@ -356,38 +352,22 @@ Result<MerkleFrontier> IngestStore::frontierAt(const std::string& site, std::uin
 }
 
 Result<std::vector<SiteRecord>> IngestStore::sites() {
-  auto st = db_.prepare(std::string(kSiteColumns) + " ORDER BY site");
+  auto st = db_.cached(std::string(kSiteColumns) + " ORDER BY site");
   if (!st) return st.error();
-  std::vector<SiteRecord> out;
-  for (;;) {
-    auto row = st->step();
-    if (!row) return row.error();
-    if (!*row) break;
-    auto r = readSiteRow(*st);
-    if (!r) return r.error();
-    out.push_back(std::move(*r));
-  }
-  return out;
+  return readRows(*st, readSiteRow);
 }
 
 Result<std::vector<std::string>> IngestStore::entries(const std::string& site, std::uint64_t from,
                                                       std::uint64_t to) {
-  auto st = db_.prepare(
+  auto st = db_.cached(
       "SELECT entry FROM ingest_entry WHERE site = ? AND seq >= ? AND seq < ? ORDER BY seq");
   if (!st) return st.error();
   st->bind(1, site).bind(2, static_cast<std::int64_t>(from)).bind(3, static_cast<std::int64_t>(to));
-  std::vector<std::string> out;
-  for (;;) {
-    auto row = st->step();
-    if (!row) return row.error();
-    if (!*row) break;
-    out.push_back(st->columnText(0));
-  }
-  return out;
+  return readRows(*st, [](RowReader& r) { return r.text(); });
 }
 
 Result<std::uint64_t> IngestStore::entryCount(const std::string& site) {
-  auto st = db_.prepare("SELECT count(*) FROM ingest_entry WHERE site = ?");
+  auto st = db_.cached("SELECT count(*) FROM ingest_entry WHERE site = ?");
   if (!st) return st.error();
   st->bind(1, site);
   auto row = st->step();
@@ -401,31 +381,26 @@ Result<std::vector<EvidenceRecord>> IngestStore::evidence(const std::string& sit
       " ours, first_seen, last_seen, count FROM ingest_evidence";
   if (!site.empty()) sql += " WHERE site = ?";
   sql += " ORDER BY id";
-  auto st = db_.prepare(sql);
+  auto st = db_.cached(sql);
   if (!st) return st.error();
   if (!site.empty()) st->bind(1, site);
-  std::vector<EvidenceRecord> out;
-  for (;;) {
-    auto row = st->step();
-    if (!row) return row.error();
-    if (!*row) break;
+  return readRows(*st, [](RowReader& row) {
     EvidenceRecord r;
-    r.id = st->columnInt64(0);
-    r.site = st->columnText(1);
-    r.kind = st->columnText(2);
-    if (!st->columnIsNull(3)) r.from = static_cast<std::uint64_t>(st->columnInt64(3));
-    if (!st->columnIsNull(4)) r.to = static_cast<std::uint64_t>(st->columnInt64(4));
-    r.payloadSha256 = st->columnText(5);
-    r.payloadBytes = static_cast<std::uint64_t>(st->columnInt64(6));
-    r.detail = st->columnText(7);
-    r.payload = st->columnText(8);
-    r.ours = st->columnText(9);
-    r.firstSeen = st->columnText(10);
-    r.lastSeen = st->columnText(11);
-    r.count = static_cast<std::uint64_t>(st->columnInt64(12));
-    out.push_back(std::move(r));
-  }
-  return out;
+    r.id = row.int64();
+    r.site = row.text();
+    r.kind = row.text();
+    if (auto from = row.optionalInt64()) r.from = static_cast<std::uint64_t>(*from);
+    if (auto to = row.optionalInt64()) r.to = static_cast<std::uint64_t>(*to);
+    r.payloadSha256 = row.text();
+    r.payloadBytes = static_cast<std::uint64_t>(row.int64());
+    r.detail = row.text();
+    r.payload = row.text();
+    r.ours = row.text();
+    r.firstSeen = row.text();
+    r.lastSeen = row.text();
+    r.count = static_cast<std::uint64_t>(row.int64());
+    return r;
+  });
 }
 
 }  // namespace atoms::sync::ingest

@@ -9,11 +9,11 @@
 #include <map>
 #include <memory>
 
-#include "daemon/callout/approval_book.h"
 #include "daemon/service/api_subsystem.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/listen_address.h"
 #include "daemon/service/store_subsystem.h"
+#include "domain/callout/approval_book.h"
 #include "drivers/http/bearer_tokens.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"

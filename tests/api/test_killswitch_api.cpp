@@ -1,4 +1,4 @@
-// The kill switch in the JSON API (daemon/api/killswitch_resource.h, daemon/policy/
+// The kill switch in the JSON API (daemon/api/killswitch_resource.h, domain/policy/
 // panel_kill_switch.h) in serve's wiring: who may set which level (seed 001 section 7), the
 // audit of every change and every refusal, bad bodies, and the level reaching the policy service.
 #include <boost/test/unit_test.hpp>

@@ -5,7 +5,7 @@
 
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/store_subsystem.h"
-#include "daemon/site/site_repository.h"
+#include "domain/site/site_repository.h"
 #include "sms/conversation/offers_pause.h"
 #include "store/site_store.h"
 #include "tests/api/served_api.h"

@@ -1,5 +1,5 @@
 // HUMAN_ONLY packets and people's requests in the JSON API (daemon/api/packets_resource.h,
-// daemon/policy/action_requests.h, packet_book.h) in serve's wiring: seed 001 RISK-08 (the third
+// domain/policy/action_requests.h, packet_book.h) in serve's wiring: seed 001 RISK-08 (the third
 // ask within 30 days to cut one person's hours becomes a packet with the pattern named), HUMAN_ONLY
 // and unknown kinds, closing a packet, who may do what, bad requests.
 #include <boost/test/unit_test.hpp>

@@ -2,9 +2,9 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "daemon/labor/rule_table.h"
-#include "daemon/policy/shipped_actions.h"
-#include "daemon/site/site_repository.h"
+#include "domain/labor/rule_table.h"
+#include "domain/policy/shipped_actions.h"
+#include "domain/site/site_repository.h"
 #include "sms/conversation/conversation_tables.h"
 #include "store/receipt.h"
 #include "store/state_dir.h"

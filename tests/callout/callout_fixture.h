@@ -15,13 +15,13 @@
 #include <string>
 #include <vector>
 
-#include "daemon/callout/callout_desk.h"
-#include "daemon/callout/callout_handler.h"
-#include "daemon/callout/site_snapshot.h"
-#include "daemon/policy/policy_gate.h"
-#include "daemon/site/site_model.h"
 #include "daemon/sms/site_roster.h"
 #include "daemon/sms/zone_site_time.h"
+#include "domain/callout/callout_desk.h"
+#include "domain/callout/callout_handler.h"
+#include "domain/callout/site_snapshot.h"
+#include "domain/policy/policy_gate.h"
+#include "domain/site/site_model.h"
 #include "drivers/sms/simulated/simulated_gateway.h"
 #include "sms/conversation/conversation.h"
 #include "sms/conversation/outreach.h"

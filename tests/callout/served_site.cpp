@@ -12,7 +12,7 @@
 #include "daemon/service/sms_subsystem.h"
 #include "daemon/service/store_subsystem.h"
 #include "daemon/service/terminal_subsystem.h"
-#include "daemon/site/site_repository.h"
+#include "domain/site/site_repository.h"
 #include "drivers/http/bearer_tokens.h"
 #include "drivers/sms/twilio/twilio_gateway.h"
 #include "sms/mailbox/dispatcher.h"

@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "base/clock.h"
-#include "daemon/policy/kill_switch.h"
-#include "daemon/policy/policy_gate.h"
 #include "daemon/service/edge_services.h"
+#include "domain/policy/kill_switch.h"
+#include "domain/policy/policy_gate.h"
 #include "drivers/terminal/simulated_terminal.h"
 #include "store/audit_entry.h"
 #include "store/store_runner.h"

@@ -8,8 +8,8 @@
 #include <set>
 #include <string>
 
-#include "daemon/policy/breaker.h"
 #include "daemon/service/policy_subsystem.h"
+#include "domain/policy/breaker.h"
 #include "tests/callout/callout_fixture.h"
 #include "tests/callout/served_site.h"
 

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "daemon/api/approvals_server.h"
-#include "daemon/callout/approval_book.h"
+#include "domain/callout/approval_book.h"
 #include "tests/callout/callout_fixture.h"
 #include "tests/support/api_client.h"
 #include "tests/support/event_log.h"

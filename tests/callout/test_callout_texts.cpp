@@ -2,7 +2,7 @@
 // ranking words) and names no reason for anyone's absence.
 #include <boost/test/unit_test.hpp>
 
-#include "daemon/callout/callout_texts.h"
+#include "domain/callout/callout_texts.h"
 #include "sms/text/content_lint.h"
 
 using namespace atoms;

@@ -1,11 +1,11 @@
-// Verification of the covers the box gives on its own (issue 7; daemon/callout/cover_verifier.h):
+// Verification of the covers the box gives on its own (issue 7; domain/callout/cover_verifier.h):
 // the pure verdict (cover_verdict.h), then each outcome through the real service wiring
 // (ServedSite), where the policy subsystem keeps the trust budget. The site starts at 16:55; the
 // absent cook's shift is 17:00-23:00 and staffing_scheduling is AUTONOMOUS (trust 60).
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
 
-#include "daemon/callout/cover_verdict.h"
+#include "domain/callout/cover_verdict.h"
 #include "tests/callout/callout_fixture.h"
 #include "tests/callout/served_site.h"
 

@@ -3,10 +3,10 @@
 #include <boost/test/unit_test.hpp>
 #include <chrono>
 
-#include "daemon/site/site_model.h"
-#include "daemon/site/time_zone.h"
 #include "daemon/sms/site_roster.h"
 #include "daemon/sms/zone_site_time.h"
+#include "domain/site/site_model.h"
+#include "domain/site/time_zone.h"
 
 namespace atoms {
 namespace {

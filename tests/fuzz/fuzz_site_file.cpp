@@ -1,4 +1,4 @@
-// Fuzz target: parseSiteFile and writeSiteFile (daemon/site/site_file.h), which read the site file
+// Fuzz target: parseSiteFile and writeSiteFile (domain/site/site_file.h), which read the site file
 // an operator imports or checks (`atoms-edge site import`, `atoms-edge check`): a damaged or
 // hostile file must be a clear error, never a crash, never a half-valid model.
 //
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "daemon/site/site_file.h"
+#include "domain/site/site_file.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

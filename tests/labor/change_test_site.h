@@ -11,12 +11,12 @@
 #include <utility>
 #include <vector>
 
-#include "daemon/labor/fair_workweek.h"
-#include "daemon/labor/labor_engine.h"
-#include "daemon/labor/rule_table.h"
-#include "daemon/labor/schedule_change.h"
-#include "daemon/site/site_model.h"
-#include "daemon/site/time_zone.h"
+#include "domain/labor/fair_workweek.h"
+#include "domain/labor/labor_engine.h"
+#include "domain/labor/rule_table.h"
+#include "domain/labor/schedule_change.h"
+#include "domain/site/site_model.h"
+#include "domain/site/time_zone.h"
 #include "tests/labor/engine_test_site.h"
 
 namespace atoms::labor::testing {

@@ -14,10 +14,10 @@
 #include <utility>
 #include <vector>
 
-#include "daemon/labor/labor_engine.h"
-#include "daemon/labor/rule_table.h"
-#include "daemon/site/site_model.h"
-#include "daemon/site/time_zone.h"
+#include "domain/labor/labor_engine.h"
+#include "domain/labor/rule_table.h"
+#include "domain/site/site_model.h"
+#include "domain/site/time_zone.h"
 
 namespace atoms::labor {
 

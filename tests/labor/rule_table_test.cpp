@@ -1,5 +1,5 @@
 // The loader's checks on bad tables: each failure is an error value naming what is wrong, where.
-#include "daemon/labor/rule_table.h"
+#include "domain/labor/rule_table.h"
 
 #include <boost/test/unit_test.hpp>
 #include <string>
@@ -53,7 +53,7 @@ BOOST_AUTO_TEST_CASE(validMinimalTablesCompose) {
              14);
 }
 
-// A station rule must name a tag a site file can carry (daemon/site/station_tag.h), or it would
+// A station rule must name a tag a site file can carry (domain/site/station_tag.h), or it would
 // never apply; the grace period is a count of days.
 BOOST_AUTO_TEST_CASE(stationRulesNeedAKnownTag) {
   struct Case {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "daemon/labor/rule_table.h"
-#include "daemon/site/station_tag.h"
+#include "domain/labor/rule_table.h"
+#include "domain/site/station_tag.h"
 
 namespace {
 

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "base/canonical_json.h"
-#include "daemon/site/site_file.h"
-#include "daemon/site/site_model.h"
-#include "daemon/site/time_zone.h"
+#include "domain/site/site_file.h"
+#include "domain/site/site_model.h"
+#include "domain/site/time_zone.h"
 #include "tests/daemon/helpers.h"
 
 namespace atoms {

@@ -6,7 +6,7 @@
 
 #include "tests/labor/change_test_site.h"
 
-// Predictive-scheduling rules (daemon/labor/fair_workweek.h): advance notice of a published
+// Predictive-scheduling rules (domain/labor/fair_workweek.h): advance notice of a published
 // schedule, change premiums, the right to decline added hours. Every case names the rule id of
 // etc/labor and the source its value comes from (the rule's "source" in the table).
 

@@ -17,12 +17,12 @@
 #include <utility>
 #include <vector>
 
-#include "daemon/labor/labor_engine.h"
-#include "daemon/labor/rule_table.h"
-#include "daemon/labor/schedule_check.h"
-#include "daemon/site/site_file.h"
-#include "daemon/site/site_model.h"
-#include "daemon/site/time_zone.h"
+#include "domain/labor/labor_engine.h"
+#include "domain/labor/rule_table.h"
+#include "domain/labor/schedule_check.h"
+#include "domain/site/site_file.h"
+#include "domain/site/site_model.h"
+#include "domain/site/time_zone.h"
 #include "tests/support/synthetic_site.h"
 
 namespace atoms::labor {

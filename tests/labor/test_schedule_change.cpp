@@ -6,7 +6,7 @@
 
 #include "tests/labor/change_test_site.h"
 
-// Proposed schedule changes (daemon/labor/schedule_change.h): each kind, the per-person
+// Proposed schedule changes (domain/labor/schedule_change.h): each kind, the per-person
 // verdicts, the premium the change adds, who approves, whose consent is needed, and the errors
 // for bad changes. Rule ids are those of etc/labor; the values' sources are in the tables.
 

@@ -1,4 +1,4 @@
-// checkSchedule (daemon/labor/schedule_check.h): the whole-schedule check behind `atoms-edge
+// checkSchedule (domain/labor/schedule_check.h): the whole-schedule check behind `atoms-edge
 // check`. Each case builds a small site in code, with the rule tables shipped in etc/labor.
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "base/canonical_json.h"
-#include "daemon/labor/rule_table.h"
-#include "daemon/labor/schedule_check.h"
-#include "daemon/site/site_file.h"
-#include "daemon/site/site_model.h"
-#include "daemon/site/time_zone.h"
+#include "domain/labor/rule_table.h"
+#include "domain/labor/schedule_check.h"
+#include "domain/site/site_file.h"
+#include "domain/site/site_model.h"
+#include "domain/site/time_zone.h"
 #include "tests/support/synthetic_site.h"
 
 namespace atoms::labor {

@@ -6,7 +6,7 @@
 #include "tests/labor/engine_test_site.h"
 #include "tests/support/temp_dir.h"
 
-// The jurisdictions' station rules, applied through station tags (daemon/labor/station_check.cpp):
+// The jurisdictions' station rules, applied through station tags (domain/labor/station_check.cpp):
 // station_min_age (US-FLSA-HO10-MEAT-MACHINES, 29 CFR 570.61; US-FLSA-HO2-DRIVING, 29 CFR 570.52;
 // CA-ABC-ALCOHOL-SERVICE-18 and CA-ABC-BARTENDING-21, Business and Professions Code 25663) and
 // station_certification (CA-HSC-FOOD-HANDLER-CARD, Health and Safety Code 113948(a)), from the

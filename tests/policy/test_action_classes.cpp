@@ -1,13 +1,13 @@
 #include <boost/test/unit_test.hpp>
 
-// Action classes (daemon/policy/action_classes.h): the shipped table in etc/policy/, every loader
+// Action classes (domain/policy/action_classes.h): the shipped table in etc/policy/, every loader
 // error, and clamp() over graduation x kill-switch level x breaker, each case citing its seed rule.
 #include <array>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "daemon/policy/action_classes.h"
+#include "domain/policy/action_classes.h"
 #include "tests/support/temp_dir.h"
 
 namespace atoms::policy {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/policy/breaker.h"
+#include "domain/policy/breaker.h"
 
 namespace atoms::policy {
 // How Boost.Test prints a state in a failed assertion.

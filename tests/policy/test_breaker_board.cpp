@@ -1,5 +1,5 @@
 #include <boost/test/unit_test.hpp>
-// BreakerBoard (daemon/policy/breaker_board.h) over a real store: the breakers survive a reopen
+// BreakerBoard (domain/policy/breaker_board.h) over a real store: the breakers survive a reopen
 // (state, since, probe progress and the signals still counting towards a threshold), every
 // transition is audited with its reason in the transaction of its row, acknowledgements by an
 // automated process or too early are refused and audited, and bad input changes nothing.
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/policy/breaker_board.h"
+#include "domain/policy/breaker_board.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
 #include "tests/support/audit_entries.h"

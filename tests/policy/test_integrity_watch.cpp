@@ -1,6 +1,6 @@
 #include <boost/test/unit_test.hpp>
 
-// The audit-chain integrity watch (daemon/policy/integrity_watch.h) on a real store: a healthy
+// The audit-chain integrity watch (domain/policy/integrity_watch.h) on a real store: a healthy
 // log passes, a changed byte is reported once with its seq; and, in-process with the store, engine
 // and policy subsystems, a log tampered while the box was off raises the kill switch to L3 at
 // start, audited, for everyone listening.
@@ -10,10 +10,10 @@
 #include <optional>
 #include <vector>
 
-#include "daemon/policy/integrity_watch.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/policy_subsystem.h"
 #include "daemon/service/store_subsystem.h"
+#include "domain/policy/integrity_watch.h"
 #include "store/audit_entry.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"

@@ -1,6 +1,6 @@
 #include <boost/test/unit_test.hpp>
 
-// The policy gate (daemon/policy/policy_gate.h) over the table built into the binary: one table
+// The policy gate (domain/policy/policy_gate.h) over the table built into the binary: one table
 // of proposed actions and site states, each row naming the rule it checks, then the decision's
 // record and the built-in table's agreement with the checked-in file.
 #include <fstream>
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "daemon/policy/policy_gate.h"
-#include "daemon/policy/shipped_actions.h"
+#include "domain/policy/policy_gate.h"
+#include "domain/policy/shipped_actions.h"
 
 namespace atoms::policy {
 namespace {

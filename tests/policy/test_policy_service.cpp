@@ -1,6 +1,6 @@
 #include <boost/test/unit_test.hpp>
 
-// PolicyService (daemon/policy/policy_service.h) on its own: a real store, the shipped action
+// PolicyService (domain/policy/policy_service.h) on its own: a real store, the shipped action
 // table, a simulated clock, no engine and no service. The box's decisions and the approver's
 // answers move the trust budget of the kind's function, an incident costs only its function, the
 // owner's advance is bounded by the ceiling (refusals audited), and the kill switch, the breakers
@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "base/clock.h"
-#include "daemon/policy/breaker.h"
-#include "daemon/policy/breaker_board.h"
-#include "daemon/policy/policy_service.h"
-#include "daemon/policy/shipped_actions.h"
-#include "daemon/policy/trust_store.h"
+#include "domain/policy/breaker.h"
+#include "domain/policy/breaker_board.h"
+#include "domain/policy/policy_service.h"
+#include "domain/policy/shipped_actions.h"
+#include "domain/policy/trust_store.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
 #include "tests/support/audit_entries.h"

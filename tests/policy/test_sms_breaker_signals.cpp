@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "daemon/policy/breaker.h"
 #include "daemon/service/sms_breaker_signals.h"
+#include "domain/policy/breaker.h"
 #include "drivers/sms/failover_gateway.h"
 
 using namespace atoms;

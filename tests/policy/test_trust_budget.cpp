@@ -1,6 +1,6 @@
 #include <boost/test/unit_test.hpp>
 
-// The trust budget (daemon/policy/trust_budget.h, seed 001 section 6) on a simulated clock: every
+// The trust budget (domain/policy/trust_budget.h, seed 001 section 6) on a simulated clock: every
 // row of the credit table, the daily caps, each automatic regression, each advancement condition
 // refused one short of its threshold and accepted at it, hysteresis, inactivity, SEV1, the
 // owner's regression; and TrustStore (trust_store.h) keeping it across a reopen with its audit
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "daemon/policy/trust_budget.h"
-#include "daemon/policy/trust_store.h"
+#include "domain/policy/trust_budget.h"
+#include "domain/policy/trust_store.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
 #include "tests/support/audit_entries.h"

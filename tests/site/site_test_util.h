@@ -7,7 +7,7 @@
 #include <string>
 
 #include "base/canonical_json.h"
-#include "daemon/site/site_file.h"
+#include "domain/site/site_file.h"
 
 namespace atoms::site::testing {
 

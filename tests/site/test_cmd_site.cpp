@@ -5,7 +5,7 @@
 
 #include "daemon/cli/cli.h"
 #include "daemon/cli/commands.h"
-#include "daemon/site/site_file.h"
+#include "domain/site/site_file.h"
 #include "tests/site/site_test_util.h"
 #include "tests/support/temp_dir.h"
 

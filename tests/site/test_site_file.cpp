@@ -1,7 +1,7 @@
 #include <boost/test/unit_test.hpp>
 #include <string>
 
-#include "daemon/site/site_file.h"
+#include "domain/site/site_file.h"
 #include "tests/site/site_test_util.h"
 
 using namespace atoms;

@@ -1,8 +1,8 @@
 #include <boost/test/unit_test.hpp>
 #include <string>
 
-#include "daemon/site/site_file.h"
-#include "daemon/site/site_repository.h"
+#include "domain/site/site_file.h"
+#include "domain/site/site_repository.h"
 #include "store/state_dir.h"
 #include "tests/site/site_test_util.h"
 #include "tests/support/temp_dir.h"

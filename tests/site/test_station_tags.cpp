@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "daemon/site/site_file.h"
-#include "daemon/site/site_repository.h"
-#include "daemon/site/station_tag.h"
+#include "domain/site/site_file.h"
+#include "domain/site/site_repository.h"
+#include "domain/site/station_tag.h"
 #include "store/state_dir.h"
 #include "tests/site/site_test_util.h"
 #include "tests/support/temp_dir.h"

@@ -1,6 +1,6 @@
 #include <boost/test/unit_test.hpp>
 
-#include "daemon/site/time_zone.h"
+#include "domain/site/time_zone.h"
 
 using namespace atoms::site;
 using namespace std::chrono;

@@ -8,10 +8,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "base/unix_time.h"
 #include "store/database.h"
 #include "store/migrations.h"
+#include "store/row_reader.h"
 #include "tests/support/temp_dir.h"
 
 using namespace atoms;
@@ -426,6 +430,343 @@ BOOST_AUTO_TEST_CASE(prepareRefusesSyntaxErrorsAndSecondStatements) {
   auto exec = db.exec("CREATE TABLE");
   BOOST_REQUIRE(!exec.ok());
   BOOST_TEST(contains(exec.message(), "CREATE TABLE"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ---- the statement cache ----
+
+namespace {
+
+// A database with t(id, v) holding rows 1..3.
+Database withThreeRows(const TempDir& dir) {
+  Database db = openOk(dir.file("atoms.db"), randomKey(), OpenMode::Create);
+  execOk(db,
+         "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT NOT NULL);"
+         "INSERT INTO t(v) VALUES('a'), ('b'), ('c')");
+  return db;
+}
+
+constexpr std::string_view kSelectAll = "SELECT id, v FROM t ORDER BY id";
+
+Statement cachedOk(Database& db, std::string_view sql) {
+  auto stmt = db.cached(sql);
+  BOOST_REQUIRE_MESSAGE(stmt.ok(), stmt.message());
+  return std::move(stmt).value();
+}
+
+std::int64_t firstId(Statement& stmt) {
+  auto row = stmt.step();
+  BOOST_REQUIRE(row.ok() && *row);
+  return stmt.columnInt64(0);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(statement_cache)
+
+BOOST_AUTO_TEST_CASE(theSameSqlReusesOneCompiledStatement) {
+  TempDir dir;
+  Database db = withThreeRows(dir);
+  sqlite3_stmt* first = nullptr;
+  {
+    Statement stmt = cachedOk(db, kSelectAll);
+    first = stmt.handle();
+    BOOST_TEST(firstId(stmt) == 1);
+  }
+  Statement again = cachedOk(db, kSelectAll);
+  BOOST_TEST(again.handle() == first);
+  BOOST_TEST(firstId(again) == 1);
+  BOOST_TEST(db.cachedStatementCount() == 1U);
+}
+
+BOOST_AUTO_TEST_CASE(aStatementComesBackResetWithItsBindingsCleared) {
+  TempDir dir;
+  Database db = withThreeRows(dir);
+  {
+    Statement half = cachedOk(db, kSelectAll);
+    BOOST_TEST(firstId(half) == 1);  // left on its first row, holding a read
+    BOOST_TEST(sqlite3_stmt_busy(half.handle()) != 0);
+  }
+  {
+    Statement again = cachedOk(db, kSelectAll);
+    BOOST_TEST(sqlite3_stmt_busy(again.handle()) == 0);
+    BOOST_TEST(firstId(again) == 1);  // from the start, not the second row
+  }
+  {
+    Statement bound = cachedOk(db, "SELECT ?");
+    bound.bind(1, std::int64_t{7});
+    BOOST_TEST(firstId(bound) == 7);
+  }
+  Statement unbound = cachedOk(db, "SELECT ?");
+  auto row = unbound.step();
+  BOOST_REQUIRE(row.ok() && *row);
+  BOOST_TEST(unbound.columnIsNull(0));  // the last user's 7 is gone
+}
+
+BOOST_AUTO_TEST_CASE(nestedUseOfTheSameSqlGetsAFreshStatement) {
+  TempDir dir;
+  Database db = withThreeRows(dir);
+  sqlite3_stmt* kept = nullptr;
+  {
+    Statement outer = cachedOk(db, kSelectAll);
+    kept = outer.handle();
+    BOOST_TEST(firstId(outer) == 1);
+    {
+      Statement inner = cachedOk(db, kSelectAll);
+      BOOST_TEST(inner.handle() != kept);
+      auto all = readRows(inner, [](RowReader& r) { return r.int64(); });
+      BOOST_REQUIRE(all.ok());
+      BOOST_TEST(*all == (std::vector<std::int64_t>{1, 2, 3}), boost::test_tools::per_element());
+    }
+    auto row = outer.step();  // the outer walk goes on where it was
+    BOOST_REQUIRE(row.ok() && *row);
+    BOOST_TEST(outer.columnInt64(0) == 2);
+  }
+  BOOST_TEST(db.cachedStatementCount() == 1U);
+  Statement next = cachedOk(db, kSelectAll);
+  BOOST_TEST(next.handle() == kept);
+}
+
+BOOST_AUTO_TEST_CASE(errorsAreStillReportedAndTheStatementStaysUsable) {
+  TempDir dir;
+  Database db = withThreeRows(dir);
+  constexpr std::string_view kInsert = "INSERT INTO t(v) VALUES(?)";
+  {
+    Statement ins = cachedOk(db, kInsert);
+    ins.bindNull(1);
+    auto r = ins.step();
+    BOOST_REQUIRE(!r.ok());
+    BOOST_TEST(contains(r.message(), "NOT NULL"));
+    BOOST_TEST(contains(r.message(), std::string(kInsert)));
+  }
+  {
+    Statement ins = cachedOk(db, kInsert);
+    ins.bind(2, std::int64_t{1});
+    auto r = ins.step();
+    BOOST_REQUIRE(!r.ok());
+    BOOST_TEST(contains(r.message(), "parameter 2"));
+  }
+  {
+    Statement ins = cachedOk(db, kInsert);
+    ins.bind(1, "d");
+    BOOST_TEST(ins.run().ok());
+  }
+  BOOST_TEST(countRows(db, "t") == 4);
+  for (int i = 0; i < 2; ++i) {  // nothing is kept for SQL that does not compile
+    auto bad = db.cached("SELEC 1");
+    BOOST_REQUIRE(!bad.ok());
+    BOOST_TEST(contains(bad.message(), "SELEC 1"));
+  }
+  BOOST_TEST(!db.cached("SELECT 1; SELECT 2").ok());
+  BOOST_TEST(db.cachedStatementCount() == 1U);
+}
+
+BOOST_AUTO_TEST_CASE(aMigrationClearsTheCache) {
+  TempDir dir;
+  Database db = withThreeRows(dir);
+  sqlite3_stmt* before = nullptr;
+  {
+    Statement stmt = cachedOk(db, kSelectAll);
+    before = stmt.handle();
+    BOOST_TEST(firstId(stmt) == 1);
+  }
+  Statement out = cachedOk(db, "SELECT count(*) FROM t");
+  constexpr Migration kAddColumn[] = {{1, "w", "ALTER TABLE t ADD COLUMN w TEXT"}};
+  BOOST_REQUIRE(migrate(db, kAddColumn).ok());
+  BOOST_TEST(db.cachedStatementCount() == 0U);
+  BOOST_TEST(firstId(out) == 3);  // one out during the migration still runs...
+  out = Statement();              // ...and is finalized when it comes back
+  BOOST_TEST(db.cachedStatementCount() == 0U);
+  Statement after = cachedOk(db, "SELECT id, v, w FROM t ORDER BY id");
+  BOOST_TEST(firstId(after) == 1);
+  BOOST_TEST(after.handle() != before);
+}
+
+BOOST_AUTO_TEST_CASE(aKeptStatementFollowsASchemaChangeOutsideAMigration) {
+  TempDir dir;
+  Database db = withThreeRows(dir);
+  { Statement stmt = cachedOk(db, "SELECT * FROM t ORDER BY id"); }
+  execOk(db, "ALTER TABLE t ADD COLUMN w TEXT NOT NULL DEFAULT 'x'");
+  Statement stmt = cachedOk(db, "SELECT * FROM t ORDER BY id");
+  auto row = stmt.step();
+  BOOST_REQUIRE_MESSAGE(row.ok() && *row, row.message());
+  BOOST_TEST(stmt.columnCount() == 3);
+  BOOST_TEST(stmt.columnText(2) == "x");
+}
+
+BOOST_AUTO_TEST_CASE(theCacheIsBoundedAndDropsTheLeastRecentlyUsed) {
+  TempDir dir;
+  Database db = withThreeRows(dir);
+  sqlite3_stmt* favourite = nullptr;
+  {
+    Statement stmt = cachedOk(db, kSelectAll);
+    favourite = stmt.handle();
+  }
+  for (std::size_t i = 0; i < kStatementCacheCapacity + 10; ++i) {
+    Statement stmt = cachedOk(db, "SELECT " + std::to_string(i));
+    BOOST_TEST(firstId(stmt) == static_cast<std::int64_t>(i));
+    if (i % 8 == 0) {
+      Statement used = cachedOk(db, kSelectAll);  // kept warm
+      BOOST_TEST(used.handle() == favourite);
+    }
+  }
+  BOOST_TEST(db.cachedStatementCount() == kStatementCacheCapacity);
+  Statement last = cachedOk(db, "SELECT " + std::to_string(kStatementCacheCapacity + 9));
+  BOOST_TEST(db.cachedStatementCount() == kStatementCacheCapacity);  // a hit: nothing added
+  Statement first = cachedOk(db, "SELECT 1");                        // long gone: compiled anew
+  BOOST_TEST(firstId(first) == 1);
+  BOOST_TEST(db.cachedStatementCount() == kStatementCacheCapacity);
+}
+
+BOOST_AUTO_TEST_CASE(closingTheDatabaseFinalizesKeptAndLateStatements) {
+  TempDir dir;
+  const SecretBytes key = randomKey();
+  const std::string path = dir.file("atoms.db");
+  {
+    Database db = openOk(path, key, OpenMode::Create);
+    execOk(db, "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT NOT NULL)");
+    { Statement kept = cachedOk(db, "SELECT count(*) FROM t"); }
+    Statement late = cachedOk(db, "INSERT INTO t(v) VALUES('late')");
+    db = Database();  // closed while `late` is out (a contract breach the cache survives)
+    BOOST_TEST(db.cachedStatementCount() == 0U);
+    BOOST_TEST(!db.cached("SELECT 1").ok());
+  }
+  Database again = openOk(path, key, OpenMode::ReadWrite);
+  BOOST_TEST(countRows(again, "t") == 0);
+}
+
+BOOST_AUTO_TEST_CASE(aMovedDatabaseKeepsItsCache) {
+  TempDir dir;
+  Database db = withThreeRows(dir);
+  sqlite3_stmt* kept = nullptr;
+  {
+    Statement stmt = cachedOk(db, kSelectAll);
+    kept = stmt.handle();
+  }
+  Database moved = std::move(db);
+  Statement stmt = cachedOk(moved, kSelectAll);
+  BOOST_TEST(stmt.handle() == kept);
+  BOOST_TEST(firstId(stmt) == 1);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ---- reading rows ----
+
+namespace {
+
+enum class Colour { kRed, kGreen };
+constexpr NameTable<Colour, 2> kColours{{{Colour::kRed, "red"}, {Colour::kGreen, "green"}}};
+
+struct Thing {
+  std::int64_t id = 0;
+  std::string name;
+  std::optional<std::string> note;
+  TimePoint at;
+  std::optional<TimePoint> done;
+  Colour colour = Colour::kRed;
+  bool big = false;
+  Bytes blob;
+};
+
+Result<Thing> readThing(RowReader& r) {
+  Thing t;
+  t.id = r.int64();
+  t.name = r.text();
+  t.note = r.optionalText();
+  t.at = r.time();
+  t.done = r.optionalTime();
+  auto colour = r.named(kColours);
+  if (!colour) return makeError("thing " + std::to_string(t.id) + " has an unknown colour");
+  t.colour = *colour;
+  t.big = r.flag();
+  t.blob = r.blob();
+  return t;
+}
+
+Database withThings(const TempDir& dir) {
+  Database db = openOk(dir.file("atoms.db"), randomKey(), OpenMode::Create);
+  execOk(db,
+         "CREATE TABLE thing(id INTEGER PRIMARY KEY, name TEXT, note TEXT, at INTEGER,"
+         " done INTEGER, colour TEXT, big INTEGER, blob BLOB);"
+         "INSERT INTO thing VALUES(1, 'one', NULL, 1700000000123, NULL, 'red', 0, NULL),"
+         " (2, 'two', 'hi', 5, 6, 'green', 3, x'0102')");
+  return db;
+}
+
+constexpr std::string_view kSelectThings =
+    "SELECT id, name, note, at, done, colour, big, blob FROM thing ORDER BY id";
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(row_reader)
+
+BOOST_AUTO_TEST_CASE(readsColumnsInOrderWithNullsAsOptionals) {
+  TempDir dir;
+  Database db = withThings(dir);
+  Statement stmt = cachedOk(db, kSelectThings);
+  auto things = readRows(stmt, readThing);
+  BOOST_REQUIRE_MESSAGE(things.ok(), things.message());
+  BOOST_REQUIRE(things->size() == 2U);
+  const Thing& one = (*things)[0];
+  BOOST_TEST(one.id == 1);
+  BOOST_TEST(one.name == "one");
+  BOOST_TEST(!one.note.has_value());
+  BOOST_TEST(toUnixMillis(one.at) == 1700000000123);
+  BOOST_TEST(!one.done.has_value());
+  BOOST_TEST((one.colour == Colour::kRed));
+  BOOST_TEST(!one.big);
+  BOOST_TEST(one.blob.empty());
+  const Thing& two = (*things)[1];
+  BOOST_TEST(two.note.value_or("") == "hi");
+  BOOST_REQUIRE(two.done.has_value());
+  BOOST_TEST(toUnixMillis(*two.done) == 6);
+  BOOST_TEST((two.colour == Colour::kGreen));
+  BOOST_TEST(two.big);
+  BOOST_TEST(two.blob == (Bytes{1, 2}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(theMappersErrorStopsTheRead) {
+  TempDir dir;
+  Database db = withThings(dir);
+  execOk(db, "UPDATE thing SET colour = 'blue' WHERE id = 2");
+  Statement stmt = cachedOk(db, kSelectThings);
+  auto things = readRows(stmt, readThing);
+  BOOST_REQUIRE(!things.ok());
+  BOOST_TEST(things.message() == "thing 2 has an unknown colour");
+}
+
+BOOST_AUTO_TEST_CASE(readFirstTakesOneRowOrNone) {
+  TempDir dir;
+  Database db = withThings(dir);
+  Statement stmt = cachedOk(db, "SELECT name FROM thing WHERE id >= ? ORDER BY id");
+  stmt.bind(1, std::int64_t{1});
+  auto first = readFirst(stmt, [](RowReader& r) { return r.text(); });
+  BOOST_REQUIRE(first.ok());
+  BOOST_TEST(first->value_or("") == "one");
+  BOOST_REQUIRE(stmt.reset().ok());
+  stmt.bind(1, std::int64_t{9});
+  auto none = readFirst(stmt, [](RowReader& r) { return r.text(); });
+  BOOST_REQUIRE(none.ok());
+  BOOST_TEST(!none->has_value());
+}
+
+BOOST_AUTO_TEST_CASE(skipAndNextIsNullWalkTheColumns) {
+  TempDir dir;
+  Database db = withThings(dir);
+  Statement stmt = cachedOk(db, kSelectThings);
+  auto row = stmt.step();
+  BOOST_REQUIRE(row.ok() && *row);
+  RowReader r(stmt);
+  r.skip(2);
+  BOOST_TEST(r.nextIsNull());
+  BOOST_TEST(!r.optionalInt64().has_value());  // note
+  BOOST_TEST(!r.nextIsNull());
+  BOOST_TEST(r.int64() == 1700000000123);     // at
+  BOOST_TEST(!r.optionalTime().has_value());  // done
+  BOOST_TEST(r.text() == "red");
+  BOOST_TEST(r.int32() == 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

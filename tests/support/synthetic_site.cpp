@@ -9,7 +9,7 @@
 #include <tuple>
 #include <utility>
 
-#include "daemon/site/time_zone.h"
+#include "domain/site/time_zone.h"
 
 namespace atoms::testing {
 namespace {

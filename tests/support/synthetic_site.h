@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/site/site_model.h"
+#include "domain/site/site_model.h"
 
 namespace atoms::testing {
 

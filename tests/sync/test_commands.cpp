@@ -4,11 +4,11 @@
 // daemon's target (kill switch rules, configuration whitelist).
 #include <memory>
 
-#include "daemon/policy/command_target.h"
-#include "daemon/policy/kill_switch.h"
-#include "daemon/policy/policy_gate.h"
-#include "daemon/policy/shipped_actions.h"
 #include "daemon/service/config_schema.h"
+#include "domain/policy/command_target.h"
+#include "domain/policy/kill_switch.h"
+#include "domain/policy/policy_gate.h"
+#include "domain/policy/shipped_actions.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
 #include "sync/command/command_journal.h"

@@ -8,10 +8,10 @@
 #include <memory>
 #include <optional>
 
-#include "daemon/policy/command_target.h"
-#include "daemon/policy/kill_switch.h"
-#include "daemon/policy/shipped_actions.h"
 #include "daemon/service/config_schema.h"
+#include "domain/policy/command_target.h"
+#include "domain/policy/kill_switch.h"
+#include "domain/policy/shipped_actions.h"
 #include "sync/command/command_processor.h"
 #include "sync/command/command_result.h"
 #include "sync/command/config_overrides.h"

@@ -8,8 +8,8 @@
 #include <chrono>
 #include <map>
 
-#include "daemon/site/site_repository.h"
-#include "daemon/site/time_zone.h"
+#include "domain/site/site_repository.h"
+#include "domain/site/time_zone.h"
 #include "store/site_store.h"
 #include "tests/callout/callout_fixture.h"
 #include "tests/sms/serve/serve_support.h"

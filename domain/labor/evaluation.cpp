@@ -1,0 +1,142 @@
+#include "domain/labor/evaluation.h"
+
+#include <algorithm>
+
+namespace atoms::labor {
+
+namespace chr = std::chrono;
+using site::Instant;
+using site::LocalTime;
+using site::Seconds;
+
+namespace {
+
+// Eight days either side of S cover every workweek, day and rest period that S touches.
+constexpr chr::days kReach{8};
+
+Date toDate(LocalDays d) {
+  const chr::year_month_day ymd{d};
+  return Date{static_cast<int>(ymd.year()), static_cast<int>(static_cast<unsigned>(ymd.month())),
+              static_cast<int>(static_cast<unsigned>(ymd.day()))};
+}
+
+Seconds overlap(Instant a0, Instant a1, Instant b0, Instant b1) {
+  const Instant s = std::max(a0, b0);
+  const Instant e = std::min(a1, b1);
+  return e > s ? Seconds{e - s} : Seconds{0};
+}
+
+}  // namespace
+
+Evaluation::Evaluation(const LaborContext& ctx, const site::Person& person,
+                       const site::Shift& shift, Scope scope)
+    : ctx_(ctx),
+      personIndex_(nullptr),
+      person_(person),
+      shift_(shift),
+      start_(shift.start.utc),
+      end_(shift.end.utc),
+      localStart_(ctx.zone_.toLocal(start_)),
+      localEnd_(ctx.zone_.toLocal(end_)),
+      firstDay_(chr::floor<chr::days>(localStart_)),
+      lastDay_(chr::floor<chr::days>(localEnd_ - Seconds{1})),
+      ruleDate_(toDate(firstDay_)) {
+  const auto found = ctx.people_.find(person.id);
+  if (found == ctx.people_.end()) return;
+  personIndex_ = &found->second;
+  const Instant from = start_ - kReach;
+  const Instant to = end_ + kReach;
+  const auto& shifts = personIndex_->shifts;
+  auto it =
+      std::lower_bound(shifts.begin(), shifts.end(), from - personIndex_->longestShift,
+                       [](const LaborContext::Interval& i, Instant t) { return i.start < t; });
+  for (; it != shifts.end() && it->start < to; ++it) {
+    if (it->shiftId == shift.id || it->end <= from) continue;
+    if (scope == Scope::kEarlierShifts && std::pair(it->start, std::string_view(it->shiftId)) >=
+                                              std::pair(start_, std::string_view(shift.id))) {
+      continue;
+    }
+    work_.push_back(WorkSpan{it->start, it->end, it->shiftId});
+  }
+  for (const LaborContext::Interval& off : personIndex_->timeOff) {
+    if (off.start < end_ && off.end > start_) timeOff_.push_back(WorkSpan{off.start, off.end, {}});
+  }
+}
+
+std::span<const site::Punch* const> Evaluation::punches(Instant from, Instant to) const {
+  if (personIndex_ == nullptr) return {};
+  const auto& all = personIndex_->punches;
+  const auto byTime = [](const site::Punch* p, Instant t) { return p->at < t; };
+  const auto first = std::lower_bound(all.begin(), all.end(), from, byTime);
+  const auto last = std::lower_bound(first, all.end(), to, byTime);
+  return {first, last};
+}
+
+Instant Evaluation::dayStart(LocalDays d) const {
+  const LocalTime midnight{d};
+  if (auto u = ctx_.zone_.toUtc(midnight); u.ok()) return *u;
+  const std::vector<Seconds> offsets = ctx_.zone_.offsetsFor(midnight);
+  const Seconds off = offsets.empty() ? Seconds{0} : offsets.front();
+  return Instant{midnight.time_since_epoch() - off};
+}
+
+LocalDays Evaluation::weekStartOf(LocalDays d, unsigned weekStart) {
+  const unsigned wd = chr::weekday{d}.c_encoding();
+  return d - chr::days{(wd + 7 - weekStart) % 7};
+}
+
+std::pair<Seconds, Seconds> Evaluation::worked(Instant from, Instant to) const {
+  Seconds before{0};
+  for (const WorkSpan& w : work_) before += overlap(w.start, w.end, from, to);
+  return {before, overlap(start_, end_, from, to)};
+}
+
+bool Evaluation::schoolDay(LocalDays d) const {
+  return std::binary_search(ctx_.schoolDays_.begin(), ctx_.schoolDays_.end(), d);
+}
+
+std::optional<int> Evaluation::ageOn(LocalDays d) const {
+  if (!person_.birthDate) return std::nullopt;
+  const site::Date& birth = *person_.birthDate;
+  const chr::year_month_day on{d};
+  int age = static_cast<int>(on.year()) - static_cast<int>(birth.year());
+  if (std::pair(static_cast<unsigned>(on.month()), static_cast<unsigned>(on.day())) <
+      std::pair(static_cast<unsigned>(birth.month()), static_cast<unsigned>(birth.day()))) {
+    --age;
+  }
+  return age;
+}
+
+std::string Evaluation::clockText(Instant t) const {
+  // "YYYY-MM-DDTHH:MM:SS" -> "HH:MM".
+  return site::formatLocal(ctx_.zone_.toLocal(t)).substr(11, 5);
+}
+
+RuleEvaluation Evaluation::finding(std::string_view ruleId) const {
+  RuleEvaluation e;
+  e.ruleId = std::string(ruleId);
+  e.input["personId"] = person_.id;
+  e.input["shiftId"] = shift_.id;
+  e.result = EvalResult::kPass;
+  return e;
+}
+
+std::string durationText(Seconds time) {
+  const bool negative = time.count() < 0;
+  const std::int64_t minutes = (negative ? -time.count() : time.count()) / 60;
+  std::string text = negative ? "-" : "";
+  if (minutes >= 60) text += std::to_string(minutes / 60) + " h";
+  if (minutes % 60 != 0 || minutes == 0) {
+    text += (minutes >= 60 ? " " : "") + std::to_string(minutes % 60) + " min";
+  }
+  return text;
+}
+
+bool lowerRate(Decimal a, Decimal b) { return a.num * b.den < b.num * a.den; }
+
+std::int64_t signedPayCents(Seconds time, std::int64_t hourlyRateCents, Decimal rate) {
+  return time < Seconds{0} ? -payCents(-time, hourlyRateCents, rate)
+                           : payCents(time, hourlyRateCents, rate);
+}
+
+}  // namespace atoms::labor

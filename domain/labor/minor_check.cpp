@@ -1,0 +1,172 @@
+// Minors' hours (minor_hours): for a person whose age on S's start day is within the rule's
+// minAge..maxAge, S must lie inside the rule's time window, and the day and week totals must stay
+// within its school / non-school limits (the site's school calendar decides which days are school
+// days; a school week is a week, from the calendar's weekStart, with at least one school day).
+// Every rule is checked on its own, so where federal and state law both limit an age, each
+// failing limit is reported under its own rule id and the verdict is denied.
+#include <algorithm>
+
+#include "domain/labor/evaluation.h"
+
+namespace atoms::labor {
+
+namespace {
+
+namespace chr = std::chrono;
+using site::LocalTime;
+using site::Seconds;
+
+// "HH:MM" -> minutes after midnight (the loader validated the form).
+int clockMinutes(std::string_view hhmm) {
+  return ((hhmm[0] - '0') * 10 + (hhmm[1] - '0')) * 60 + (hhmm[3] - '0') * 10 + (hhmm[4] - '0');
+}
+
+// "MM-DD" or "labor_day" (first Monday of September) in the year of `day`.
+LocalDays monthDayIn(std::string_view text, LocalDays day) {
+  const chr::year y = chr::year_month_day{day}.year();
+  if (text == "labor_day") {
+    return LocalDays{chr::year_month_weekday{y / chr::September / chr::Monday[1]}};
+  }
+  const unsigned m = static_cast<unsigned>((text[0] - '0') * 10 + (text[1] - '0'));
+  const unsigned d = static_cast<unsigned>((text[3] - '0') * 10 + (text[4] - '0'));
+  return LocalDays{y / chr::month{m} / chr::day{d}};
+}
+
+std::string dateText(LocalDays d) { return site::formatLocal(LocalTime{d}).substr(0, 10); }
+std::string timeText(LocalTime t) { return site::formatLocal(t).substr(11, 5); }
+
+// The window of local day d under rule r, as local times [start, end]; an end past midnight
+// belongs to d + 1.
+std::pair<LocalTime, LocalTime> windowOf(const Evaluation& ev, const Rule& r, LocalDays d) {
+  const int startMin = clockMinutes(r.text("windowStart"));
+  int endMin = clockMinutes(r.text("windowEnd"));
+  if (r.has("summerWindowEnd") && r.has("summerFrom") && r.has("summerTo") &&
+      monthDayIn(r.text("summerFrom"), d) <= d && d <= monthDayIn(r.text("summerTo"), d)) {
+    endMin = clockMinutes(r.text("summerWindowEnd"));
+  }
+  if (endMin <= startMin) endMin += 1440;
+  if (r.has("beforeNonSchoolDayWindowEnd") && !ev.schoolDay(d + chr::days{1})) {
+    int later = clockMinutes(r.text("beforeNonSchoolDayWindowEnd"));
+    if (later <= startMin) later += 1440;
+    endMin = std::max(endMin, later);
+  }
+  return {LocalTime{d} + chr::minutes{startMin}, LocalTime{d} + chr::minutes{endMin}};
+}
+
+// The limits a rule's check found exceeded: codes for input.exceeded, and sentences.
+struct Breaches {
+  json::Array codes;
+  std::vector<std::string> sentences;
+};
+
+// A limit on the work of one period (a day or a week), by whether school is in session.
+struct PeriodLimit {
+  std::string_view param;    // the rule's parameter
+  std::string_view code;     // in input.exceeded
+  std::string_view total;    // the input that reports the period's work
+  std::string_view allowed;  // the end of the sentence
+};
+constexpr PeriodLimit kSchoolDay{"schoolDayMaxMinutes", "schoolDay", "dayMinutes",
+                                 "allowed on a school day"};
+constexpr PeriodLimit kNonSchoolDay{"nonSchoolDayMaxMinutes", "nonSchoolDay", "dayMinutes",
+                                    "allowed in a day"};
+constexpr PeriodLimit kSchoolWeek{"schoolWeekMaxMinutes", "schoolWeek", "weekMinutes",
+                                  "allowed in a school week"};
+constexpr PeriodLimit kNonSchoolWeek{"nonSchoolWeekMaxMinutes", "nonSchoolWeek", "weekMinutes",
+                                     "allowed in a week"};
+
+// P's work (S included) in the `length` days from `from` against the rule's limit, if it has one.
+void checkPeriod(const Evaluation& ev, const Rule& r, const PeriodLimit& limit, LocalDays from,
+                 chr::days length, const std::string& where, RuleEvaluation& e,
+                 Breaches& breaches) {
+  if (!r.has(limit.param)) return;
+  const auto [before, mine] = ev.worked(ev.dayStart(from), ev.dayStart(from + length));
+  const Seconds total = before + mine;
+  const Seconds max = chr::minutes{r.integer(limit.param)};
+  e.input[std::string(limit.total)] = total.count() / 60;
+  if (total <= max) return;
+  breaches.codes.push_back(limit.code);
+  breaches.sentences.push_back(durationText(total) + " " + where + ", over the " +
+                               durationText(max) + " " + std::string(limit.allowed));
+}
+
+void checkRule(const Evaluation& ev, const Rule& r, Findings& out) {
+  RuleEvaluation e = ev.finding(r.id);
+  const site::Person& p = ev.person();
+  const std::optional<int> age = ev.ageOn(ev.firstDay());
+  if (!age) {
+    if (p.minor) {
+      e.result = EvalResult::kFail;
+      e.effect = VerdictKind::kDenied;
+      e.detail = p.id + " is a minor with no birth date; add it before scheduling";
+    } else {
+      e.result = EvalResult::kNotApplicable;
+    }
+    out.push_back(std::move(e));
+    return;
+  }
+  e.input["age"] = *age;
+  if (*age < r.integer("minAge") || *age > r.integer("maxAge")) {
+    e.result = EvalResult::kNotApplicable;
+    out.push_back(std::move(e));
+    return;
+  }
+  Breaches breaches;
+
+  // Time window: S lies inside the window of its start day, or of the day before for a window
+  // that runs past midnight.
+  bool inside = false;
+  for (LocalDays d : {ev.firstDay() - chr::days{1}, ev.firstDay()}) {
+    const auto [from, to] = windowOf(ev, r, d);
+    if (ev.localStart() >= from && ev.localEnd() <= to) inside = true;
+  }
+  const auto [winFrom, winTo] = windowOf(ev, r, ev.firstDay());
+  e.input["windowStart"] = site::formatLocal(winFrom);
+  e.input["windowEnd"] = site::formatLocal(winTo);
+  if (!inside) {
+    breaches.codes.push_back("window");
+    breaches.sentences.push_back("the shift " + timeText(ev.localStart()) + "-" +
+                                 timeText(ev.localEnd()) + " is outside the hours " +
+                                 timeText(winFrom) + "-" + timeText(winTo));
+  }
+
+  // Day limits, for each local day S touches; week limits, for each week of the school calendar.
+  for (LocalDays d = ev.firstDay(); d <= ev.lastDay(); d += chr::days{1}) {
+    const bool school = ev.schoolDay(d);
+    checkPeriod(ev, r, school ? kSchoolDay : kNonSchoolDay, d, chr::days{1},
+                std::string(school ? "on school day " : "on ") + dateText(d), e, breaches);
+  }
+  const unsigned weekStart = ev.model().schoolCalendar.weekStart;
+  const LocalDays lastWeek = Evaluation::weekStartOf(ev.lastDay(), weekStart);
+  for (LocalDays w = Evaluation::weekStartOf(ev.firstDay(), weekStart); w <= lastWeek;
+       w += chr::days{7}) {
+    bool school = false;
+    for (int i = 0; i < 7; ++i) school = school || ev.schoolDay(w + chr::days{i});
+    checkPeriod(ev, r, school ? kSchoolWeek : kNonSchoolWeek, w, chr::days{7},
+                "in the week of " + dateText(w), e, breaches);
+  }
+
+  if (ev.model().schoolCalendar.schoolDays.empty()) e.input["schoolCalendar"] = false;
+  const bool failed = !breaches.sentences.empty();
+  e.input["exceeded"] = std::move(breaches.codes);
+  if (failed) {
+    e.result = EvalResult::kFail;
+    e.effect = VerdictKind::kDenied;
+    e.detail = p.id + " is " + std::to_string(*age) + ": ";
+    for (std::size_t i = 0; i < breaches.sentences.size(); ++i) {
+      e.detail += (i == 0 ? "" : "; ") + breaches.sentences[i];
+    }
+    if (ev.model().schoolCalendar.schoolDays.empty()) {
+      e.detail += " (the site has no school calendar, so every day counts as a non-school day)";
+    }
+  }
+  out.push_back(std::move(e));
+}
+
+}  // namespace
+
+void checkMinorHours(const Evaluation& ev, Findings& out) {
+  ev.forEachRule(RuleKind::kMinorHours, [&](const Rule& r) { checkRule(ev, r, out); });
+}
+
+}  // namespace atoms::labor

@@ -1,0 +1,68 @@
+#include "domain/site/site_model.h"
+
+namespace atoms::site {
+namespace {
+
+template <class T>
+std::map<std::string, std::size_t, std::less<>> indexOf(const std::vector<T>& items) {
+  std::map<std::string, std::size_t, std::less<>> index;
+  for (std::size_t i = 0; i < items.size(); ++i) index.emplace(items[i].id, i);
+  return index;
+}
+
+template <class T>
+const T* lookup(const std::map<std::string, std::size_t, std::less<>>& index,
+                const std::vector<T>& items, std::string_view id) {
+  auto it = index.find(id);
+  return it == index.end() ? nullptr : &items[it->second];
+}
+
+}  // namespace
+
+std::string_view punchKindName(PunchKind kind) {
+  switch (kind) {
+    case PunchKind::kClockIn:
+      return "clock_in";
+    case PunchKind::kClockOut:
+      return "clock_out";
+    case PunchKind::kBreakStart:
+      return "break_start";
+    case PunchKind::kBreakEnd:
+      return "break_end";
+  }
+  return "clock_in";
+}
+
+std::optional<PunchKind> parsePunchKind(std::string_view name) {
+  for (PunchKind k :
+       {PunchKind::kClockIn, PunchKind::kClockOut, PunchKind::kBreakStart, PunchKind::kBreakEnd}) {
+    if (punchKindName(k) == name) return k;
+  }
+  return std::nullopt;
+}
+
+SiteIndex::SiteIndex(const SiteModel& model)
+    : model_(&model),
+      certifications_(indexOf(model.certifications)),
+      stations_(indexOf(model.stations)),
+      people_(indexOf(model.people)),
+      shifts_(indexOf(model.shifts)),
+      versions_(indexOf(model.scheduleVersions)) {}
+
+const Certification* SiteIndex::certification(std::string_view id) const {
+  return lookup(certifications_, model_->certifications, id);
+}
+const Station* SiteIndex::station(std::string_view id) const {
+  return lookup(stations_, model_->stations, id);
+}
+const Person* SiteIndex::person(std::string_view id) const {
+  return lookup(people_, model_->people, id);
+}
+const Shift* SiteIndex::shift(std::string_view id) const {
+  return lookup(shifts_, model_->shifts, id);
+}
+const ScheduleVersion* SiteIndex::scheduleVersion(std::string_view id) const {
+  return lookup(versions_, model_->scheduleVersions, id);
+}
+
+}  // namespace atoms::site
