@@ -3,10 +3,9 @@
 #   1. the format check (clang-format);
 #   2. the shipped binary built as the demo builds it (gcc, warnings as errors), and the demo run
 #      to its end as a smoke test;
-#   3. the sanitizer build (gcc, ASan+UBSan, warnings as errors): every test once, the fuzz corpus
-#      replayed;
-#   4. the fuzz targets (clang, libFuzzer, ASan+UBSan; scripts/build-san.sh), each run briefly with
-#      a fixed seed (docs/fuzzing.md).
+#   3. the one sanitizer build (clang, ASan+UBSan, libFuzzer instrumentation, warnings as errors;
+#      scripts/build-san.sh): every test once, the fuzz corpus replayed;
+#   4. the fuzz targets of that same build, each run briefly with a fixed seed (docs/fuzzing.md).
 # Exits non-zero when any step fails. Prints the time each stage took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,14 +32,14 @@ build/daemon/atoms-edge demo </dev/null >build/demo.log 2>&1 || {
 }
 tail -1 build/demo.log
 
-stage "sanitizer build (gcc)"
-bash scripts/build.sh build-asan -DATOMS_SANITIZE=ON
+stage "sanitizer build (clang)"
+bash scripts/build-san.sh build-san
 stage "tests (sanitizer build)"
 lsan_supp="$PWD/tests/lsan.supp"
 # abort_on_error=0: a sanitizer report ends the process with exit code 1 at once. An abort would be
 # caught by Boost.Test's signal handler, which goes on with the next test in a broken process
 # (that hung CI for 15 minutes once).
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+(cd build-san && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
   LSAN_OPTIONS="suppressions=$lsan_supp:print_suppressions=0" \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j2 --timeout 1800)
 
