@@ -1,7 +1,14 @@
 #include "domain/site/site_model.h"
 
+#include "base/name_table.h"
+
 namespace atoms::site {
 namespace {
+
+constexpr NameTable<PunchKind, 4> kPunchKindNames{{{PunchKind::kClockIn, "clock_in"},
+                                                   {PunchKind::kClockOut, "clock_out"},
+                                                   {PunchKind::kBreakStart, "break_start"},
+                                                   {PunchKind::kBreakEnd, "break_end"}}};
 
 template <class T>
 std::map<std::string, std::size_t, std::less<>> indexOf(const std::vector<T>& items) {
@@ -19,26 +26,10 @@ const T* lookup(const std::map<std::string, std::size_t, std::less<>>& index,
 
 }  // namespace
 
-std::string_view punchKindName(PunchKind kind) {
-  switch (kind) {
-    case PunchKind::kClockIn:
-      return "clock_in";
-    case PunchKind::kClockOut:
-      return "clock_out";
-    case PunchKind::kBreakStart:
-      return "break_start";
-    case PunchKind::kBreakEnd:
-      return "break_end";
-  }
-  return "clock_in";
-}
+std::string_view punchKindName(PunchKind kind) { return nameOf(kPunchKindNames, kind); }
 
 std::optional<PunchKind> parsePunchKind(std::string_view name) {
-  for (PunchKind k :
-       {PunchKind::kClockIn, PunchKind::kClockOut, PunchKind::kBreakStart, PunchKind::kBreakEnd}) {
-    if (punchKindName(k) == name) return k;
-  }
-  return std::nullopt;
+  return fromName(kPunchKindNames, name);
 }
 
 SiteIndex::SiteIndex(const SiteModel& model)

@@ -1,29 +1,23 @@
 #include "drivers/sms/sms_gateway.h"
 
+#include "base/name_table.h"
+
 namespace atoms::drivers {
 
-std::string_view deliveryStateName(DeliveryState state) {
-  switch (state) {
-    case DeliveryState::kQueued:
-      return "queued";
-    case DeliveryState::kSent:
-      return "sent";
-    case DeliveryState::kDelivered:
-      return "delivered";
-    case DeliveryState::kUndelivered:
-      return "undelivered";
-    case DeliveryState::kFailed:
-      return "failed";
-  }
-  return "failed";
-}
+namespace {
+
+constexpr NameTable<DeliveryState, 5> kStateNames{{{DeliveryState::kQueued, "queued"},
+                                                   {DeliveryState::kSent, "sent"},
+                                                   {DeliveryState::kDelivered, "delivered"},
+                                                   {DeliveryState::kUndelivered, "undelivered"},
+                                                   {DeliveryState::kFailed, "failed"}}};
+
+}  // namespace
+
+std::string_view deliveryStateName(DeliveryState state) { return nameOf(kStateNames, state); }
 
 std::optional<DeliveryState> parseDeliveryState(std::string_view name) {
-  for (DeliveryState s : {DeliveryState::kQueued, DeliveryState::kSent, DeliveryState::kDelivered,
-                          DeliveryState::kUndelivered, DeliveryState::kFailed}) {
-    if (deliveryStateName(s) == name) return s;
-  }
-  return std::nullopt;
+  return fromName(kStateNames, name);
 }
 
 }  // namespace atoms::drivers

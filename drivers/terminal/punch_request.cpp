@@ -1,9 +1,9 @@
 #include "drivers/terminal/punch_request.h"
 
-#include <array>
 #include <initializer_list>
 
 #include "base/canonical_json.h"
+#include "base/name_table.h"
 #include "base/timestamp.h"
 #include "drivers/http/bearer_tokens.h"
 #include "drivers/http/printable.h"
@@ -11,10 +11,13 @@
 namespace atoms::drivers::terminal {
 namespace {
 
-constexpr std::array<PunchKind, 4> kKinds{PunchKind::kClockIn, PunchKind::kClockOut,
-                                          PunchKind::kBreakStart, PunchKind::kBreakEnd};
-constexpr std::array<PunchOutcomeKind, 3> kOutcomes{
-    PunchOutcomeKind::kAccepted, PunchOutcomeKind::kDuplicate, PunchOutcomeKind::kRefused};
+constexpr NameTable<PunchKind, 4> kPunchKindNames{{{PunchKind::kClockIn, "clock_in"},
+                                                   {PunchKind::kClockOut, "clock_out"},
+                                                   {PunchKind::kBreakStart, "break_start"},
+                                                   {PunchKind::kBreakEnd, "break_end"}}};
+constexpr NameTable<PunchOutcomeKind, 3> kOutcomeNames{{{PunchOutcomeKind::kAccepted, "accepted"},
+                                                        {PunchOutcomeKind::kDuplicate, "duplicate"},
+                                                        {PunchOutcomeKind::kRefused, "refused"}}};
 
 bool isPrintableAscii(std::string_view s) {
   for (char c : s) {
@@ -130,38 +133,13 @@ int digits(std::string_view text, std::size_t pos, std::size_t n) {
 
 }  // namespace
 
-std::string_view punchKindName(PunchKind kind) {
-  switch (kind) {
-    case PunchKind::kClockIn:
-      return "clock_in";
-    case PunchKind::kClockOut:
-      return "clock_out";
-    case PunchKind::kBreakStart:
-      return "break_start";
-    case PunchKind::kBreakEnd:
-      return "break_end";
-  }
-  return "clock_in";
-}
+std::string_view punchKindName(PunchKind kind) { return nameOf(kPunchKindNames, kind); }
 
 std::optional<PunchKind> parsePunchKind(std::string_view name) {
-  for (PunchKind k : kKinds) {
-    if (punchKindName(k) == name) return k;
-  }
-  return std::nullopt;
+  return fromName(kPunchKindNames, name);
 }
 
-std::string_view punchOutcomeName(PunchOutcomeKind kind) {
-  switch (kind) {
-    case PunchOutcomeKind::kAccepted:
-      return "accepted";
-    case PunchOutcomeKind::kDuplicate:
-      return "duplicate";
-    case PunchOutcomeKind::kRefused:
-      return "refused";
-  }
-  return "refused";
-}
+std::string_view punchOutcomeName(PunchOutcomeKind kind) { return nameOf(kOutcomeNames, kind); }
 
 bool isValidTerminalId(std::string_view id) { return isValidTokenId(id); }
 
@@ -271,15 +249,10 @@ Result<std::vector<PunchOutcome>> parsePunchResponse(std::string_view body) {
     if (outcome == nullptr || !outcome->isString()) return makeError(where + " has no outcome");
     PunchOutcome o;
     o.id = id->asString();
-    bool known = false;
-    for (PunchOutcomeKind k : kOutcomes) {
-      if (punchOutcomeName(k) == outcome->asString()) {
-        o.outcome = k;
-        known = true;
-      }
-    }
-    if (!known)
+    const auto kind = fromName(kOutcomeNames, outcome->asString());
+    if (!kind)
       return makeError(where + ": unknown outcome '" + printable(outcome->asString()) + "'");
+    o.outcome = *kind;
     if (reason != nullptr && reason->isString()) o.reason = reason->asString();
     outcomes.push_back(std::move(o));
   }

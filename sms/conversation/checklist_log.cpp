@@ -1,8 +1,9 @@
 #include "sms/conversation/checklist_log.h"
 
+#include "store/row_reader.h"
+
 namespace atoms::sms::conversation {
 
-using atoms::fromUnixMillis;
 using atoms::toUnixMillis;
 
 std::string_view checklistStageName(ChecklistStage stage) {
@@ -17,19 +18,18 @@ Result<std::optional<ChecklistEntry>> firstChecklistEntry(Database& db,
       " FROM checklist_entry WHERE checklist_id = ? AND local_day = ? ORDER BY id LIMIT 1");
   if (!stmt) return stmt.error();
   stmt->bind(1, checklistId).bind(2, localDay);
-  auto row = stmt->step();
-  if (!row) return row.error();
-  if (!*row) return std::optional<ChecklistEntry>();
-  ChecklistEntry e;
-  e.checklistId = std::string(checklistId);
-  e.localDay = std::string(localDay);
-  e.at = fromUnixMillis(stmt->columnInt64(0));
-  e.byPhone = stmt->columnText(1);
-  e.personId = stmt->columnText(2);
-  e.channel = stmt->columnText(3);
-  if (!stmt->columnIsNull(4)) e.tenthsF = static_cast<int>(stmt->columnInt64(4));
-  if (!stmt->columnIsNull(5)) e.inRange = stmt->columnInt64(5) != 0;
-  return std::optional<ChecklistEntry>(std::move(e));
+  return readFirst(*stmt, [&](RowReader& r) {
+    ChecklistEntry e;
+    e.checklistId = std::string(checklistId);
+    e.localDay = std::string(localDay);
+    e.at = r.time();
+    e.byPhone = r.text();
+    e.personId = r.text();
+    e.channel = r.text();
+    if (auto tenths = r.optionalInt64()) e.tenthsF = static_cast<int>(*tenths);
+    if (auto inRange = r.optionalInt64()) e.inRange = *inRange != 0;
+    return e;
+  });
 }
 
 Status addChecklistEntry(Database& db, const ChecklistEntry& e) {
@@ -37,25 +37,19 @@ Status addChecklistEntry(Database& db, const ChecklistEntry& e) {
       "INSERT INTO checklist_entry(checklist_id, local_day, at, by_phone, person_id, channel,"
       " temperature_tenths_f, in_range) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   if (!stmt) return stmt.error();
-  stmt->bind(1, std::string_view(e.checklistId))
+  std::optional<std::int64_t> tenths;
+  if (e.tenthsF) tenths = *e.tenthsF;
+  std::optional<std::int64_t> inRange;
+  if (e.inRange) inRange = *e.inRange ? 1 : 0;
+  return stmt->bind(1, std::string_view(e.checklistId))
       .bind(2, std::string_view(e.localDay))
-      .bind(3, toUnixMillis(e.at))
+      .bindTime(3, e.at)
       .bind(4, std::string_view(e.byPhone))
       .bind(5, std::string_view(e.personId))
-      .bind(6, std::string_view(e.channel));
-  if (e.tenthsF) {
-    stmt->bind(7, std::int64_t{*e.tenthsF});
-  } else {
-    stmt->bindNull(7);
-  }
-  if (e.inRange) {
-    stmt->bind(8, std::int64_t{*e.inRange ? 1 : 0});
-  } else {
-    stmt->bindNull(8);
-  }
-  auto done = stmt->step();
-  if (!done) return done.error();
-  return Status::success();
+      .bind(6, std::string_view(e.channel))
+      .bindOptional(7, tenths)
+      .bindOptional(8, inRange)
+      .run();
 }
 
 Result<bool> markChecklistAlerted(Database& db, std::string_view checklistId,

@@ -7,10 +7,10 @@
 #include "sms/mailbox/message_checks.h"
 #include "sms/text/tokens.h"
 #include "store/audit_entry.h"
+#include "store/row_reader.h"
 
 namespace atoms::sms::conversation {
 
-using atoms::fromUnixMillis;
 using atoms::toUnixMillis;
 
 struct SafetyDesk::Incident {
@@ -34,15 +34,6 @@ constexpr std::string_view kColumns =
     " recipients, acknowledged_by";
 // A second report from the same number within this time joins its open incident.
 constexpr auto kJoinWindow = std::chrono::minutes(30);
-
-std::optional<SafetyCategory> categoryFromName(std::string_view name) {
-  for (SafetyCategory c : {SafetyCategory::kInjury, SafetyCategory::kFire, SafetyCategory::kGas,
-                           SafetyCategory::kViolence, SafetyCategory::kEquipment,
-                           SafetyCategory::kKeyword, SafetyCategory::kFoodSafety}) {
-    if (safetyCategoryName(c) == name) return c;
-  }
-  return std::nullopt;
-}
 
 std::string joinPhones(const std::vector<std::string>& phones) {
   std::string out;
@@ -72,28 +63,23 @@ Result<std::vector<SafetyDesk::Incident>> select(Database& db, const std::string
   auto stmt = db.cached("SELECT " + std::string(kColumns) + " FROM safety_incident " + where);
   if (!stmt) return stmt.error();
   bind(*stmt);
-  std::vector<SafetyDesk::Incident> out;
-  while (true) {
-    auto row = stmt->step();
-    if (!row) return row.error();
-    if (!*row) break;
+  return readRows(*stmt, [](RowReader& r) -> Result<SafetyDesk::Incident> {
     SafetyDesk::Incident i;
-    i.id = stmt->columnInt64(0);
-    i.openedAt = fromUnixMillis(stmt->columnInt64(1));
-    i.inboxId = stmt->columnInt64(2);
-    i.reporter = stmt->columnText(3);
-    i.personId = stmt->columnText(4);
-    auto category = categoryFromName(stmt->columnText(5));
+    i.id = r.int64();
+    i.openedAt = r.time();
+    i.inboxId = r.int64();
+    i.reporter = r.text();
+    i.personId = r.text();
+    auto category = safetyCategoryFromName(r.text());
     if (!category) return makeError("safety_incident " + std::to_string(i.id) + ": bad category");
     i.category = *category;
-    i.open = stmt->columnText(6) == "open";
-    i.rounds = static_cast<int>(stmt->columnInt64(7));
-    if (!stmt->columnIsNull(8)) i.nextAlertAt = fromUnixMillis(stmt->columnInt64(8));
-    i.recipients = splitPhones(stmt->columnText(9));
-    i.acknowledgedBy = stmt->columnText(10);
-    out.push_back(std::move(i));
-  }
-  return out;
+    i.open = r.text() == "open";
+    i.rounds = r.int32();
+    i.nextAlertAt = r.optionalTime();
+    i.recipients = splitPhones(r.text());
+    i.acknowledgedBy = r.text();
+    return i;
+  });
 }
 
 Status save(Database& db, const SafetyDesk::Incident& i, std::optional<TimePoint> acknowledgedAt) {
@@ -101,23 +87,13 @@ Status save(Database& db, const SafetyDesk::Incident& i, std::optional<TimePoint
       "UPDATE safety_incident SET state = ?, rounds = ?, next_alert_at = ?,"
       " acknowledged_by = ?, acknowledged_at = ? WHERE id = ?");
   if (!stmt) return stmt.error();
-  stmt->bind(1, std::string_view(i.open ? "open" : "acknowledged"));
-  stmt->bind(2, std::int64_t{i.rounds});
-  if (i.nextAlertAt) {
-    stmt->bind(3, toUnixMillis(*i.nextAlertAt));
-  } else {
-    stmt->bindNull(3);
-  }
-  stmt->bind(4, std::string_view(i.acknowledgedBy));
-  if (acknowledgedAt) {
-    stmt->bind(5, toUnixMillis(*acknowledgedAt));
-  } else {
-    stmt->bindNull(5);
-  }
-  stmt->bind(6, i.id);
-  auto done = stmt->step();
-  if (!done) return done.error();
-  return Status::success();
+  return stmt->bind(1, std::string_view(i.open ? "open" : "acknowledged"))
+      .bind(2, std::int64_t{i.rounds})
+      .bindTime(3, i.nextAlertAt)
+      .bind(4, std::string_view(i.acknowledgedBy))
+      .bindTime(5, acknowledgedAt)
+      .bind(6, i.id)
+      .run();
 }
 
 Status audit(AuditLog::Batch& batch, TimePoint now, std::string_view kind, json::Object body) {
@@ -377,9 +353,9 @@ Result<std::optional<TimePoint>> SafetyDesk::nextRealert() {
     auto stmt =
         store.db().cached("SELECT MIN(next_alert_at) FROM safety_incident WHERE state = 'open'");
     if (!stmt) return stmt.error();
-    auto row = stmt->step();
-    if (!row) return row.error();
-    if (*row && !stmt->columnIsNull(0)) next = fromUnixMillis(stmt->columnInt64(0));
+    auto earliest = readFirst(*stmt, [](RowReader& r) { return r.optionalTime(); });
+    if (!earliest) return earliest.error();
+    next = earliest->value_or(std::nullopt);  // MIN() of no rows is one NULL row
     return Status::success();
   });
   if (!status) return status.error();

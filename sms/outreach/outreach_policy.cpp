@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "base/name_table.h"
+
 namespace atoms::sms {
 
 namespace {
@@ -96,22 +98,23 @@ bool inQuietHours(const OutreachSettings& s, local_seconds t) {
   return m >= s.quietStartMinute || m < s.quietEndMinute;  // spans midnight
 }
 
-std::string_view messageClassName(MessageClass kind) {
-  switch (kind) {
-    case MessageClass::kThreadReply:
-      return "thread_reply";
-    case MessageClass::kOptOutConfirmation:
-      return "opt_out_confirmation";
-    case MessageClass::kSafetyAlert:
-      return "safety_alert";
-    case MessageClass::kEscalation:
-      return "escalation";
-    case MessageClass::kOffer:
-      return "offer";
-    case MessageClass::kNotice:
-      return "notice";
-  }
-  return "notice";
+namespace {
+
+constexpr NameTable<MessageClass, 6> kClassNames{{
+    {MessageClass::kThreadReply, "thread_reply"},
+    {MessageClass::kOptOutConfirmation, "opt_out_confirmation"},
+    {MessageClass::kSafetyAlert, "safety_alert"},
+    {MessageClass::kEscalation, "escalation"},
+    {MessageClass::kOffer, "offer"},
+    {MessageClass::kNotice, "notice"},
+}};
+
+}  // namespace
+
+std::string_view messageClassName(MessageClass kind) { return nameOf(kClassNames, kind); }
+
+std::optional<MessageClass> messageClassFromName(std::string_view name) {
+  return fromName(kClassNames, name);
 }
 
 std::string_view outreachReasonCode(OutreachReason reason) {

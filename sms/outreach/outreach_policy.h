@@ -47,6 +47,8 @@ enum class MessageClass {
 
 // "thread_reply", "opt_out_confirmation", "safety_alert", "escalation", "offer", "notice".
 std::string_view messageClassName(MessageClass kind);
+// The class a name written by messageClassName() stands for; nullopt for any other text.
+std::optional<MessageClass> messageClassFromName(std::string_view name);
 
 struct OutgoingMessage {
   MessageClass kind = MessageClass::kNotice;

@@ -1,5 +1,6 @@
 #include "sms/text/safety_report.h"
 
+#include "base/name_table.h"
 #include "sms/text/tokens.h"
 
 namespace atoms::sms {
@@ -76,24 +77,26 @@ bool keywordFirst(const std::vector<Token>& tokens) {
 
 }  // namespace
 
+namespace {
+
+constexpr NameTable<SafetyCategory, 7> kCategoryNames{{
+    {SafetyCategory::kInjury, "injury"},
+    {SafetyCategory::kFire, "fire"},
+    {SafetyCategory::kGas, "gas"},
+    {SafetyCategory::kViolence, "violence"},
+    {SafetyCategory::kEquipment, "equipment"},
+    {SafetyCategory::kFoodSafety, "food_safety"},
+    {SafetyCategory::kKeyword, "keyword"},
+}};
+
+}  // namespace
+
 std::string_view safetyCategoryName(SafetyCategory category) {
-  switch (category) {
-    case SafetyCategory::kInjury:
-      return "injury";
-    case SafetyCategory::kFire:
-      return "fire";
-    case SafetyCategory::kGas:
-      return "gas";
-    case SafetyCategory::kViolence:
-      return "violence";
-    case SafetyCategory::kEquipment:
-      return "equipment";
-    case SafetyCategory::kFoodSafety:
-      return "food_safety";
-    case SafetyCategory::kKeyword:
-      break;
-  }
-  return "keyword";
+  return nameOf(kCategoryNames, category);
+}
+
+std::optional<SafetyCategory> safetyCategoryFromName(std::string_view name) {
+  return fromName(kCategoryNames, name);
 }
 
 SafetyDetector::SafetyDetector() : phrases_(kPhrases), harmless_(kHarmless) {}

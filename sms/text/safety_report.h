@@ -28,6 +28,8 @@ enum class SafetyCategory { kInjury, kFire, kGas, kViolence, kEquipment, kKeywor
 
 // "injury", "fire", "gas", "violence", "equipment", "keyword", "food_safety".
 std::string_view safetyCategoryName(SafetyCategory category);
+// The category a name written by safetyCategoryName() stands for; nullopt for any other text.
+std::optional<SafetyCategory> safetyCategoryFromName(std::string_view name);
 
 struct SafetyReport {
   SafetyCategory category = SafetyCategory::kKeyword;  // the first match in the text
