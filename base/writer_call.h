@@ -42,8 +42,12 @@ template <class F>
 auto callOnWriter(Writer& writer, F fn) -> std::optional<decltype(fn())> {
   auto promise = std::make_shared<std::promise<decltype(fn())>>();
   auto future = promise->get_future();
-  // fn is captured by reference: this frame waits for the task to run or be dropped.
-  if (!writer.post([promise, &fn] { promise->set_value(fn()); })) return std::nullopt;
+  // From here the task alone owns the promise, so a task destroyed unrun (dropped) or whose fn
+  // threw breaks it and wakes the caller. fn is captured by reference: this frame waits for the
+  // task.
+  if (!writer.post([promise = std::move(promise), &fn] { promise->set_value(fn()); })) {
+    return std::nullopt;
+  }
   try {
     return future.get();
   } catch (const std::future_error&) {
