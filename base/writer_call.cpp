@@ -56,14 +56,14 @@ struct Task {
 
 }  // namespace
 
-WriterCall runOnWriter(const WriterPost& post, std::chrono::milliseconds timeout,
+WriterCall runOnWriter(Writer& writer, std::chrono::milliseconds timeout,
                        std::function<void()> fn) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   auto shared = std::make_shared<Shared>();
   bool posted = false;
   {
     auto task = std::make_shared<Task>(shared, std::move(fn));
-    posted = post([task] { task->run(); });
+    posted = writer.post([task] { task->run(); });
   }  // from here only the writer's copy (if any) keeps the task
   if (!posted) return WriterCall::kRefused;
   std::unique_lock lock(shared->mutex);

@@ -49,11 +49,11 @@ Status LockedStoreRunner::run(const StoreFunction& fn) {
 }
 
 Status PostingStoreRunner::run(const StoreFunction& fn) {
-  if (onWriterThread_()) return guarded(fn, store_);
+  if (writer_.onWriterThread()) return guarded(fn, store_);
   auto call = std::make_shared<PostedCall>();
   std::future<Status> result = call->future();
   // fn is captured by reference: this frame waits for the answer, so it outlives the event.
-  const bool posted = post_([call, &fn, this] { call->answer(guarded(fn, store_)); });
+  const bool posted = writer_.post([call, &fn, this] { call->answer(guarded(fn, store_)); });
   if (!posted) {
     return makeError("the SMS store operation did not run: the engine takes no more events");
   }

@@ -15,6 +15,7 @@
 #include <mutex>
 
 #include "base/result.h"
+#include "base/writer.h"
 #include "store/site_store.h"
 
 namespace atoms {
@@ -40,24 +41,20 @@ class LockedStoreRunner final : public StoreRunner {
   std::recursive_mutex mutex_;  // recursive: a nested run() on the same thread runs inline
 };
 
-// Runs fn on the writer thread by posting it there, as the service does with the engine:
-// `post` queues an event on the writer and returns false when it takes no more events (then run()
-// fails); `onWriterThread` tells whether the caller already is the writer (then fn runs inline).
-// In the daemon: post = Engine::post, onWriterThread = Engine::onEngineThread. An event that the
-// writer drops without running it (it is stopping) makes run() return an error, never hang.
-// Never call run() from the writer while the writer waits for the caller (e.g. joining the
-// dispatcher from an engine event): stop the dispatcher from the thread that owns it.
+// Runs fn on the writer thread (base/writer.h) by posting it there, as the service does with the
+// engine: when the writer takes no more work, run() fails; when the caller already is the writer,
+// fn runs inline. An event that the writer drops without running it (it is stopping) makes run()
+// return an error, never hang. Never call run() from the writer while the writer waits for the
+// caller (e.g. joining the dispatcher from an engine event): stop the dispatcher from the thread
+// that owns it. The writer must outlive the runner.
 class PostingStoreRunner final : public StoreRunner {
  public:
-  using Post = std::function<bool(std::function<void()>)>;
-  PostingStoreRunner(SiteStore& store, Post post, std::function<bool()> onWriterThread)
-      : store_(store), post_(std::move(post)), onWriterThread_(std::move(onWriterThread)) {}
+  PostingStoreRunner(SiteStore& store, Writer& writer) : store_(store), writer_(writer) {}
   Status run(const StoreFunction& fn) override;
 
  private:
   SiteStore& store_;
-  Post post_;
-  std::function<bool()> onWriterThread_;
+  Writer& writer_;
 };
 
 }  // namespace atoms

@@ -2,9 +2,9 @@
 // interface). PahoTransport (sync/paho_transport.h) is the real one, SimulatedTransport
 // (sync/simulated_mqtt.h) the simulated one. Every publish and subscribe is QoS 1.
 //
-// Threading: all methods on the owner thread (the Executor the transport was given). Events are
-// delivered on the owner thread too: the implementation posts them from its I/O threads, so a
-// handler may call back into the transport. After disconnect() no event is delivered any more.
+// Threading: all methods on the owner thread (the writer the transport was given, base/writer.h).
+// Events are delivered on the owner thread too: the implementation posts them from its I/O threads,
+// so a handler may call back into the transport. After disconnect() no event is delivered any more.
 // Errors: values; a library exception never leaves an implementation.
 #pragma once
 

@@ -54,7 +54,7 @@ MqttUplink::MqttUplink(Deps deps, UplinkOptions options, AckedState acked)
     : log_(deps.log),
       db_(deps.db),
       transport_(std::move(deps.transport)),
-      executor_(deps.executor),
+      writer_(deps.writer),
       now_(std::move(deps.now)),
       logger_(std::move(deps.logger)),
       options_(options),
@@ -85,7 +85,7 @@ void MqttUplink::log(UplinkLogLevel level, const std::string& msg, UplinkLogFiel
 
 void MqttUplink::after(std::chrono::milliseconds delay, void (MqttUplink::*fn)()) {
   std::weak_ptr<MqttUplink*> weak = self_;
-  executor_.runAfter(delay, [weak, fn] {
+  writer_.runAfter(delay, [weak, fn] {
     auto self = weak.lock();
     if (self && (*self)->state_ != State::kStopped) ((*self)->*fn)();
   });
@@ -134,7 +134,7 @@ void MqttUplink::scheduleRetry() {
        {"attempt", num(backoff_.attempts())}});
   std::weak_ptr<MqttUplink*> weak = self_;
   const std::uint64_t attempt = connection_;
-  executor_.runAfter(delay, [weak, attempt] {
+  writer_.runAfter(delay, [weak, attempt] {
     auto self = weak.lock();
     if (!self) return;
     MqttUplink& u = **self;

@@ -22,8 +22,8 @@
 //   processor commits the outcome, then the result goes out on cmd/result (QoS 1). A redelivered
 //   command gets its stored result again (sync/command/command_processor.h).
 //
-// Threading: create, use and destroy on the owner thread (the Executor's), which also owns the
-// AuditLog and the Database. Transport events and timers arrive there through the executor, so
+// Threading: create, use and destroy on the owner thread (the writer's), which also owns the
+// AuditLog and the Database. Transport events and timers arrive there through the writer, so
 // no lock is needed; nothing here blocks except stop() (bounded by the transport's disconnect).
 // Errors: values; a failure to publish or to build a segment is logged and retried, never thrown.
 #pragma once
@@ -39,12 +39,12 @@
 #include <vector>
 
 #include "base/result.h"
+#include "base/writer.h"
 #include "store/audit_log.h"
 #include "store/database.h"
 #include "sync/backoff.h"
 #include "sync/command/command_processor.h"
 #include "sync/entry_time.h"
-#include "sync/executor.h"
 #include "sync/mqtt_transport.h"
 #include "sync/status_report.h"
 #include "sync/sync_state.h"
@@ -88,7 +88,7 @@ class MqttUplink {
     AuditLog& log;
     Database& db;  // the log's database (audit_sync, audit_checkpoint)
     std::unique_ptr<MqttTransport> transport;
-    Executor& executor;  // must outlive the uplink
+    Writer& writer;  // must outlive the uplink
     std::function<TimePoint()> now;
     RandomSource random;
     UplinkLogger logger;
@@ -157,7 +157,7 @@ class MqttUplink {
   AuditLog& log_;
   Database& db_;
   std::unique_ptr<MqttTransport> transport_;
-  Executor& executor_;
+  Writer& writer_;
   std::function<TimePoint()> now_;
   ConnectionListener onConnection_;
   UplinkLogger logger_;

@@ -13,16 +13,16 @@ namespace {
 // What Paho's threads share with the owner thread. Paho threads only call post(); everything else
 // is owner-thread state, read inside the posted tasks.
 struct Sink : std::enable_shared_from_this<Sink> {
-  explicit Sink(Executor& e) : executor(&e) {}
+  explicit Sink(Writer& e) : writer(&e) {}
 
   // Any thread. The task runs on the owner thread, and only while the transport is open.
   void post(std::function<void(Sink&)> task) {
-    executor->post([self = shared_from_this(), task = std::move(task)] {
+    writer->post([self = shared_from_this(), task = std::move(task)] {
       if (self->open) task(*self);
     });
   }
 
-  Executor* executor;
+  Writer* writer;
   TransportEvents events;  // owner thread
   bool open = true;        // owner thread
   std::string tlsHint;     // appended to TLS connect failures; set before the first connect
@@ -132,9 +132,9 @@ bool isTlsUri(const std::string& uri) {
 }
 
 struct PahoTransport::Impl {
-  Impl(MqttSettings s, Executor& executor)
+  Impl(MqttSettings s, Writer& writer)
       : settings(std::move(s)),
-        sink(std::make_shared<Sink>(executor)),
+        sink(std::make_shared<Sink>(writer)),
         onConnect(connectListener(sink)),
         onPublish(publishListener(sink)),
         onSubscribe(subscribeListener(sink)) {}
@@ -152,7 +152,7 @@ struct PahoTransport::Impl {
 };
 
 Result<std::unique_ptr<PahoTransport>> PahoTransport::create(MqttSettings settings,
-                                                             Executor& executor) {
+                                                             Writer& writer) {
   if (settings.mqttVersion != 4 && settings.mqttVersion != 5) {
     return makeError("MQTT version must be 5 or 4 (3.1.1), not " +
                      std::to_string(settings.mqttVersion));
@@ -171,7 +171,7 @@ Result<std::unique_ptr<PahoTransport>> PahoTransport::create(MqttSettings settin
     if (Status s = readable(*path, what); !s) return s.error();
   }
 
-  auto impl = std::make_unique<Impl>(std::move(settings), executor);
+  auto impl = std::make_unique<Impl>(std::move(settings), writer);
   if (tls) {
     impl->sink->tlsHint =
         " (TLS: check that the CA file vouches for the broker's certificate and host name, and "

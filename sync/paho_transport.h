@@ -10,9 +10,9 @@
 // - No automatic reconnect: the owner decides when to retry (MqttUplink's Backoff).
 // - No Paho persistence: what has to survive a restart is in the store, not in Paho's buffers.
 //
-// Threading: as MqttTransport. Paho's callbacks only copy their data and post it to the executor
+// Threading: as MqttTransport. Paho's callbacks only copy their data and post it to the writer
 // (nothing waits on a token, nothing throws into Paho's C callbacks: each is wrapped in a
-// catch-all). The executor must outlive the transport. Destroying the transport disconnects it
+// catch-all). The writer must outlive the transport. Destroying the transport disconnects it
 // (bounded).
 #pragma once
 
@@ -22,7 +22,7 @@
 #include <string>
 
 #include "base/result.h"
-#include "sync/executor.h"
+#include "base/writer.h"
 #include "sync/mqtt_transport.h"
 
 namespace atoms::sync {
@@ -53,7 +53,7 @@ class PahoTransport final : public MqttTransport {
  public:
   // Errors: a URI Paho does not accept, TLS files that do not exist or cannot be read, a TLS
   // setting on a plain URI, an mqttVersion other than 4 or 5.
-  static Result<std::unique_ptr<PahoTransport>> create(MqttSettings settings, Executor& executor);
+  static Result<std::unique_ptr<PahoTransport>> create(MqttSettings settings, Writer& writer);
   ~PahoTransport() override;
 
   void setEvents(TransportEvents events) override;

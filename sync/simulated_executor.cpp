@@ -35,6 +35,12 @@ SimulatedExecutor::Task SimulatedExecutor::takeReady() {
 
 std::size_t SimulatedExecutor::runReady() {
   std::size_t ran = 0;
+  // Tasks run on this thread until the loop ends, also when a task throws.
+  struct Driving {
+    std::atomic<std::thread::id>& on;
+    ~Driving() { on = std::thread::id(); }
+  } driving{runningOn_};
+  runningOn_ = std::this_thread::get_id();
   while (Task task = takeReady()) {
     task();
     ++ran;

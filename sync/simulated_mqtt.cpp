@@ -75,10 +75,10 @@ bool mqttTopicMatches(std::string_view filter, std::string_view topic) {
 // ------------------------------------------------------------------------------------------
 
 struct SimulatedTransport::Endpoint {
-  Endpoint(SimulatedClientOptions o, Executor& e) : options(std::move(o)), executor(&e) {}
+  Endpoint(SimulatedClientOptions o, Writer& e) : options(std::move(o)), writer(&e) {}
 
   const SimulatedClientOptions options;
-  Executor* const executor;
+  Writer* const writer;
   // Owner thread only.
   TransportEvents events;
   bool open = true;  // false after disconnect(): no event is delivered any more
@@ -109,7 +109,7 @@ struct SimulatedBroker::Core {
   // Runs fn(events) on the endpoint's owner thread, unless it has disconnected by then.
   static void post(const std::shared_ptr<Endpoint>& ep,
                    std::function<void(const TransportEvents&)> fn) {
-    ep->executor->post([ep, fn = std::move(fn)] {
+    ep->writer->post([ep, fn = std::move(fn)] {
       if (ep->open) fn(ep->events);
     });
   }
@@ -217,12 +217,12 @@ SimulatedBroker::SimulatedBroker(SimulatedBrokerOptions options)
 SimulatedBroker::~SimulatedBroker() = default;
 
 std::unique_ptr<SimulatedTransport> SimulatedBroker::transport(SimulatedClientOptions client,
-                                                               Executor& executor) {
+                                                               Writer& writer) {
   if (client.clientId.empty()) {
     std::lock_guard lock(core_->mutex);
     client.clientId = "simulated-client-" + std::to_string(++core_->anonymous);
   }
-  auto ep = std::make_shared<Endpoint>(std::move(client), executor);
+  auto ep = std::make_shared<Endpoint>(std::move(client), writer);
   return std::unique_ptr<SimulatedTransport>(new SimulatedTransport(core_, std::move(ep)));
 }
 

@@ -25,15 +25,15 @@
 // refusals, MQTT 5 properties.
 //
 // Delivery: no thread of its own. A publish is routed inside publish(): for each recipient a task
-// is posted to that transport's Executor, which delivers the event there (MqttTransport's
+// is posted to that transport's Writer, which delivers the event there (MqttTransport's
 // contract: events on the owner thread). Order holds per publisher and recipient; on a
 // SimulatedExecutor (sync/simulated_executor.h) a whole exchange runs in the driver's
 // runReady()/advance(), reproducibly.
 //
 // Threading: every SimulatedBroker method is thread-safe, and transports may run on different
 // executors (each SimulatedTransport as MqttTransport: owner thread). One mutex guards the
-// broker's state; Executor::post() is called under it, so post() must never call back into the
-// broker (no executor does: post() only queues). The state lives as long as the broker or one of
+// broker's state; Writer::post() is called under it, so post() must never call back into the
+// broker (no writer does: post() only queues). The state lives as long as the broker or one of
 // its transports, whichever is last. Errors: values, never exceptions.
 #pragma once
 
@@ -46,7 +46,7 @@
 #include <string_view>
 
 #include "base/result.h"
-#include "sync/executor.h"
+#include "base/writer.h"
 #include "sync/mqtt_transport.h"
 
 namespace atoms::sync {
@@ -91,9 +91,9 @@ class SimulatedBroker {
   SimulatedBroker(const SimulatedBroker&) = delete;
   SimulatedBroker& operator=(const SimulatedBroker&) = delete;
 
-  // A client of this broker, not connected yet. Its events are posted to `executor`, which must
+  // A client of this broker, not connected yet. Its events are posted to `writer`, which must
   // outlive it.
-  std::unique_ptr<SimulatedTransport> transport(SimulatedClientOptions client, Executor& executor);
+  std::unique_ptr<SimulatedTransport> transport(SimulatedClientOptions client, Writer& writer);
 
   // From now on every connection attempt fails with `reason` (a broker that is down or refuses
   // the client); connections already up stay up. Until acceptConnections().

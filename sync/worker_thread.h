@@ -1,10 +1,10 @@
-// WorkerThread: an Executor with a thread of its own, for the sync objects outside the service
-// (tests, benchmarks, the future ingest command). Tasks run one at a time in posting order; timers
-// run in deadline order on the steady clock, before queued tasks that were posted later.
+// WorkerThread: a Writer (base/writer.h) with a thread of its own, for the sync objects outside the
+// service (tests, benchmarks, the future ingest command). Tasks run one at a time in posting order;
+// timers run in deadline order on the steady clock, before queued tasks that were posted later.
 //
-// Threading: post(), runAfter() and call() from any thread; stop() and the destructor from the
-// owning thread, never from a task. An exception escaping a task is caught and counted
-// (failedTasks()), the thread goes on.
+// Threading: post(), onWriterThread(), runAfter() and call() from any thread; stop() and the
+// destructor from the owning thread, never from a task. An exception escaping a task is caught and
+// counted (failedTasks()), the thread goes on.
 #pragma once
 
 #include <atomic>
@@ -19,11 +19,11 @@
 #include <thread>
 #include <utility>
 
-#include "sync/executor.h"
+#include "base/writer.h"
 
 namespace atoms::sync {
 
-class WorkerThread final : public Executor {
+class WorkerThread final : public Writer {
  public:
   WorkerThread();
   // Stops and joins.
@@ -32,6 +32,7 @@ class WorkerThread final : public Executor {
   WorkerThread& operator=(const WorkerThread&) = delete;
 
   bool post(Task task) override;
+  bool onWriterThread() const override { return std::this_thread::get_id() == thread_.get_id(); }
   void runAfter(std::chrono::milliseconds delay, Task task) override;
 
   // Refuses further tasks, lets the running one finish, drops the rest (timers included), joins.
@@ -53,7 +54,6 @@ class WorkerThread final : public Executor {
     return future.get();
   }
 
-  bool onWorkerThread() const { return std::this_thread::get_id() == thread_.get_id(); }
   std::uint64_t failedTasks() const { return failedTasks_.load(); }
 
  private:

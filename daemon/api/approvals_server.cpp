@@ -137,11 +137,11 @@ ApiAnswer handle(const BookSource& books, const Target& target, const std::strin
 
 }  // namespace
 
-ApprovalsServer::ApprovalsServer(drivers::BearerTokens tokens, BookSource books, WriterPost post,
+ApprovalsServer::ApprovalsServer(drivers::BearerTokens tokens, BookSource books, Writer& writer,
                                  ApprovalsServerOptions options)
     : tokens_(std::move(tokens)),
       books_(std::move(books)),
-      post_(std::move(post)),
+      writer_(writer),
       options_(std::move(options)) {}
 
 ApprovalsServer::~ApprovalsServer() { stop(); }
@@ -216,7 +216,7 @@ void ApprovalsServer::serve(Poco::Net::HTTPServerRequest& request,
   // Runs `work` on the writer with the deadline and answers.
   auto onWriter = [&](const std::function<ApiAnswer()>& work) {
     ApiAnswer result;
-    const WriterCall call = runOnWriter(post_, options_.writerTimeout, [&] { result = work(); });
+    const WriterCall call = runOnWriter(writer_, options_.writerTimeout, [&] { result = work(); });
     switch (call) {
       case WriterCall::kDone:
         return answer(result);

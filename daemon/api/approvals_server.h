@@ -22,7 +22,8 @@
 // Every answer but a 200 is reported to onRefused (for the rate-limited audit), except the
 // desk's own refusals, which the desk audits (approval.refused) in the decision's transaction.
 //
-// Threading: the book source and every book call run on the writer, through `post`; onRefused is
+// Threading: the book source and every book call run on the writer (base/writer.h), which must
+// outlive the server; onRefused is
 // called from the server's threads, concurrently (thread-safe and quick). start()/stop() from
 // one thread; after stop() returns nothing here is called again and no task of ours is left
 // that could still run (a task past its deadline is skipped). No token ever appears in an error
@@ -84,7 +85,7 @@ struct ApprovalsServerOptions {
 
 class ApprovalsServer {
  public:
-  ApprovalsServer(drivers::BearerTokens tokens, BookSource books, WriterPost post,
+  ApprovalsServer(drivers::BearerTokens tokens, BookSource books, Writer& writer,
                   ApprovalsServerOptions options);
   ~ApprovalsServer();
   ApprovalsServer(const ApprovalsServer&) = delete;
@@ -100,7 +101,7 @@ class ApprovalsServer {
 
   drivers::BearerTokens tokens_;
   BookSource books_;
-  WriterPost post_;
+  Writer& writer_;
   ApprovalsServerOptions options_;
   std::unique_ptr<drivers::HttpService> server_;
 };

@@ -36,7 +36,7 @@ void Engine::stop() {
     wake_.notify_all();
     drained_.notify_all();
   }
-  if (onEngineThread()) return;  // joining itself would deadlock
+  if (onWriterThread()) return;  // joining itself would deadlock
   if (thread_.joinable()) thread_.join();
 }
 

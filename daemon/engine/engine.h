@@ -1,16 +1,16 @@
-// Engine: the one thread that owns the site state (DESIGN.md section 2). Other threads hand it work
-// with post(); it runs posted events one at a time in the order they were posted, and fires timers
-// on the injected Clock in deadline order (ties in scheduling order). Domain code running on the
-// engine thread needs no locks.
+// Engine: the one thread that owns the site state (DESIGN.md section 2), the service's Writer
+// (base/writer.h). Other threads hand it work with post(); it runs posted events one at a time in
+// the order they were posted, and fires timers on the injected Clock in deadline order (ties in
+// scheduling order). Domain code running on the engine thread needs no locks.
 //
-// Threading: post() and drain() may be called from any thread; schedule(), cancel() only from the
-// engine thread (or before start()); start()/stop() from the owning thread, never from an event.
-// Waiting: on a clock that follows system time the thread sleeps until the next deadline or a post;
-// on a SimulatedClock it sleeps until a post or a change of the clock, then fires every timer due,
-// each seeing now() = the clock's time. Due timers run before queued events, so after
-// clock.advance(d), drain() returns only once every timer due by then has fired.
-// Errors: an exception escaping an event or timer is caught at the event boundary and logged; the
-// engine goes on with the next one.
+// Threading: post(), onWriterThread() and drain() may be called from any thread; schedule(),
+// runAfter(), cancel() only from the engine thread (or before start()); start()/stop() from the
+// owning thread, never from an event. Waiting: on a clock that follows system time the thread
+// sleeps until the next deadline or a post; on a SimulatedClock it sleeps until a post or a change
+// of the clock, then fires every timer due, each seeing now() = the clock's time. Due timers run
+// before queued events, so after clock.advance(d), drain() returns only once every timer due by
+// then has fired. Errors: an exception escaping an event or timer is caught at the event boundary
+// and logged; the engine goes on with the next one.
 #pragma once
 
 #include <Poco/Logger.h>
@@ -27,18 +27,19 @@
 #include <utility>
 
 #include "base/clock.h"
+#include "base/writer.h"
 
 namespace atoms {
 
-class Engine {
+class Engine final : public Writer {
  public:
-  using Event = std::function<void()>;
+  using Event = Task;
   using TimerId = std::uint64_t;  // never 0
 
   // clock and logger must outlive the engine.
   Engine(Clock& clock, Poco::Logger& logger);
   // Stops and joins if still running.
-  ~Engine();
+  ~Engine() override;
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
@@ -52,12 +53,16 @@ class Engine {
   void stop();
 
   // Queues ev to run on the engine thread. False (and ev dropped) once stop() has begun.
-  bool post(Event ev);
+  bool post(Event ev) override;
 
   // Engine thread only. Runs fn once now() >= at; a deadline already past fires at the next turn.
   TimerId schedule(TimePoint at, Event fn);
   // Engine thread only. True when the timer was pending and will now never fire.
   bool cancel(TimerId id);
+  // Engine thread only. schedule(clock().now() + delay, fn), the timer not cancellable.
+  void runAfter(std::chrono::milliseconds delay, Task fn) override {
+    schedule(clock_.now() + delay, std::move(fn));
+  }
 
   // Test helper: posts a marker and waits up to deadline (real time) for the engine to reach it,
   // i.e. for every event posted and every timer due before the call to have run. False on timeout
@@ -65,7 +70,7 @@ class Engine {
   bool drain(std::chrono::milliseconds deadline);
 
   const Clock& clock() const { return clock_; }
-  bool onEngineThread() const { return std::this_thread::get_id() == threadId_.load(); }
+  bool onWriterThread() const override { return std::this_thread::get_id() == threadId_.load(); }
 
  private:
   void threadMain();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/writer_call.h"
 #include "daemon/api/approvals_server.h"
 #include "daemon/api/killswitch_resource.h"
 #include "daemon/api/offers_resource.h"
@@ -86,8 +87,7 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
   }
   server_ = std::make_unique<api::ApprovalsServer>(
       std::move(*tokens), [this]() -> callout::ApprovalBook* { return active_ ? book_ : nullptr; },
-      [&engine](std::function<void()> task) { return engine.post(std::move(task)); },
-      std::move(options));
+      engine, std::move(options));
   active_ = true;  // before anything can post to the engine
   if (Status s = server_->start(); !s) {
     tearDown();
@@ -323,7 +323,7 @@ void ApiSubsystem::tearDown() {
   if (server_ && active_) {
     // Refusal audits already posted run before this; after it, none touches us. nullopt means the
     // engine stopped: then it runs nothing more either.
-    (void)onEngine(engine_.engine(), [this] {
+    (void)callOnWriter(engine_.engine(), [this] {
       active_ = false;
       return true;
     });

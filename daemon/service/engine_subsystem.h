@@ -3,13 +3,12 @@
 // and is joined at stop(), after which no event runs.
 //
 // Threading: engine() may be handed to other services while started; Engine::post is thread-safe.
+// The main thread has work done on the engine with callOnWriter (base/writer_call.h).
 #pragma once
 
 #include <Poco/Logger.h>
 
-#include <future>
 #include <memory>
-#include <optional>
 
 #include "base/clock.h"
 #include "daemon/engine/engine.h"
@@ -38,19 +37,5 @@ class EngineSubsystem final : public ServiceSubsystem {
   Clock& clock_;
   std::unique_ptr<Engine> engine_;
 };
-
-// Runs fn on the engine thread and waits for it (main thread only); nullopt when the engine is not
-// running or dropped the task.
-template <class F>
-auto onEngine(Engine& engine, F fn) -> std::optional<decltype(fn())> {
-  auto promise = std::make_shared<std::promise<decltype(fn())>>();
-  auto future = promise->get_future();
-  if (!engine.post([promise, &fn] { promise->set_value(fn()); })) return std::nullopt;
-  try {
-    return future.get();
-  } catch (const std::future_error&) {
-    return std::nullopt;  // the engine stopped and dropped the task
-  }
-}
 
 }  // namespace atoms

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "base/writer_call.h"
 #include "daemon/log/log.h"
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
@@ -30,7 +31,7 @@ Status PolicySubsystem::start(Poco::Util::Application& app) {
         policy::ceilingFromSetting(configString(app.config(), "policy.graduation." + function));
   }
   Poco::Logger& logger = logger_;
-  auto opened = onEngine(engine_.engine(), [&]() -> Status {
+  auto opened = callOnWriter(engine_.engine(), [&]() -> Status {
     SiteStore& store = store_.store();
     auto service = policy::PolicyService::open(policy::PolicyService::Deps{
         store.log(), store.db(), gate_->table(), engine_.clock(), std::move(ceilings),
@@ -53,7 +54,7 @@ Status PolicySubsystem::start(Poco::Util::Application& app) {
   const auto interval =
       parseConfigInteger(configString(app.config(), "policy.integrity_check_interval_s"));
   if (!interval) return makeError("policy.integrity_check_interval_s: not an integer");
-  auto watched = onEngine(engine_.engine(), [this] {
+  auto watched = callOnWriter(engine_.engine(), [this] {
     SiteStore& store = store_.store();
     return std::pair{store.log().verifierKey(), store.identity().siteId};
   });
@@ -78,7 +79,7 @@ Status PolicySubsystem::start(Poco::Util::Application& app) {
             logWarning(logger, "could not verify the audit log this time", {{"error", why}});
           }});
   const std::vector<std::string> connections = configuredConnections(app.config());
-  auto breakers = onEngine(engine_.engine(), [this, &connections]() -> Status {
+  auto breakers = callOnWriter(engine_.engine(), [this, &connections]() -> Status {
     policy::PolicyService* service = service_.get();
     auto made = SiteBreakers::create(
         engine_.engine(), store_.store(), logger_, connections,
@@ -93,7 +94,7 @@ Status PolicySubsystem::start(Poco::Util::Application& app) {
   });
   if (!breakers) return makeError("policy: the engine is not running");
   if (!*breakers) return makeError("policy: cannot load the breakers: " + breakers->message());
-  for (const std::string& id : onEngine(engine_.engine(), [this] {
+  for (const std::string& id : callOnWriter(engine_.engine(), [this] {
                                  return breakers_->board().openBreakers();
                                }).value_or(std::set<std::string>{})) {
     logWarning(logger_, "breaker is not closed", {{"breaker", id}});
@@ -104,7 +105,7 @@ Status PolicySubsystem::start(Poco::Util::Application& app) {
 
 void PolicySubsystem::stop() {
   if (integrity_) integrity_->stop();  // no report is posted after this
-  (void)onEngine(engine_.engine(), [this] {
+  (void)callOnWriter(engine_.engine(), [this] {
     if (service_) service_->attachBreakers(nullptr);
     if (breakers_) breakers_->stop();
     breakers_.reset();
@@ -126,14 +127,14 @@ void PolicySubsystem::eligibilityDue() {
 }
 
 int PolicySubsystem::addListener(LevelListener listener) {
-  auto added = onEngine(engine_.engine(), [this, &listener] {
+  auto added = callOnWriter(engine_.engine(), [this, &listener] {
     return service_ ? service_->addListener(std::move(listener)) : 0;
   });
   return added.value_or(0);
 }
 
 void PolicySubsystem::removeListener(int id) {
-  (void)onEngine(engine_.engine(), [this, id] {
+  (void)callOnWriter(engine_.engine(), [this, id] {
     if (service_) service_->removeListener(id);
     return true;
   });

@@ -143,9 +143,7 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
   Engine& engine = engine_.engine();
   Clock& clock = engine_.clock();
   auto now = [&clock] { return clock.now(); };
-  runner_ = std::make_unique<atoms::PostingStoreRunner>(
-      store_.store(), [&engine](std::function<void()> ev) { return engine.post(std::move(ev)); },
-      [&engine] { return engine.onEngineThread(); });
+  runner_ = std::make_unique<atoms::PostingStoreRunner>(store_.store(), engine);
   outbox_ = std::make_unique<sms::mailbox::Outbox>(
       *runner_, now, [this] { return std::uniform_real_distribution<double>(0.0, 1.0)(random_); },
       settings.retry);

@@ -2,11 +2,11 @@
 
 #include <charconv>
 #include <fstream>
-#include <future>
 #include <random>
 #include <sstream>
 
 #include "base/file_io.h"
+#include "base/writer_call.h"
 #include "daemon/engine/engine.h"
 #include "daemon/log/log.h"
 #include "daemon/service/engine_subsystem.h"
@@ -20,19 +20,6 @@
 
 namespace atoms {
 namespace {
-
-// The engine as the uplink's owner thread.
-class EngineExecutor final : public sync::Executor {
- public:
-  explicit EngineExecutor(Engine& engine) : engine_(engine) {}
-  bool post(Task task) override { return engine_.post(std::move(task)); }
-  void runAfter(std::chrono::milliseconds delay, Task task) override {
-    engine_.schedule(engine_.clock().now() + delay, std::move(task));
-  }
-
- private:
-  Engine& engine_;
-};
 
 // The configuration file's values with the cloud's overrides (config.set) on top.
 class EffectiveConfig {
@@ -85,8 +72,8 @@ Status SyncSubsystem::start(Poco::Util::Application& app) {
   }
   const std::string site = store_.store().identity().siteId;
   Engine& engine = engine_.engine();
-  auto overrides =
-      onEngine(engine, [this] { return sync::command::loadConfigOverrides(store_.store().db()); });
+  auto overrides = callOnWriter(
+      engine, [this] { return sync::command::loadConfigOverrides(store_.store().db()); });
   if (!overrides) return makeError("sync: the engine is not running");
   if (!*overrides) {
     return makeError("sync: cannot read the configuration overrides: " + overrides->message());
@@ -134,8 +121,7 @@ Status SyncSubsystem::start(Poco::Util::Application& app) {
     return makeError("sync.backoff_max_ms is below sync.backoff_min_ms");
   }
 
-  executor_ = std::make_unique<EngineExecutor>(engine);
-  auto transport = sync::PahoTransport::create(settings, *executor_);
+  auto transport = sync::PahoTransport::create(settings, engine);
   if (!transport) return makeError("sync: " + transport.message());
 
   auto random = std::make_shared<std::mt19937_64>(std::random_device{}());
@@ -144,14 +130,14 @@ Status SyncSubsystem::start(Poco::Util::Application& app) {
   sync::MqttUplink::Deps deps{store_.store().log(),
                               store_.store().db(),
                               std::move(*transport),
-                              *executor_,
+                              engine,
                               [&clock] { return clock.now(); },
                               [random] { return (*random)(); },
                               [&logger](sync::UplinkLogLevel level, const std::string& msg,
                                         const sync::UplinkLogFields& fields) {
                                 logEvent(logger, pocoPriority(level), msg, fields);
                               }};
-  auto created = onEngine(engine, [&]() -> Status {
+  auto created = callOnWriter(engine, [&]() -> Status {
     auto uplink = sync::MqttUplink::create(std::move(deps), options);
     if (!uplink) return uplink.error();
     SiteStore& store = store_.store();
@@ -179,14 +165,13 @@ Status SyncSubsystem::start(Poco::Util::Application& app) {
 void SyncSubsystem::stop() {
   if (uplink_) {
     // The uplink publishes "offline" and disconnects on the engine thread, which owns it.
-    (void)onEngine(engine_.engine(), [this] {
+    (void)callOnWriter(engine_.engine(), [this] {
       uplink_.reset();
       commands_.reset();
       commandTarget_.reset();
       return true;
     });
   }
-  executor_.reset();
 }
 
 ConfigValidator syncBrokerUri() {

@@ -33,7 +33,6 @@ class EngineSubsystem;
 class PolicySubsystem;
 namespace sync {
 class MqttUplink;
-class Executor;
 namespace command {
 class CommandProcessor;
 }
@@ -58,7 +57,6 @@ class SyncSubsystem final : public ServiceSubsystem {
   StoreSubsystem& store_;
   EngineSubsystem& engine_;
   PolicySubsystem& policy_;
-  std::unique_ptr<sync::Executor> executor_;
   // Created, used and destroyed on the engine thread; the uplink goes first.
   std::unique_ptr<policy::PolicyCommandTarget> commandTarget_;
   std::unique_ptr<sync::command::CommandProcessor> commands_;

@@ -45,9 +45,7 @@ Status TerminalSubsystem::start(Poco::Util::Application& app) {
 
   Engine& engine = engine_.engine();
   const Clock& clock = engine_.clock();
-  runner_ = std::make_unique<atoms::PostingStoreRunner>(
-      store_.store(), [&engine](std::function<void()> ev) { return engine.post(std::move(ev)); },
-      [&engine] { return engine.onEngineThread(); });
+  runner_ = std::make_unique<atoms::PostingStoreRunner>(store_.store(), engine);
   terminal::PunchLedger::Listener onAccepted;
   if (listener_ || breakerReports_) {
     onAccepted = [this](const std::vector<site::Punch>& punches) {

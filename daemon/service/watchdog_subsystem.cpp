@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "base/unix_time.h"
+#include "base/writer_call.h"
 #include "daemon/engine/stall_watchdog.h"
 #include "daemon/log/log.h"
 #include "daemon/service/config_schema.h"
@@ -96,7 +97,7 @@ Status WatchdogSubsystem::start(Poco::Util::Application& app) {
   // The safety desk's reminder interval (sms_config.cpp; the schema's default applies).
   safetySla_ = std::chrono::minutes(configInteger(app.config(), "sms.safety.reminder-minutes"));
   Engine& engine = engine_.engine();
-  auto reach = onEngine(engine, [this] { return readReach(store_.store()); });
+  auto reach = callOnWriter(engine, [this] { return readReach(store_.store()); });
   if (!reach) return makeError("watchdog: the engine did not answer at start");
   if (!*reach) return makeError("watchdog: " + reach->message());
   Reach who = std::move(**reach);
@@ -131,7 +132,7 @@ Status WatchdogSubsystem::start(Poco::Util::Application& app) {
   };
   watchdog_ = std::make_unique<StallWatchdog>(engine_.clock(), logger_, options,
                                               std::move(escalate), std::move(audit));
-  const auto armed = onEngine(engine, [this] {
+  const auto armed = callOnWriter(engine, [this] {
     active_ = true;
     heartbeat(engine_.clock().now());
     return true;
@@ -164,7 +165,7 @@ void WatchdogSubsystem::stop() {
   if (!watchdog_) return;
   watchdog_->stop();
   // The timer and the audits belong to the engine: end them there.
-  (void)onEngine(engine_.engine(), [this] {
+  (void)callOnWriter(engine_.engine(), [this] {
     active_ = false;
     if (timer_ != 0) engine_.engine().cancel(timer_);
     timer_ = 0;

@@ -31,7 +31,7 @@ Result<std::unique_ptr<IngestService>> IngestService::create(Deps deps, IngestOp
 IngestService::IngestService(Deps deps, IngestOptions options)
     : ingester_(deps.ingester),
       transport_(std::move(deps.transport)),
-      executor_(deps.executor),
+      writer_(deps.writer),
       logger_(std::move(deps.logger)),
       options_(std::move(options)),
       backoff_(options_.backoff, std::move(deps.random)),
@@ -67,7 +67,7 @@ void IngestService::log(IngestLogLevel level, const std::string& msg,
 
 void IngestService::after(std::chrono::milliseconds delay, std::function<void(IngestService&)> fn) {
   std::weak_ptr<IngestService*> weak = self_;
-  executor_.runAfter(delay, [weak, fn = std::move(fn)] {
+  writer_.runAfter(delay, [weak, fn = std::move(fn)] {
     auto self = weak.lock();
     if (self && !(*self)->stopped_) fn(**self);
   });

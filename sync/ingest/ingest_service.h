@@ -12,7 +12,7 @@
 //
 // Reconnects after a capped exponential backoff with jitter (sync/backoff.h).
 //
-// Threading: create, use and destroy on the executor's thread, which also owns the Ingester and
+// Threading: create, use and destroy on the writer's thread, which also owns the Ingester and
 // its store; transport events and timers arrive there. Nothing blocks except stop().
 #pragma once
 
@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "base/result.h"
+#include "base/writer.h"
 #include "sync/backoff.h"
-#include "sync/executor.h"
 #include "sync/ingest/ingester.h"
 #include "sync/mqtt_transport.h"
 
@@ -61,7 +61,7 @@ class IngestService {
   struct Deps {
     Ingester& ingester;  // must outlive the service
     std::unique_ptr<MqttTransport> transport;
-    Executor& executor;  // must outlive the service
+    Writer& writer;  // must outlive the service
     RandomSource random;
     IngestLogger logger;
   };
@@ -108,7 +108,7 @@ class IngestService {
 
   Ingester& ingester_;
   std::unique_ptr<MqttTransport> transport_;
-  Executor& executor_;
+  Writer& writer_;
   IngestLogger logger_;
   IngestOptions options_;
   Backoff backoff_;

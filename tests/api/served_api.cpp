@@ -4,6 +4,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "base/writer_call.h"
 #include "daemon/service/api_subsystem.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/store_subsystem.h"
@@ -59,7 +60,7 @@ RolesSite::RolesSite()
                 {{"policy.owners", "p-marco"}}) {}
 
 std::vector<Entry> RolesSite::entries(std::string_view kind) {
-  auto found = onEngine(services->engine().engine(), [this, kind] {
+  auto found = callOnWriter(services->engine().engine(), [this, kind] {
     return atoms::testing::entriesOfKind(services->store().store().log(), kind);
   });
   BOOST_REQUIRE(found);

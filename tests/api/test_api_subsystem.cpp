@@ -58,7 +58,7 @@ class EmptyBook final : public ApprovalBook {
  private:
   void check() {
     ++calls;
-    if (!engine_.engine().onEngineThread()) offEngine = true;
+    if (!engine_.engine().onWriterThread()) offEngine = true;
   }
   EngineSubsystem& engine_;
 };

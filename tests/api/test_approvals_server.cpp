@@ -7,6 +7,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -135,20 +136,22 @@ class MemoryBook final : public ApprovalBook {
 
 // The "engine": runs posted tasks inline, or holds them until release() (a busy engine), or
 // refuses them (a stopping one).
-class Writer {
+class FakeEngine final : public Writer {
  public:
   enum class Mode { kInline, kHold, kRefuse };
-  WriterPost post() {
-    return [this](std::function<void()> task) {
-      std::lock_guard lock(mutex_);
-      if (mode == Mode::kRefuse) return false;
-      if (mode == Mode::kHold) {
-        held_.push_back(std::move(task));
-        return true;
-      }
-      task();
+  bool post(Task task) override {
+    std::lock_guard lock(mutex_);
+    if (mode == Mode::kRefuse) return false;
+    if (mode == Mode::kHold) {
+      held_.push_back(std::move(task));
       return true;
-    };
+    }
+    task();
+    return true;
+  }
+  bool onWriterThread() const override { return false; }
+  void runAfter(std::chrono::milliseconds, Task) override {
+    throw std::logic_error("the server sets no timers");
   }
   void release() {
     std::deque<std::function<void()>> tasks;
@@ -177,7 +180,7 @@ struct Fixture {
     decided.row.state = ApprovalState::kDenied;
     book.approvals.emplace(7, decided);
     server = std::make_unique<ApprovalsServer>(
-        tokens(), [this]() -> ApprovalBook* { return withBook ? &book : nullptr; }, writer.post(),
+        tokens(), [this]() -> ApprovalBook* { return withBook ? &book : nullptr; }, writer,
         options());
     Status s = server->start();
     BOOST_REQUIRE_MESSAGE(s, s.message());
@@ -200,7 +203,7 @@ struct Fixture {
   }
 
   MemoryBook book;
-  Writer writer;
+  FakeEngine writer;
   atoms::testing::EventLog<RefusedApiRequest> refusals;
   bool withBook = true;
   std::unique_ptr<ApprovalsServer> server;
@@ -418,7 +421,7 @@ BOOST_AUTO_TEST_CASE(noBookOrAFailingStoreIs503WithRetryAfter) {
 
 BOOST_AUTO_TEST_CASE(aRequestTheEngineDoesNotTakeUpInTimeIs503AndNeverRunsLater) {
   Fixture f;
-  f.writer.mode = Writer::Mode::kHold;
+  f.writer.mode = FakeEngine::Mode::kHold;
   ApiReply busy = f.decide(12, R"({"decision":"approve"})");
   BOOST_TEST(busy.status == 503);
   BOOST_TEST(busy.error() == "the box is busy; nothing was done, try again");
@@ -426,11 +429,11 @@ BOOST_AUTO_TEST_CASE(aRequestTheEngineDoesNotTakeUpInTimeIs503AndNeverRunsLater)
   f.writer.release();  // the engine gets to it after the client was told "not done"
   BOOST_TEST(f.book.calls == 0);
   BOOST_TEST((f.book.approvals.at(12).row.state == ApprovalState::kPending));
-  f.writer.mode = Writer::Mode::kRefuse;
+  f.writer.mode = FakeEngine::Mode::kRefuse;
   ApiReply stopping = f.get("/v1/approvals");
   BOOST_TEST(stopping.status == 503);
   BOOST_TEST(stopping.error() == "the box is stopping; nothing was done, try again");
-  f.writer.mode = Writer::Mode::kInline;
+  f.writer.mode = FakeEngine::Mode::kInline;
   BOOST_TEST(f.decide(12, R"({"decision":"approve"})").status == 200);
 }
 

@@ -3,6 +3,7 @@
 // audit of every change and every refusal, bad bodies, and the level reaching the policy service.
 #include <boost/test/unit_test.hpp>
 
+#include "base/writer_call.h"
 #include "daemon/service/api_subsystem.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/policy_subsystem.h"
@@ -30,15 +31,15 @@ struct KillSwitchSite : RolesSite {
   }
   // What the policy service itself holds now (what the SMS layer and the gate see).
   std::string serviceLevel() {
-    auto level =
-        onEngine(services->engine().engine(), [this] { return services->policy().state().level; });
+    auto level = callOnWriter(services->engine().engine(),
+                              [this] { return services->policy().state().level; });
     BOOST_REQUIRE(level);
     return policy::killSwitchLevelName(*level);
   }
   // Whether the SMS layer holds outreach now (what its kill-switch listener reads).
   bool outreachFrozen() {
-    auto frozen = onEngine(services->engine().engine(),
-                           [this] { return services->policy().outreachFrozen(); });
+    auto frozen = callOnWriter(services->engine().engine(),
+                               [this] { return services->policy().outreachFrozen(); });
     BOOST_REQUIRE(frozen);
     return *frozen;
   }

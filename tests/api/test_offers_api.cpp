@@ -3,6 +3,7 @@
 // a pause, the audit, bad requests.
 #include <boost/test/unit_test.hpp>
 
+#include "base/writer_call.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/store_subsystem.h"
 #include "domain/site/site_repository.h"
@@ -20,7 +21,7 @@ using atoms::testing::apiRequest;
 struct OffersSite : RolesSite {
   // Pauses `person`'s offers as a stop-like reply does (the conversation layer's OffersPause).
   void pause(const std::string& person) {
-    auto paused = onEngine(services->engine().engine(), [&]() -> Result<bool> {
+    auto paused = callOnWriter(services->engine().engine(), [&]() -> Result<bool> {
       Database& db = services->store().store().db();
       auto standing = site::personStanding(db, person);
       if (!standing) return standing.error();

@@ -347,9 +347,7 @@ class Phase {
     engine_ = std::make_unique<Engine>(*clock_, logger_);
     engine_->start();
     Engine& engine = *engine_;
-    runner_ = std::make_unique<atoms::PostingStoreRunner>(
-        *store_, [&engine](std::function<void()> ev) { return engine.post(std::move(ev)); },
-        [&engine] { return engine.onEngineThread(); });
+    runner_ = std::make_unique<atoms::PostingStoreRunner>(*store_, engine);
     const Clock& clock = *clock_;
     auto now = [&clock] { return clock.now(); };
     outbox_ = std::make_unique<sms::mailbox::Outbox>(*runner_, now, [] { return 0.5; });

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <fstream>
 
+#include "base/writer_call.h"
 #include "daemon/service/api_subsystem.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/policy_subsystem.h"
@@ -85,10 +86,7 @@ void ServedSite::open() {
   BOOST_TEST_REQUIRE(twilio != nullptr);
   provider.routeWebhooks(kPublicUrl, "http://127.0.0.1:" + std::to_string(twilio->webhookPort()));
   Engine& engine = services_->engine().engine();
-  runner_ = std::make_unique<atoms::PostingStoreRunner>(
-      services_->store().store(),
-      [&engine](std::function<void()> ev) { return engine.post(std::move(ev)); },
-      [&engine] { return engine.onEngineThread(); });
+  runner_ = std::make_unique<atoms::PostingStoreRunner>(services_->store().store(), engine);
   settle();  // what a previous run left due
 }
 
@@ -211,7 +209,7 @@ void ServedSite::punch(const std::string& personId, drivers::terminal::PunchKind
 void ServedSite::setLevel(policy::KillSwitchLevel level) {
   PolicySubsystem& policy = services_->policy();
   const std::string ts = formatTimestamp(now());
-  auto changed = onEngine(services_->engine().engine(), [&] {
+  auto changed = callOnWriter(services_->engine().engine(), [&] {
     auto set = policy.killSwitch().set(ts, level, "test", {"panel:kwame", false});
     policy.levelMayHaveChanged();
     return set.ok() ? std::string() : set.message();
@@ -223,7 +221,7 @@ void ServedSite::setLevel(policy::KillSwitchLevel level) {
 
 void ServedSite::withPolicy(const std::function<void(PolicySubsystem&)>& fn) {
   PolicySubsystem& policy = services_->policy();
-  auto ran = onEngine(services_->engine().engine(), [&] {
+  auto ran = callOnWriter(services_->engine().engine(), [&] {
     fn(policy);
     return true;
   });

@@ -11,6 +11,7 @@
 #include "tests/callout/callout_fixture.h"
 #include "tests/support/api_client.h"
 #include "tests/support/event_log.h"
+#include "tests/support/inline_writer.h"
 
 using namespace atoms;
 using namespace atoms::callout;
@@ -41,12 +42,7 @@ class DeskApi {
         drivers::BearerTokens({{"p-kwame", sha256(asBytes(kKwameToken))},
                                {"p-mia", sha256(asBytes(kMiaToken))},
                                {"p-rosa", sha256(asBytes(kRosaToken))}}),
-        [this]() -> ApprovalBook* { return &book_; },
-        [](std::function<void()> task) {
-          task();
-          return true;
-        },
-        std::move(options));
+        [this]() -> ApprovalBook* { return &book_; }, writer_, std::move(options));
     Status s = server_->start();
     BOOST_TEST_REQUIRE(s.ok(), s.message());
   }
@@ -70,6 +66,7 @@ class DeskApi {
 
  private:
   CalloutApprovals book_;
+  atoms::testing::InlineWriter writer_;
   atoms::testing::EventLog<api::RefusedApiRequest> refused_;
   std::unique_ptr<api::ApprovalsServer> server_;
 };

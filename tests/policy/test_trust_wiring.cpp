@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/writer_call.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/policy_subsystem.h"
 #include "daemon/service/store_subsystem.h"
@@ -60,7 +61,7 @@ class Box {
   // Runs `fn` on the engine thread and returns what it returned.
   template <typename F>
   auto run(F fn) {
-    auto result = onEngine(engine.engine(), std::move(fn));
+    auto result = callOnWriter(engine.engine(), std::move(fn));
     BOOST_REQUIRE(result.has_value());
     return std::move(*result);
   }

@@ -19,7 +19,7 @@ using sync::PublishFault;
 // One client of the broker and what it was told, in order ("connected present=1", "message t p",
 // "lost reason", ...).
 struct Client {
-  Client(sync::SimulatedBroker& broker, sync::Executor& executor, std::string clientId,
+  Client(sync::SimulatedBroker& broker, Writer& executor, std::string clientId,
          std::optional<MqttMessage> will = std::nullopt, bool cleanStart = false)
       : transport(broker.transport({std::move(clientId), cleanStart, std::move(will)}, executor)) {
     sync::TransportEvents e;

@@ -47,7 +47,7 @@ sync::UplinkOptions simulatedOptions() {
 // results, verifies the segments and acks them (CloudRecord), and keeps what arrived.
 class SimulatedCloud {
  public:
-  SimulatedCloud(sync::SimulatedBroker& broker, sync::Executor& executor,
+  SimulatedCloud(sync::SimulatedBroker& broker, Writer& executor,
                  std::map<std::string, VerifierKey> sites)
       : record(std::move(sites)), transport_(broker.transport({"atoms-cloud-test"}, executor)) {
     sync::TransportEvents e;

@@ -91,7 +91,7 @@ struct Services {
             std::make_unique<TerminalSubsystem>(Poco::Logger::get("terminal"), *store, *engine)) {
     terminal->setPunchListener([this](const std::vector<site::Punch>& punches) {
       std::lock_guard lock(heard.mutex);
-      if (!engine->engine().onEngineThread()) heard.offEngine = true;
+      if (!engine->engine().onWriterThread()) heard.offEngine = true;
       heard.calls.push_back(punches);
     });
   }

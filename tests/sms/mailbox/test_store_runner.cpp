@@ -1,8 +1,10 @@
 #include <boost/test/unit_test.hpp>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 
 #include "tests/sms/mailbox/mailbox_fixture.h"
@@ -14,18 +16,21 @@ using testing::MailboxFixture;
 
 // A stand-in for the engine: one thread running posted events in order; stop() drops what is
 // still queued, as Engine::stop does.
-class Writer {
+class WriterThread final : public Writer {
  public:
-  Writer() : thread_([this] { loop(); }) {}
-  ~Writer() { stop(); }
-  bool post(std::function<void()> ev) {
+  WriterThread() : thread_([this] { loop(); }) {}
+  ~WriterThread() override { stop(); }
+  bool post(Task ev) override {
     std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_ || refuse_) return false;
     queue_.push_back(std::move(ev));
     changed_.notify_all();
     return true;
   }
-  bool onThread() const { return std::this_thread::get_id() == thread_.get_id(); }
+  bool onWriterThread() const override { return std::this_thread::get_id() == thread_.get_id(); }
+  void runAfter(std::chrono::milliseconds, Task) override {
+    throw std::logic_error("the store runner sets no timers");
+  }
   // Holds the thread inside an event until release().
   void block() {
     post([this] {
@@ -90,17 +95,15 @@ BOOST_AUTO_TEST_SUITE(store_runner)
 
 BOOST_AUTO_TEST_CASE(runsEveryCallOnTheWriterThread) {
   MailboxFixture f;
-  Writer writer;
-  PostingStoreRunner runner(
-      *f.store, [&](std::function<void()> ev) { return writer.post(std::move(ev)); },
-      [&] { return writer.onThread(); });
+  WriterThread writer;
+  PostingStoreRunner runner(*f.store, writer);
   bool onWriter = false;
   bool nestedOnWriter = false;
   Status s = runner.run([&](SiteStore&) -> Status {
-    onWriter = writer.onThread();
+    onWriter = writer.onWriterThread();
     // A nested call from the writer runs inline instead of deadlocking.
     return runner.run([&](SiteStore&) -> Status {
-      nestedOnWriter = writer.onThread();
+      nestedOnWriter = writer.onWriterThread();
       return Status::success();
     });
   });
@@ -113,10 +116,8 @@ BOOST_AUTO_TEST_CASE(runsEveryCallOnTheWriterThread) {
 
 BOOST_AUTO_TEST_CASE(theMailboxWorksThroughAPostingRunner) {
   MailboxFixture f;
-  Writer writer;
-  PostingStoreRunner runner(
-      *f.store, [&](std::function<void()> ev) { return writer.post(std::move(ev)); },
-      [&] { return writer.onThread(); });
+  WriterThread writer;
+  PostingStoreRunner runner(*f.store, writer);
   Outbox outbox(
       runner, [&] { return f.clock.now(); }, [] { return 0.5; });
   Inbox inbox(runner, outbox, "simulated", [&] { return f.clock.now(); });
@@ -131,10 +132,8 @@ BOOST_AUTO_TEST_CASE(theMailboxWorksThroughAPostingRunner) {
 
 BOOST_AUTO_TEST_CASE(aCallTheWriterDropsOrRefusesFailsInsteadOfHanging) {
   MailboxFixture f;
-  Writer writer;
-  PostingStoreRunner runner(
-      *f.store, [&](std::function<void()> ev) { return writer.post(std::move(ev)); },
-      [&] { return writer.onThread(); });
+  WriterThread writer;
+  PostingStoreRunner runner(*f.store, writer);
   writer.block();
   Status dropped;
   bool ran = false;
@@ -150,11 +149,9 @@ BOOST_AUTO_TEST_CASE(aCallTheWriterDropsOrRefusesFailsInsteadOfHanging) {
   BOOST_TEST(!ran);
   BOOST_TEST(dropped.message() == "the SMS store operation did not run: the engine is stopping");
 
-  Writer refusing;
+  WriterThread refusing;
   refusing.refuse();
-  PostingStoreRunner closed(
-      *f.store, [&](std::function<void()> ev) { return refusing.post(std::move(ev)); },
-      [&] { return refusing.onThread(); });
+  PostingStoreRunner closed(*f.store, refusing);
   Status refused = closed.run([](SiteStore&) -> Status { return Status::success(); });
   BOOST_TEST(refused.message() ==
              "the SMS store operation did not run: the engine takes no more events");

@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 
+#include "base/writer_call.h"
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/policy_subsystem.h"
@@ -48,7 +49,7 @@ class HandlingProcessor final : public InboundProcessor {
     auto rows = inbox_.unhandled(100);
     std::lock_guard lock(seen_->mutex);
     ++seen_->calls;
-    if (!engine_.engine().onEngineThread()) seen_->offEngine = true;
+    if (!engine_.engine().onWriterThread()) seen_->offEngine = true;
     if (!rows) return;
     for (const auto& row : *rows) {
       if (inbox_.markHandled(row.id)) seen_->bodies.push_back(row.body);
@@ -57,7 +58,7 @@ class HandlingProcessor final : public InboundProcessor {
   }
   void setOutreachFrozen(bool frozen) override {
     std::lock_guard lock(seen_->mutex);
-    if (!engine_.engine().onEngineThread()) seen_->offEngine = true;
+    if (!engine_.engine().onWriterThread()) seen_->offEngine = true;
     seen_->frozen.push_back(frozen);
   }
 
@@ -141,7 +142,7 @@ BOOST_AUTO_TEST_CASE(inboundIsCommittedThenHandedToTheProcessorOnTheEngineThread
 // restarted at L1 comes back frozen before it handles anything.
 BOOST_AUTO_TEST_CASE(theProcessorFollowsTheKillSwitchAlsoAcrossARestart) {
   auto setLevel = [](Services& s, policy::KillSwitchLevel level) {
-    auto done = onEngine(s.engine->engine(), [&]() -> Status {
+    auto done = callOnWriter(s.engine->engine(), [&]() -> Status {
       auto changed = s.policy->killSwitch().set("2026-12-01T10:00:00.000Z", level, "test",
                                                 policy::KillSwitchSetter{"panel:ana", false});
       if (!changed) return changed.error();
@@ -168,7 +169,7 @@ BOOST_AUTO_TEST_CASE(theProcessorFollowsTheKillSwitchAlsoAcrossARestart) {
                boost::test_tools::per_element());
     BOOST_TEST(!s.seen->offEngine);
     // Telling it again without a change calls nobody.
-    auto again = onEngine(s.engine->engine(), [&] {
+    auto again = callOnWriter(s.engine->engine(), [&] {
       s.policy->levelMayHaveChanged();
       return true;
     });
