@@ -204,6 +204,15 @@ class Fields {
     if (!t->offset) {
       auto utc = tz.toUtc(t->local);
       if (!utc) return fail(std::string(key) + ": " + utc.message());
+      // Before a zone kept standard time its offset was local mean time, seconds included
+      // (America/Los_Angeles: -07:52:58 until 1883). A site file writes offsets as +HH:MM, so such
+      // a time could be read but never written back: refuse it here.
+      if ((t->local.time_since_epoch() - utc->time_since_epoch()) % std::chrono::minutes{1} !=
+          Seconds::zero()) {
+        return fail(std::string(key) + " '" + *s + "': " + tz.name() +
+                    " had no standard time then (its offset was not whole minutes); give a time"
+                    " from after it adopted standard time");
+      }
       return Stamp{*utc, t->local};
     }
     const auto offsets = tz.offsetsFor(t->local);

@@ -235,6 +235,30 @@ BOOST_AUTO_TEST_CASE(anOffsetTheZoneDoesNotUseIsRejected) {
   BOOST_TEST(contains(e, "offset -05:00 is not used by America/Los_Angeles"), e);
 }
 
+// Found by fuzz_site_file: a time from before the zone kept standard time (local mean time,
+// -07:52:58 in Los Angeles until 1883) was read, but written back as -07:52, which the zone never
+// used, so the export of a site did not import again. It is refused when read.
+BOOST_AUTO_TEST_CASE(aTimeFromBeforeTheZoneKeptStandardTimeIsRefused) {
+  const std::string e = errorOf([](json::Object& o) {
+    at(o, "people", 0)["timeOff"] =
+        json::Array{json::Object{{"start", "1013-03-07T00:00"}, {"end", "2026-03-09T00:00"}}};
+  });
+  BOOST_TEST(contains(e,
+                      "timeOff[0]: start '1013-03-07T00:00': America/Los_Angeles had no "
+                      "standard time then"),
+             e);
+  BOOST_TEST(e.find('\n') == std::string::npos);
+  // From 1883 on the offsets are whole minutes, and such a time round-trips.
+  auto r = parseMutated([](json::Object& o) {
+    at(o, "people", 0)["timeOff"] =
+        json::Array{json::Object{{"start", "1900-03-07T00:00"}, {"end", "2026-03-09T00:00"}}};
+  });
+  BOOST_REQUIRE_MESSAGE(r.ok(), r.message());
+  auto again = parseSiteFile(writeSiteFile(*r));
+  BOOST_REQUIRE_MESSAGE(again.ok(), again.message());
+  BOOST_TEST((*again == *r));
+}
+
 BOOST_AUTO_TEST_CASE(newYorkGapAndOverlap) {
   auto set = [](const char* start, const char* end) {
     return [=](json::Object& o) {
