@@ -191,7 +191,7 @@ Result<std::vector<LedgerRow>> ConversationTables::dueHeld(TimePoint now, bool w
   stmt->bind(1, toUnixMillis(now))
       .bind(2, std::int64_t{withFrozen ? 1 : 0})
       .bind(3, static_cast<std::int64_t>(limit));
-  return rows(*stmt);
+  return readRows(*stmt, readLedger);
 }
 
 Result<std::optional<TimePoint>> ConversationTables::earliestHoldEnd() {
@@ -218,11 +218,7 @@ Result<std::vector<LedgerRow>> ConversationTables::list(std::string_view phone, 
                          " FROM sms_outreach WHERE ? = '' OR phone = ? ORDER BY seq DESC LIMIT ?");
   if (!stmt) return stmt.error();
   stmt->bind(1, phone).bind(2, phone).bind(3, static_cast<std::int64_t>(limit));
-  return rows(*stmt);
-}
-
-Result<std::vector<LedgerRow>> ConversationTables::rows(Statement& stmt) {
-  return readRows(stmt, readLedger);
+  return readRows(*stmt, readLedger);
 }
 
 }  // namespace atoms::sms::conversation

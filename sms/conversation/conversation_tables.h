@@ -98,7 +98,6 @@ class ConversationTables {
   Result<std::vector<LedgerRow>> list(std::string_view phone, std::size_t limit);
 
  private:
-  Result<std::vector<LedgerRow>> rows(Statement& stmt);
   Database& db_;
 };
 
