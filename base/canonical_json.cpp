@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "base/digits.h"
+
 // GCC 12 reports -Wmaybe-uninitialized inside std::variant's move constructor when it inlines
 // Value's (recursive) special members here; a known false positive of GCC 12 with recursive
 // std::variant types. Value's special members are defined out of line below so other translation
@@ -71,8 +73,6 @@ int hexDigit(char c) {
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
 }
-
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Recursive descent over the text. Recursion depth is bounded by kMaxDepth, so hostile input
 // cannot exhaust the stack; every failure records the first error and unwinds.

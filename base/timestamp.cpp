@@ -3,29 +3,10 @@
 #include <array>
 #include <cstdio>
 
+#include "base/digits.h"
+
 namespace atoms {
-namespace {
-
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-
-// Reads `n` digits at s[pos..]; -1 when any is not a digit.
-int digits(std::string_view s, std::size_t pos, std::size_t n) {
-  int v = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const char c = s[pos + i];
-    if (!isDigit(c)) return -1;
-    v = v * 10 + (c - '0');
-  }
-  return v;
-}
-
-int daysInMonth(int year, int month) {
-  static constexpr std::array<int, 12> kDays{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  return month == 2 && leap ? 29 : kDays[static_cast<std::size_t>(month - 1)];
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Status validateTimestamp(std::string_view ts) {
   // 0123456789012345678901234
@@ -38,9 +19,10 @@ Status validateTimestamp(std::string_view ts) {
       ts[16] != ':' || ts[19] != '.' || ts[23] != 'Z') {
     return bad();
   }
-  const int year = digits(ts, 0, 4), month = digits(ts, 5, 2), day = digits(ts, 8, 2);
-  const int hour = digits(ts, 11, 2), minute = digits(ts, 14, 2), second = digits(ts, 17, 2);
-  const int milli = digits(ts, 20, 3);
+  const int year = readDigits(ts, 0, 4), month = readDigits(ts, 5, 2), day = readDigits(ts, 8, 2);
+  const int hour = readDigits(ts, 11, 2), minute = readDigits(ts, 14, 2),
+            second = readDigits(ts, 17, 2);
+  const int milli = readDigits(ts, 20, 3);
   if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || minute < 0 || second < 0 ||
       milli < 0) {
     return bad();

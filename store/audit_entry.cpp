@@ -3,15 +3,14 @@
 #include <array>
 #include <cstdio>
 
+#include "base/digits.h"
+#include "base/field_error.h"
+
 namespace atoms {
+
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
 bool isLowerHex(char c) { return isDigit(c) || (c >= 'a' && c <= 'f'); }
-
-Error fieldError(std::string_view field, std::string_view what) {
-  return makeError("entry: field \"" + std::string(field) + "\" " + std::string(what));
-}
 
 }  // namespace
 
@@ -28,16 +27,17 @@ namespace {
 // Everything validateEntry checks except json::validate(body), which parse() already guarantees.
 Status validateFields(const Entry& e) {
   if (e.seq > static_cast<std::uint64_t>(json::kMaxSafeInteger)) {
-    return fieldError("seq", "is beyond 2^53-1");
+    return fieldError("entry", "seq", "is beyond 2^53-1");
   }
   if (!validateTimestamp(e.ts))
-    return fieldError("ts", "must be a UTC time YYYY-MM-DDTHH:MM:SS.mmmZ");
+    return fieldError("entry", "ts", "must be a UTC time YYYY-MM-DDTHH:MM:SS.mmmZ");
   if (e.site.empty() || !json::isValidUtf8(e.site)) {
-    return fieldError("site", "must be a non-empty UTF-8 string");
+    return fieldError("entry", "site", "must be a non-empty UTF-8 string");
   }
-  if (!isValidKind(e.kind)) return fieldError("kind", "must be 1-64 characters of [a-z0-9_.]");
-  if (!json::isValidUtf8(e.actor)) return fieldError("actor", "must be valid UTF-8");
-  if (!e.body.isObject()) return fieldError("body", "must be an object");
+  if (!isValidKind(e.kind))
+    return fieldError("entry", "kind", "must be 1-64 characters of [a-z0-9_.]");
+  if (!json::isValidUtf8(e.actor)) return fieldError("entry", "actor", "must be valid UTF-8");
+  if (!e.body.isObject()) return fieldError("entry", "body", "must be an object");
   return Status::success();
 }
 
@@ -46,7 +46,7 @@ Status validateFields(const Entry& e) {
 Status validateEntry(const Entry& e) {
   if (Status s = validateFields(e); !s) return s;
   if (Status s = json::validate(e.body); !s)
-    return fieldError("body", "is invalid: " + s.message());
+    return fieldError("entry", "body", "is invalid: " + s.message());
   return Status::success();
 }
 
@@ -80,26 +80,27 @@ Result<Entry> parseEntry(std::string_view text) {
     if (!known) return makeError("entry: unexpected field \"" + key + "\"");
   }
   for (std::string_view f : kFields) {
-    if (o.find(std::string(f)) == o.end()) return fieldError(f, "is missing");
+    if (o.find(std::string(f)) == o.end()) return fieldError("entry", f, "is missing");
   }
 
   Entry e;
   const json::Value& seq = o["seq"];
-  if (!seq.isInt() || seq.asInt() < 0) return fieldError("seq", "must be a non-negative integer");
+  if (!seq.isInt() || seq.asInt() < 0)
+    return fieldError("entry", "seq", "must be a non-negative integer");
   e.seq = static_cast<std::uint64_t>(seq.asInt());
   for (auto [name, target] : {std::pair{"ts", &e.ts}, std::pair{"site", &e.site},
                               std::pair{"kind", &e.kind}, std::pair{"actor", &e.actor}}) {
     json::Value& v = o[name];
-    if (!v.isString()) return fieldError(name, "must be a string");
+    if (!v.isString()) return fieldError("entry", name, "must be a string");
     *target = std::move(v.asString());
   }
   const json::Value& prev = o["prev"];
   if (!prev.isString() || prev.asString().size() != 64) {
-    return fieldError("prev", "must be 64 lowercase hex characters");
+    return fieldError("entry", "prev", "must be 64 lowercase hex characters");
   }
   for (std::size_t i = 0; i < 64; ++i) {
     const char c = prev.asString()[i];
-    if (!isLowerHex(c)) return fieldError("prev", "must be 64 lowercase hex characters");
+    if (!isLowerHex(c)) return fieldError("entry", "prev", "must be 64 lowercase hex characters");
     const int nibble = isDigit(c) ? c - '0' : c - 'a' + 10;
     e.prev[i / 2] = static_cast<std::uint8_t>(i % 2 == 0 ? nibble << 4 : e.prev[i / 2] | nibble);
   }

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "base/file_io.h"
+#include "base/timestamp.h"
 #include "store/receipt.h"
 #include "store/state_dir.h"
 
@@ -283,6 +284,13 @@ Error finishedError() {
   return makeError("audit batch: already committed, or failed earlier; begin a new one");
 }
 }  // namespace
+
+Status AuditLog::Batch::record(TimePoint at, std::string_view kind, std::string_view actor,
+                               json::Object body) {
+  auto added = add(formatTimestamp(at), kind, actor, json::Value(std::move(body)));
+  if (!added) return added.error();
+  return Status::success();
+}
 
 Result<std::uint64_t> AuditLog::Batch::add(std::string_view ts, std::string_view kind,
                                            std::string_view actor, json::Value body) {

@@ -31,6 +31,7 @@
 #include "base/canonical_json.h"
 #include "base/file_system.h"
 #include "base/result.h"
+#include "base/time_point.h"
 #include "store/audit_entry.h"
 #include "store/checkpoint.h"
 #include "store/database.h"
@@ -139,6 +140,8 @@ class AuditLog::Batch {
   // (after which the batch can only be dropped).
   Result<std::uint64_t> add(std::string_view ts, std::string_view kind, std::string_view actor,
                             json::Value body);
+  // add() stamped `at`, for the many callers that want only whether it worked.
+  Status record(TimePoint at, std::string_view kind, std::string_view actor, json::Object body);
   // Signs `receipt` with the site key (store/receipt.h: shape errors are named) and adds it as an
   // entry of kind "receipt".
   Result<std::uint64_t> addReceipt(std::string_view ts, std::string_view actor,

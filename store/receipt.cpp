@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "base/bytes.h"
+#include "base/digits.h"
 
 namespace atoms {
 namespace {
@@ -16,21 +17,8 @@ using json::Value;
 
 constexpr std::string_view kSig = "sig";
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-
 Error shapeError(const std::string& path, std::string_view what) {
   return makeError("receipt: " + path + " " + std::string(what));
-}
-
-// n digits at s[pos..] as an int, -1 when one is not a digit or the string is too short.
-int digits(std::string_view s, std::size_t pos, std::size_t n) {
-  if (pos + n > s.size()) return -1;
-  int v = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!isDigit(s[pos + i])) return -1;
-    v = v * 10 + (s[pos + i] - '0');
-  }
-  return v;
 }
 
 // RFC 3339 date-time: YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM), uppercase T and Z.
@@ -38,16 +26,14 @@ bool isDateTime(std::string_view s) {
   if (s.size() < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':') {
     return false;
   }
-  const int year = digits(s, 0, 4), month = digits(s, 5, 2), day = digits(s, 8, 2);
-  const int hour = digits(s, 11, 2), minute = digits(s, 14, 2), second = digits(s, 17, 2);
+  const int year = readDigits(s, 0, 4), month = readDigits(s, 5, 2), day = readDigits(s, 8, 2);
+  const int hour = readDigits(s, 11, 2), minute = readDigits(s, 14, 2),
+            second = readDigits(s, 17, 2);
   if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 ||
       minute > 59 || second < 0 || second > 60) {
     return false;
   }
-  static constexpr std::array<int, 12> kDays{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  const int maxDay = month == 2 && leap ? 29 : kDays[static_cast<std::size_t>(month - 1)];
-  if (day > maxDay) return false;
+  if (day > daysInMonth(year, month)) return false;
   std::size_t pos = 19;
   if (s[pos] == '.') {
     ++pos;
@@ -59,7 +45,7 @@ bool isDateTime(std::string_view s) {
   if (s[pos] == 'Z') return pos + 1 == s.size();
   if (s[pos] != '+' && s[pos] != '-') return false;
   if (s.size() != pos + 6 || s[pos + 3] != ':') return false;
-  const int oh = digits(s, pos + 1, 2), om = digits(s, pos + 4, 2);
+  const int oh = readDigits(s, pos + 1, 2), om = readDigits(s, pos + 4, 2);
   return oh >= 0 && oh <= 23 && om >= 0 && om <= 59;
 }
 

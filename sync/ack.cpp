@@ -4,15 +4,9 @@
 #include <array>
 
 #include "base/canonical_json.h"
+#include "base/field_error.h"
 
 namespace atoms::sync {
-namespace {
-
-Error fieldError(std::string_view field, std::string_view what) {
-  return makeError("ack: field \"" + std::string(field) + "\" " + std::string(what));
-}
-
-}  // namespace
 
 std::string ackJson(const Ack& ack) {
   json::Object o;
@@ -39,25 +33,26 @@ Result<Ack> parseAck(std::string_view text) {
     }
   }
   for (std::string_view f : kFields) {
-    if (o.find(std::string(f)) == o.end()) return fieldError(f, "is missing");
+    if (o.find(std::string(f)) == o.end()) return fieldError("ack", f, "is missing");
   }
   const json::Value& v = o.at("v");
   if (!v.isInt() || v.asInt() != kAckVersion) {
-    return fieldError("v", "must be " + std::to_string(kAckVersion));
+    return fieldError("ack", "v", "must be " + std::to_string(kAckVersion));
   }
   Ack ack;
   const json::Value& site = o.at("site");
   if (!site.isString() || site.asString().empty()) {
-    return fieldError("site", "must be a non-empty string");
+    return fieldError("ack", "site", "must be a non-empty string");
   }
   ack.site = site.asString();
   const json::Value& size = o.at("size");
-  if (!size.isInt() || size.asInt() < 0) return fieldError("size", "must be an integer >= 0");
+  if (!size.isInt() || size.asInt() < 0)
+    return fieldError("ack", "size", "must be an integer >= 0");
   ack.size = static_cast<std::uint64_t>(size.asInt());
   const json::Value& root = o.at("root");
   const auto raw = root.isString() ? fromBase64(root.asString()) : std::nullopt;
   if (!raw || raw->size() != ack.root.size()) {
-    return fieldError("root", "must be base64 of a 32-byte hash");
+    return fieldError("ack", "root", "must be base64 of a 32-byte hash");
   }
   std::copy(raw->begin(), raw->end(), ack.root.begin());
   return ack;

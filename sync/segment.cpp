@@ -5,11 +5,13 @@
 #include <utility>
 
 #include "base/canonical_json.h"
+#include "base/field_error.h"
 #include "store/checkpoint.h"
 #include "store/log_verifier.h"
 #include "store/merkle.h"
 
 namespace atoms {
+
 namespace {
 
 constexpr std::string_view kSitePrefix = "atoms-edge/";
@@ -55,10 +57,6 @@ Result<std::vector<Hash32>> proofFor(const AuditLog& log, std::uint64_t from, st
   return log.tree().consistencyProof(from, to);
 }
 
-Error fieldError(std::string_view field, std::string_view what) {
-  return makeError("segment: field \"" + std::string(field) + "\" " + std::string(what));
-}
-
 }  // namespace
 
 std::string segmentJson(const Segment& s) {
@@ -92,47 +90,49 @@ Result<Segment> parseSegment(std::string_view text) {
     }
   }
   for (std::string_view f : kFields) {
-    if (o.find(std::string(f)) == o.end()) return fieldError(f, "is missing");
+    if (o.find(std::string(f)) == o.end()) return fieldError("segment", f, "is missing");
   }
   const json::Value& v = o["v"];
   if (!v.isInt() || v.asInt() != kSegmentVersion) {
-    return fieldError("v", "must be " + std::to_string(kSegmentVersion));
+    return fieldError("segment", "v", "must be " + std::to_string(kSegmentVersion));
   }
   Segment s;
   if (!o["site"].isString() || o["site"].asString().empty()) {
-    return fieldError("site", "must be a non-empty string");
+    return fieldError("segment", "site", "must be a non-empty string");
   }
   s.site = std::move(o["site"].asString());
   for (auto [name, target] : {std::pair{"from", &s.from}, std::pair{"to", &s.to}}) {
     const json::Value& n = o[name];
-    if (!n.isInt() || n.asInt() < 0) return fieldError(name, "must be a non-negative integer");
+    if (!n.isInt() || n.asInt() < 0)
+      return fieldError("segment", name, "must be a non-negative integer");
     *target = static_cast<std::uint64_t>(n.asInt());
   }
-  if (s.from > s.to) return fieldError("from", "is after \"to\"");
-  if (!o["checkpoint"].isString()) return fieldError("checkpoint", "must be a string");
+  if (s.from > s.to) return fieldError("segment", "from", "is after \"to\"");
+  if (!o["checkpoint"].isString()) return fieldError("segment", "checkpoint", "must be a string");
   s.checkpoint = std::move(o["checkpoint"].asString());
 
   json::Value& entries = o["entries"];
-  if (!entries.isArray()) return fieldError("entries", "must be an array");
+  if (!entries.isArray()) return fieldError("segment", "entries", "must be an array");
   if (entries.asArray().size() != s.to - s.from) {
-    return fieldError("entries",
+    return fieldError("segment", "entries",
                       "has " + std::to_string(entries.asArray().size()) +
                           " entries, expected to - from = " + std::to_string(s.to - s.from));
   }
   s.entries.reserve(entries.asArray().size());
   for (json::Value& e : entries.asArray()) {
-    if (!e.isString()) return fieldError("entries", "must hold entry texts (strings)");
+    if (!e.isString()) return fieldError("segment", "entries", "must hold entry texts (strings)");
     s.entries.push_back(std::move(e.asString()));
   }
 
   const json::Value& proof = o["proof"];
-  if (!proof.isArray()) return fieldError("proof", "must be an array");
+  if (!proof.isArray()) return fieldError("segment", "proof", "must be an array");
   if ((s.from == 0 || s.from == s.to) && !proof.asArray().empty()) {
-    return fieldError("proof", "must be empty when from is 0 or from == to");
+    return fieldError("segment", "proof", "must be empty when from is 0 or from == to");
   }
   for (const json::Value& h : proof.asArray()) {
     const auto raw = h.isString() ? fromBase64(h.asString()) : std::nullopt;
-    if (!raw || raw->size() != 32) return fieldError("proof", "must hold base64 32-byte hashes");
+    if (!raw || raw->size() != 32)
+      return fieldError("segment", "proof", "must hold base64 32-byte hashes");
     Hash32 hash{};
     std::copy(raw->begin(), raw->end(), hash.begin());
     s.proof.push_back(hash);

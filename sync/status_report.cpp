@@ -3,14 +3,12 @@
 #include <set>
 
 #include "base/canonical_json.h"
+#include "base/field_error.h"
 #include "store/audit_entry.h"
 
 namespace atoms::sync {
-namespace {
 
-Error fieldError(std::string_view field, std::string_view what) {
-  return makeError("status: field \"" + std::string(field) + "\" " + std::string(what));
-}
+namespace {
 
 Status exactFields(const json::Object& o, const std::set<std::string>& fields,
                    std::string_view where) {
@@ -20,14 +18,14 @@ Status exactFields(const json::Object& o, const std::set<std::string>& fields,
     }
   }
   for (const std::string& f : fields) {
-    if (o.find(f) == o.end()) return fieldError(f, "is missing");
+    if (o.find(f) == o.end()) return fieldError("status", f, "is missing");
   }
   return Status::success();
 }
 
 Result<std::uint64_t> count(const json::Object& o, const std::string& field) {
   const json::Value& v = o.at(field);
-  if (!v.isInt() || v.asInt() < 0) return fieldError(field, "must be an integer >= 0");
+  if (!v.isInt() || v.asInt() < 0) return fieldError("status", field, "must be an integer >= 0");
   return static_cast<std::uint64_t>(v.asInt());
 }
 
@@ -66,7 +64,7 @@ Result<StatusReport> parseStatus(std::string_view text) {
   const json::Value* state = parsed->find("state");
   if (state == nullptr || !state->isString() ||
       (state->asString() != "online" && state->asString() != "offline")) {
-    return fieldError("state", "must be \"online\" or \"offline\"");
+    return fieldError("status", "state", "must be \"online\" or \"offline\"");
   }
   StatusReport r;
   r.online = state->asString() == "online";
@@ -78,10 +76,10 @@ Result<StatusReport> parseStatus(std::string_view text) {
     return s.error();
   }
   if (!o.at("v").isInt() || o.at("v").asInt() != kStatusVersion) {
-    return fieldError("v", "must be " + std::to_string(kStatusVersion));
+    return fieldError("status", "v", "must be " + std::to_string(kStatusVersion));
   }
   if (!o.at("site").isString() || o.at("site").asString().empty()) {
-    return fieldError("site", "must be a non-empty string");
+    return fieldError("status", "site", "must be a non-empty string");
   }
   r.site = o.at("site").asString();
   if (!r.online) return r;
@@ -93,10 +91,10 @@ Result<StatusReport> parseStatus(std::string_view text) {
   r.size = *size;
   r.acked = *acked;
   if (!o.at("ts").isString() || !validateTimestamp(o.at("ts").asString())) {
-    return fieldError("ts", "must be a timestamp YYYY-MM-DDTHH:MM:SS.mmmZ");
+    return fieldError("status", "ts", "must be a timestamp YYYY-MM-DDTHH:MM:SS.mmmZ");
   }
   r.ts = o.at("ts").asString();
-  if (!o.at("backlog").isObject()) return fieldError("backlog", "must be an object");
+  if (!o.at("backlog").isObject()) return fieldError("status", "backlog", "must be an object");
   const json::Object& b = o.at("backlog").asObject();
   if (auto s = exactFields(b, {"age_s", "entries", "oldest"}, " in \"backlog\""); !s) {
     return s.error();
@@ -110,10 +108,10 @@ Result<StatusReport> parseStatus(std::string_view text) {
   if (oldest.isString() && validateTimestamp(oldest.asString())) {
     r.oldest = oldest.asString();
   } else if (!oldest.isNull()) {
-    return fieldError("oldest", "must be a timestamp or null");
+    return fieldError("status", "oldest", "must be a timestamp or null");
   }
   if (*entries != r.backlogEntries()) {
-    return fieldError("entries", "must be size - acked");
+    return fieldError("status", "entries", "must be size - acked");
   }
   return r;
 }

@@ -21,17 +21,17 @@ using callout::DecisionOutcome;
 using drivers::jsonError;
 using drivers::printable;
 
-enum class Route { kList, kOne, kDecision };
+enum class ApprovalRoute { kList, kOne, kDecision };
 
-struct Target {
-  Route route = Route::kList;
+struct ApprovalTarget {
+  ApprovalRoute route = ApprovalRoute::kList;
   std::int64_t id = 0;
 };
 
 // "/v1/approvals", "/v1/approvals/12", "/v1/approvals/12/decision"; nullopt for anything else.
-std::optional<Target> route(std::string_view path) {
+std::optional<ApprovalTarget> approvalRoute(std::string_view path) {
   const std::string_view base = kApprovalsPath;
-  if (path == base) return Target{Route::kList, 0};
+  if (path == base) return ApprovalTarget{ApprovalRoute::kList, 0};
   if (path.substr(0, base.size()) != base || path.size() <= base.size() + 1 ||
       path[base.size()] != '/') {
     return std::nullopt;
@@ -40,8 +40,8 @@ std::optional<Target> route(std::string_view path) {
   const std::size_t slash = rest.find('/');
   const std::optional<std::int64_t> id = parseIdSegment(rest.substr(0, slash));
   if (!id) return std::nullopt;
-  if (slash == std::string_view::npos) return Target{Route::kOne, *id};
-  if (rest.substr(slash) == "/decision") return Target{Route::kDecision, *id};
+  if (slash == std::string_view::npos) return ApprovalTarget{ApprovalRoute::kOne, *id};
+  if (rest.substr(slash) == "/decision") return ApprovalTarget{ApprovalRoute::kDecision, *id};
   return std::nullopt;
 }
 
@@ -98,7 +98,7 @@ ApiAnswer decision(ApprovalBook& book, const std::string& person, std::int64_t i
 }
 
 // Runs on the writer.
-ApiAnswer handle(const BookSource& books, const Target& target, const std::string& person,
+ApiAnswer handle(const BookSource& books, const ApprovalTarget& target, const std::string& person,
                  ApprovalFilter filter, const callout::ApprovalAnswer& request) {
   ApprovalBook* book = books ? books() : nullptr;
   if (book == nullptr) {
@@ -112,7 +112,7 @@ ApiAnswer handle(const BookSource& books, const Target& target, const std::strin
                       "person '" + person + "' is not on the site");
   }
   switch (target.route) {
-    case Route::kList: {
+    case ApprovalRoute::kList: {
       auto listed = book->list(filter);
       if (!listed) return apiStoreFailed("read the approvals", listed.error());
       json::Array approvals;
@@ -120,7 +120,7 @@ ApiAnswer handle(const BookSource& books, const Target& target, const std::strin
       return apiOk(json::Object{{"approvals", std::move(approvals)},
                                 {"state", filter == ApprovalFilter::kPending ? "pending" : "all"}});
     }
-    case Route::kOne: {
+    case ApprovalRoute::kOne: {
       auto found = book->get(target.id);
       if (!found) return apiStoreFailed("read the approval", found.error());
       if (!*found) {
@@ -129,7 +129,7 @@ ApiAnswer handle(const BookSource& books, const Target& target, const std::strin
       }
       return apiOk(approvalJson(**found));
     }
-    case Route::kDecision:
+    case ApprovalRoute::kDecision:
       return decision(*book, person, target.id, request);
   }
   return apiRefusal(404, "not found", "no such route");
@@ -183,11 +183,11 @@ void ApprovalsServer::serve(Poco::Net::HTTPServerRequest& request,
     }
   };
 
-  const std::optional<Target> target = route(path);
+  const std::optional<ApprovalTarget> target = approvalRoute(path);
   ApiResource* resource = nullptr;
   std::vector<std::string> allowed;
   if (target) {
-    allowed.push_back(target->route == Route::kDecision ? "POST" : "GET");
+    allowed.push_back(target->route == ApprovalRoute::kDecision ? "POST" : "GET");
   } else {
     for (const std::shared_ptr<ApiResource>& r : options_.resources) {
       allowed = r->methods(path);
@@ -234,7 +234,7 @@ void ApprovalsServer::serve(Poco::Net::HTTPServerRequest& request,
   };
 
   // The query: only the approvals list takes one.
-  const bool list = target && target->route == Route::kList;
+  const bool list = target && target->route == ApprovalRoute::kList;
   ApprovalFilter filter = ApprovalFilter::kPending;
   if (list && query == "state=all") {
     filter = ApprovalFilter::kRecent;
@@ -262,7 +262,7 @@ void ApprovalsServer::serve(Poco::Net::HTTPServerRequest& request,
     return onWriter([&] { return resource->handle(call); });
   }
   callout::ApprovalAnswer decisionRequest;
-  if (target->route == Route::kDecision) {
+  if (target->route == ApprovalRoute::kDecision) {
     Result<callout::ApprovalAnswer> parsed = parseDecisionRequest(body);
     if (!parsed) return answer(apiRefusal(400, parsed.message(), parsed.message()));
     decisionRequest = std::move(*parsed);

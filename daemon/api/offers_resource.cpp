@@ -6,13 +6,13 @@
 namespace atoms::api {
 namespace {
 
-struct Target {
+struct OfferTarget {
   std::string person;
   bool resume = false;
 };
 
 // "/v1/people/p-7/offers" or "/v1/people/p-7/offers/resume"; nullopt for anything else.
-std::optional<Target> route(std::string_view path) {
+std::optional<OfferTarget> offerRoute(std::string_view path) {
   const std::string_view base = kPeoplePath;
   if (path.size() <= base.size() + 1 || path.substr(0, base.size()) != base ||
       path[base.size()] != '/') {
@@ -24,8 +24,8 @@ std::optional<Target> route(std::string_view path) {
   const std::string person(rest.substr(0, slash));
   if (!site::isValidId(person)) return std::nullopt;
   const std::string_view tail = rest.substr(slash);
-  if (tail == "/offers") return Target{person, false};
-  if (tail == "/offers/resume") return Target{person, true};
+  if (tail == "/offers") return OfferTarget{person, false};
+  if (tail == "/offers/resume") return OfferTarget{person, true};
   return std::nullopt;
 }
 
@@ -38,14 +38,14 @@ json::Value offersJson(const std::string& person, const OffersPauseState& state)
 }  // namespace
 
 std::vector<std::string> OffersResource::methods(std::string_view path) const {
-  const std::optional<Target> target = route(path);
+  const std::optional<OfferTarget> target = offerRoute(path);
   if (!target) return {};
   if (target->resume) return {"POST"};
   return {"GET"};
 }
 
 ApiAnswer OffersResource::handle(const ApiRequest& request) {
-  const std::optional<Target> target = route(request.path);
+  const std::optional<OfferTarget> target = offerRoute(request.path);
   if (!target) return apiRefusal(404, "not found", "no such path");
   auto roles = rolesOrRefusal(access_.roles, request.person);
   if (auto* refused = std::get_if<ApiAnswer>(&roles)) return *refused;

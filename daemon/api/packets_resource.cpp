@@ -11,17 +11,17 @@ using drivers::printable;
 
 constexpr std::size_t kMaxTextBytes = 500;
 
-enum class Route { kList, kOne, kClose, kRequest };
+enum class PacketRoute { kList, kOne, kClose, kRequest };
 
-struct Target {
-  Route route = Route::kList;
+struct PacketTarget {
+  PacketRoute route = PacketRoute::kList;
   std::int64_t id = 0;
 };
 
-std::optional<Target> route(std::string_view path) {
-  if (path == kRequestsPath) return Target{Route::kRequest, 0};
+std::optional<PacketTarget> packetRoute(std::string_view path) {
+  if (path == kRequestsPath) return PacketTarget{PacketRoute::kRequest, 0};
   const std::string_view base = kPacketsPath;
-  if (path == base) return Target{Route::kList, 0};
+  if (path == base) return PacketTarget{PacketRoute::kList, 0};
   if (path.size() <= base.size() + 1 || path.substr(0, base.size()) != base ||
       path[base.size()] != '/') {
     return std::nullopt;
@@ -30,8 +30,8 @@ std::optional<Target> route(std::string_view path) {
   const std::size_t slash = rest.find('/');
   const std::optional<std::int64_t> id = parseIdSegment(rest.substr(0, slash));
   if (!id) return std::nullopt;
-  if (slash == std::string_view::npos) return Target{Route::kOne, *id};
-  if (rest.substr(slash) == "/close") return Target{Route::kClose, *id};
+  if (slash == std::string_view::npos) return PacketTarget{PacketRoute::kOne, *id};
+  if (rest.substr(slash) == "/close") return PacketTarget{PacketRoute::kClose, *id};
   return std::nullopt;
 }
 
@@ -92,35 +92,35 @@ Result<std::string> parseCloseNote(std::string_view body) {
 }
 
 std::vector<std::string> PacketsResource::methods(std::string_view path) const {
-  const std::optional<Target> target = route(path);
+  const std::optional<PacketTarget> target = packetRoute(path);
   if (!target) return {};
-  if (target->route == Route::kList || target->route == Route::kOne) return {"GET"};
+  if (target->route == PacketRoute::kList || target->route == PacketRoute::kOne) return {"GET"};
   return {"POST"};
 }
 
 ApiAnswer PacketsResource::handle(const ApiRequest& request) {
-  const std::optional<Target> target = route(request.path);
+  const std::optional<PacketTarget> target = packetRoute(request.path);
   if (!target) return apiRefusal(404, "not found", "no such path");
   auto roles = rolesOrRefusal(access_.roles, request.person);
   if (auto* refused = std::get_if<ApiAnswer>(&roles)) return *refused;
   const policy::PanelRoles& who = std::get<policy::PanelRoles>(roles);
   const bool mayAct = who.owner || who.managerOfRecord;
   switch (target->route) {
-    case Route::kList: {
+    case PacketRoute::kList: {
       auto packets = access_.list();
       if (!packets) return apiStoreFailed("read the packets", packets.error());
       json::Array out;
       for (const policy::Packet& p : *packets) out.push_back(p.toJson());
       return apiOk(json::Object{{"packets", std::move(out)}});
     }
-    case Route::kOne: {
+    case PacketRoute::kOne: {
       auto packet = access_.find(target->id);
       if (!packet) return apiStoreFailed("read the packet", packet.error());
       const std::string name = "packet " + std::to_string(target->id);
       if (!*packet) return apiRefusal(404, "no " + name, "no " + name);
       return apiOk((*packet)->toJson());
     }
-    case Route::kClose: {
+    case PacketRoute::kClose: {
       if (!mayAct) {
         return apiRefusal(403, "only an owner of the site or a manager of record closes a packet",
                           "not an owner or manager of record");
@@ -131,7 +131,7 @@ ApiAnswer PacketsResource::handle(const ApiRequest& request) {
       if (!closed) return apiRefusal(409, closed.message(), closed.message());
       return apiOk(json::Object{{"outcome", "closed"}, {"packet", closed->toJson()}});
     }
-    case Route::kRequest: {
+    case PacketRoute::kRequest: {
       if (!mayAct) {
         return apiRefusal(403, "only an owner of the site or a manager of record asks the box",
                           "not an owner or manager of record");

@@ -10,10 +10,10 @@ using drivers::printable;
 
 constexpr std::size_t kMaxReasonBytes = 500;
 
-enum class Route { kTrust, kAdvance, kRegress, kIncident, kCloseIncident, kBreakers, kAck };
+enum class PolicyRoute { kTrust, kAdvance, kRegress, kIncident, kCloseIncident, kBreakers, kAck };
 
-struct Target {
-  Route route = Route::kTrust;
+struct PolicyTarget {
+  PolicyRoute route = PolicyRoute::kTrust;
   std::string name;      // the function or breaker
   std::string incident;  // kCloseIncident: the incident's id
 };
@@ -30,9 +30,9 @@ bool validName(std::string_view s) {
 
 // "/v1/trust", "/v1/trust/x/advance", "/v1/trust/x/regress", "/v1/trust/x/incident",
 // "/v1/trust/x/incident/y/close", "/v1/breakers", "/v1/breakers/X/ack"; nullopt for anything else.
-std::optional<Target> route(std::string_view path) {
-  if (path == kTrustPath) return Target{Route::kTrust, ""};
-  if (path == kBreakersPath) return Target{Route::kBreakers, ""};
+std::optional<PolicyTarget> policyRoute(std::string_view path) {
+  if (path == kTrustPath) return PolicyTarget{PolicyRoute::kTrust, ""};
+  if (path == kBreakersPath) return PolicyTarget{PolicyRoute::kBreakers, ""};
   for (const auto& [base, isTrust] :
        {std::pair<std::string_view, bool>{kTrustPath, true}, {kBreakersPath, false}}) {
     if (path.size() <= base.size() + 1 || path.substr(0, base.size()) != base ||
@@ -45,9 +45,10 @@ std::optional<Target> route(std::string_view path) {
     const std::string_view name = rest.substr(0, slash);
     const std::string_view verb = rest.substr(slash + 1);
     if (!validName(name)) return std::nullopt;
-    if (isTrust && verb == "advance") return Target{Route::kAdvance, std::string(name)};
-    if (isTrust && verb == "regress") return Target{Route::kRegress, std::string(name)};
-    if (isTrust && verb == "incident") return Target{Route::kIncident, std::string(name), ""};
+    if (isTrust && verb == "advance") return PolicyTarget{PolicyRoute::kAdvance, std::string(name)};
+    if (isTrust && verb == "regress") return PolicyTarget{PolicyRoute::kRegress, std::string(name)};
+    if (isTrust && verb == "incident")
+      return PolicyTarget{PolicyRoute::kIncident, std::string(name), ""};
     constexpr std::string_view kIncidentPrefix = "incident/";
     constexpr std::string_view kCloseSuffix = "/close";
     if (isTrust && verb.size() > kIncidentPrefix.size() + kCloseSuffix.size() &&
@@ -56,9 +57,9 @@ std::optional<Target> route(std::string_view path) {
       const std::string_view id = verb.substr(
           kIncidentPrefix.size(), verb.size() - kIncidentPrefix.size() - kCloseSuffix.size());
       if (!validName(id)) return std::nullopt;
-      return Target{Route::kCloseIncident, std::string(name), std::string(id)};
+      return PolicyTarget{PolicyRoute::kCloseIncident, std::string(name), std::string(id)};
     }
-    if (!isTrust && verb == "ack") return Target{Route::kAck, std::string(name)};
+    if (!isTrust && verb == "ack") return PolicyTarget{PolicyRoute::kAck, std::string(name)};
     return std::nullopt;
   }
   return std::nullopt;
@@ -135,48 +136,49 @@ Result<IncidentRequest> parseIncidentRequest(std::string_view body) {
 }
 
 std::vector<std::string> PolicyResource::methods(std::string_view path) const {
-  const std::optional<Target> target = route(path);
+  const std::optional<PolicyTarget> target = policyRoute(path);
   if (!target) return {};
-  if (target->route == Route::kTrust || target->route == Route::kBreakers) return {"GET"};
+  if (target->route == PolicyRoute::kTrust || target->route == PolicyRoute::kBreakers)
+    return {"GET"};
   return {"POST"};
 }
 
 ApiAnswer PolicyResource::handle(const ApiRequest& request) {
-  const std::optional<Target> target = route(request.path);
+  const std::optional<PolicyTarget> target = policyRoute(request.path);
   if (!target) return apiRefusal(404, "not found", "no such path");
   auto found = rolesOrRefusal(access_.roles, request.person);
   if (auto* refused = std::get_if<ApiAnswer>(&found)) return *refused;
   const policy::PanelRoles& who = std::get<policy::PanelRoles>(found);
   switch (target->route) {
-    case Route::kTrust: {
+    case PolicyRoute::kTrust: {
       auto trust = access_.trust();
       if (!trust) return apiStoreFailed("read the trust budgets", trust.error());
       return apiOk(*trust);
     }
-    case Route::kBreakers: {
+    case PolicyRoute::kBreakers: {
       auto breakers = access_.breakers();
       if (!breakers) return apiStoreFailed("read the breakers", breakers.error());
       return apiOk(*breakers);
     }
-    case Route::kAdvance:
-    case Route::kRegress:
-    case Route::kIncident:
-    case Route::kCloseIncident: {
+    case PolicyRoute::kAdvance:
+    case PolicyRoute::kRegress:
+    case PolicyRoute::kIncident:
+    case PolicyRoute::kCloseIncident: {
       if (!who.owner) {
         return apiRefusal(403, "only an owner of the site changes how far the box acts alone",
                           "not an owner");
       }
-      if (target->route == Route::kAdvance) {
+      if (target->route == PolicyRoute::kAdvance) {
         if (auto problem = emptyBodyProblem(request.body))
           return apiRefusal(400, *problem, *problem);
         return changed(access_.advance(target->name, request.person), "advance");
       }
-      if (target->route == Route::kIncident) {
+      if (target->route == PolicyRoute::kIncident) {
         auto incident = parseIncidentRequest(request.body);
         if (!incident) return apiRefusal(400, incident.message(), incident.message());
         return changed(access_.incident(target->name, *incident, request.person), "incident");
       }
-      if (target->route == Route::kCloseIncident) {
+      if (target->route == PolicyRoute::kCloseIncident) {
         if (auto problem = emptyBodyProblem(request.body)) {
           return apiRefusal(400, *problem, *problem);
         }
@@ -187,7 +189,7 @@ ApiAnswer PolicyResource::handle(const ApiRequest& request) {
       if (!parsed) return apiRefusal(400, parsed.message(), parsed.message());
       return changed(access_.regress(target->name, *parsed, request.person), "regress");
     }
-    case Route::kAck: {
+    case PolicyRoute::kAck: {
       if (!who.owner && !who.managerOfRecord) {
         return apiRefusal(403, "only an owner of the site or a manager of record closes a breaker",
                           "not an owner or manager of record");

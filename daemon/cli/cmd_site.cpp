@@ -79,7 +79,7 @@ int runImport(const Args& args, Io& io, const std::string& path) {
   return kExitOk;
 }
 
-int runExport(const Args& args, Io& io) {
+int runSiteExport(const Args& args, Io& io) {
   auto state = openStateDir(statePathsOf(args), OpenMode::ReadOnly);
   if (!state) {
     io.err << "atoms-edge site export: " << state.message() << "\n";
@@ -117,7 +117,7 @@ int runSite(const Args& args, Io& io) {
   const bool hasFile = args.positionals.size() == 2;
   if (action == "import" && hasFile) return runImport(args, io, args.positionals[1]);
   if (action == "validate" && hasFile) return runValidate(io, args.positionals[1]);
-  if (action == "export" && !hasFile) return runExport(args, io);
+  if (action == "export" && !hasFile) return runSiteExport(args, io);
   io.err << "atoms-edge site: expected 'import FILE', 'export' or 'validate FILE'\n"
          << "usage: atoms-edge site import FILE [--state-dir DIR] | export [--state-dir DIR] "
             "[--out FILE] | validate FILE\n";

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "daemon/demo/columns.h"
 #include "domain/labor/labor_engine.h"
 
 namespace atoms::demo {
@@ -38,12 +39,6 @@ std::string money(std::int64_t cents) {
 }
 
 std::string seqText(std::uint64_t seq) { return "[seq " + std::to_string(seq) + "]"; }
-
-std::string padded(std::string text, std::size_t width) {
-  // Names are short and mostly ASCII; a multi-byte letter only shifts a column.
-  if (text.size() < width) text.append(width - text.size(), ' ');
-  return text;
-}
 
 // "Tom Gray (15)" for a minor, the name otherwise.
 std::string nameWithAge(const site::SiteModel& model, const std::string& personId,

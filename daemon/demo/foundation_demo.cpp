@@ -21,7 +21,7 @@ namespace {
 
 constexpr const char* kSiteId = "demo-bistro";
 constexpr const char* kLeadPhone = "+15550100101";
-constexpr const char* kSitePhone = "+15550100999";
+constexpr const char* kFoundationSitePhone = "+15550100999";
 
 TimePoint demoStart() {
   // Friday 2026-11-27 16:55 UTC: the worst moment of the week (seed 000, EC-MGR-009).
@@ -67,8 +67,9 @@ class DemoSite {
     const std::string ts = formatTimestamp(engine_.clock().now());
     auto batch = log_.begin();
     if (!batch) return fail(batch.message());
-    auto in = batch->add(ts, "sms.in", "sms:" + std::string(kLeadPhone),
-                         json::Object{{"from", kLeadPhone}, {"to", kSitePhone}, {"body", text}});
+    auto in = batch->add(
+        ts, "sms.in", "sms:" + std::string(kLeadPhone),
+        json::Object{{"from", kLeadPhone}, {"to", kFoundationSitePhone}, {"body", text}});
     if (!in) return fail(in.message());
     const std::string reply =
         "Thanks, got it: you're short on the line. I've logged it and will check back in 20 "

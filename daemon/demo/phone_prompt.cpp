@@ -6,6 +6,8 @@
 #include <ostream>
 #include <vector>
 
+#include "daemon/demo/columns.h"
+
 namespace atoms::demo {
 namespace {
 
@@ -64,11 +66,6 @@ std::string describe(const site::SiteModel& model, const site::Person& p,
   std::string out;
   for (const std::string& part : parts) out += (out.empty() ? "" : "; ") + part;
   return out;
-}
-
-std::string padded(std::string text, std::size_t width) {
-  if (text.size() < width) text.append(width - text.size(), ' ');
-  return text;
 }
 
 }  // namespace

@@ -27,7 +27,7 @@
 namespace atoms {
 namespace {
 
-constexpr const char* kSitePhone = "+15550100999";
+constexpr const char* kDemoSitePhone = "+15550100999";
 constexpr const char* kManager = "+15550100101";   // Renée, manager and safety contact
 constexpr const char* kCook = "+15550100102";      // Marco, on the roster, manager Renée
 constexpr const char* kServer = "+15550100103";    // Ben, on the roster
@@ -88,7 +88,7 @@ class SmsDemo {
     out_ << localTime() << "  " << names_[from] << " texts: \"" << body << "\"\n";
     drivers::InboundSms sms;
     sms.from = from;
-    sms.to = kSitePhone;
+    sms.to = kDemoSitePhone;
     sms.body = body;
     sms.receivedAt = clock_.now();
     if (Status s = gateway_.deliverInbound(sms); !s) return s.error();

@@ -6,12 +6,6 @@ namespace atoms::callout {
 
 namespace {
 
-bool es(const ReplyContext& c) { return c.language == sms::conversation::Language::kSpanish; }
-
-std::string human(const ReplyContext& c) {
-  return sms::conversation::describeHuman(c.human, c.language);
-}
-
 std::string dayWords(bool spanish, const ShiftWords& s) {
   if (s.today) return spanish ? "hoy" : "today";
   static constexpr const char* kEnglish[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
@@ -42,7 +36,7 @@ std::string hoursAndMinutes(std::int64_t minutes) {
 }  // namespace
 
 std::string shiftText(const ReplyContext& c, const ShiftWords& s) {
-  return s.station + " " + dayWords(es(c), s) + " " + s.hours;
+  return s.station + " " + dayWords(c.spanish(), s) + " " + s.hours;
 }
 
 std::string shiftLabel(const ShiftWords& s) {
@@ -50,26 +44,26 @@ std::string shiftLabel(const ShiftWords& s) {
 }
 
 std::string offerText(const ReplyContext& c, const ShiftWords& s, const std::string& code) {
-  if (es(c)) {
+  if (c.spanish()) {
     return c.site + ": ¿puedes cubrir " + shift(c, s) + "? Responde " + code + " para tomarlo o " +
-           code + " NO si no puedes. Preguntas: " + human(c) + ".";
+           code + " NO si no puedes. Preguntas: " + c.humanText() + ".";
   }
   return c.site + ": can you cover " + shift(c, s) + "? Reply " + code + " to take it, or " + code +
-         " NO to pass. Questions: " + human(c) + ".";
+         " NO to pass. Questions: " + c.humanText() + ".";
 }
 
 std::string searchingText(const ReplyContext& c, const ShiftWords& s, const std::string& absent,
                           int offers, bool self) {
   const std::string n = std::to_string(offers);
   if (self) {
-    if (es(c)) {
+    if (c.spanish()) {
       return "Gracias por avisar. Busco quien cubra tu turno de " + shift(c, s) +
-             "; no tienes que hacer nada más. Si necesitas algo: " + human(c) + ".";
+             "; no tienes que hacer nada más. Si necesitas algo: " + c.humanText() + ".";
     }
     return "Thanks for letting us know. I'm finding cover for your " + shift(c, s) +
-           " shift; nothing else you need to do. Anything else: " + human(c) + ".";
+           " shift; nothing else you need to do. Anything else: " + c.humanText() + ".";
   }
-  if (es(c)) {
+  if (c.spanish()) {
     return "Entendido. Busco quien cubra a " + absent + " en " + shift(c, s) +
            ". Ofertas enviadas a " + n + " personas; te aviso cuando esté cubierto.";
   }
@@ -80,31 +74,31 @@ std::string searchingText(const ReplyContext& c, const ShiftWords& s, const std:
 std::string heldSearchText(const ReplyContext& c, const ShiftWords& s, const std::string& absent,
                            bool self) {
   if (self) {
-    if (es(c)) {
+    if (c.spanish()) {
       return "Gracias por avisar. Los mensajes de este sistema están en pausa ahora, así que "
              "buscar "
              "quien cubra tu turno de " +
-             shift(c, s) + " espera hasta que se reanuden. Avisa también a " + human(c) + ".";
+             shift(c, s) + " espera hasta que se reanuden. Avisa también a " + c.humanText() + ".";
     }
     return "Thanks for letting us know. Texts from this box are paused right now, so finding "
            "cover for your " +
-           shift(c, s) + " shift waits until they're back on. Please also let " + human(c) +
+           shift(c, s) + " shift waits until they're back on. Please also let " + c.humanText() +
            " know.";
   }
-  if (es(c)) {
+  if (c.spanish()) {
     return "Entendido. Los mensajes de este sistema están en pausa ahora, así que las ofertas para "
            "cubrir a " +
            absent + " en " + shift(c, s) +
-           " esperan y salen cuando se reanuden. Para cubrirlo antes: " + human(c) + ".";
+           " esperan y salen cuando se reanuden. Para cubrirlo antes: " + c.humanText() + ".";
   }
   return "Got it. Texts from this box are paused right now, so the offers to cover " + absent +
          " on " + shift(c, s) +
-         " are waiting and go out when they're back on. For cover sooner: " + human(c) + ".";
+         " are waiting and go out when they're back on. For cover sooner: " + c.humanText() + ".";
 }
 
 std::string nobodyEligibleText(const ReplyContext& c, const ShiftWords& s,
                                const std::string& manager) {
-  if (es(c)) {
+  if (c.spanish()) {
     return "No encuentro a nadie que pueda tomar " + shift(c, s) + " ahora mismo. Ya avisé a " +
            manager + ".";
   }
@@ -113,50 +107,50 @@ std::string nobodyEligibleText(const ReplyContext& c, const ShiftWords& s,
 }
 
 std::string coveredText(const ReplyContext& c, const ShiftWords& s, const std::string& who) {
-  if (es(c)) return "Cubierto: " + who + " trabajará " + shift(c, s) + ".";
+  if (c.spanish()) return "Cubierto: " + who + " trabajará " + shift(c, s) + ".";
   return "Covered: " + who + " will work " + shift(c, s) + ".";
 }
 
 std::string youAreOnText(const ReplyContext& c, const ShiftWords& s) {
-  if (es(c)) return "¡Listo! Trabajas " + shift(c, s) + ". ¡Gracias!";
+  if (c.spanish()) return "¡Listo! Trabajas " + shift(c, s) + ". ¡Gracias!";
   return "You're on: " + shift(c, s) + ". Thank you!";
 }
 
 std::string alreadyCoveredText(const ReplyContext& c) {
-  if (es(c)) return "¡Gracias! Ese turno ya está cubierto.";
+  if (c.spanish()) return "¡Gracias! Ese turno ya está cubierto.";
   return "Thanks! That shift is already covered.";
 }
 
 std::string coveredNoLongerNeededText(const ReplyContext& c, const ShiftWords& s) {
-  if (es(c)) return shift(c, s) + " ya está cubierto. ¡Gracias de todos modos!";
+  if (c.spanish()) return shift(c, s) + " ya está cubierto. ¡Gracias de todos modos!";
   return shift(c, s) + " is covered now. Thanks anyway!";
 }
 
 std::string declinedText(const ReplyContext& c) {
-  if (es(c)) return "Sin problema, gracias por responder.";
+  if (c.spanish()) return "Sin problema, gracias por responder.";
   return "No problem, thanks for letting us know.";
 }
 
 std::string cannotTakeText(const ReplyContext& c) {
-  if (es(c)) {
-    return "¡Gracias! Ya no puedo darte este turno: no cumpliría una regla laboral. " + human(c) +
-           " te lo puede explicar.";
+  if (c.spanish()) {
+    return "¡Gracias! Ya no puedo darte este turno: no cumpliría una regla laboral. " +
+           c.humanText() + " te lo puede explicar.";
   }
-  return "Thanks! I can't give you this shift after all: it would break a labor rule. " + human(c) +
-         " can explain.";
+  return "Thanks! I can't give you this shift after all: it would break a labor rule. " +
+         c.humanText() + " can explain.";
 }
 
 std::string managerWillConfirmText(const ReplyContext& c) {
-  if (es(c)) {
+  if (c.spanish()) {
     return "¡Gracias! Un gerente tiene que confirmar este turno antes de que sea tuyo. " +
-           human(c) + " te puede contar más.";
+           c.humanText() + " te puede contar más.";
   }
-  return "Thanks! A manager needs to confirm this shift before it's yours. " + human(c) +
+  return "Thanks! A manager needs to confirm this shift before it's yours. " + c.humanText() +
          " can tell you more.";
 }
 
 std::string notGivenAtActText(const ReplyContext& c, const std::string& who, const ShiftWords& s) {
-  if (es(c)) {
+  if (c.spanish()) {
     return who + " respondió para tomar " + shift(c, s) +
            ", pero con el horario guardado ahora las reglas laborales no lo permiten, así que no "
            "se lo di. Revisa el horario, por favor; sigo buscando cobertura.";
@@ -167,17 +161,17 @@ std::string notGivenAtActText(const ReplyContext& c, const std::string& who, con
 }
 
 std::string noLongerNeededText(const ReplyContext& c, const ShiftWords& s) {
-  if (es(c)) return "Ya no hace falta cubrir " + shift(c, s) + ". ¡Gracias de todos modos!";
+  if (c.spanish()) return "Ya no hace falta cubrir " + shift(c, s) + ". ¡Gracias de todos modos!";
   return "No cover needed anymore for " + shift(c, s) + ". Thanks anyway!";
 }
 
 std::string stillWaitingText(const ReplyContext& c) {
-  if (es(c)) return "Tu respuesta está anotada; esperamos la aprobación. Te escribo pronto.";
+  if (c.spanish()) return "Tu respuesta está anotada; esperamos la aprobación. Te escribo pronto.";
   return "Got your reply; we're waiting on the approval. I'll text you soon.";
 }
 
 std::string waitingApprovalText(const ReplyContext& c, const std::string& manager) {
-  if (es(c)) {
+  if (c.spanish()) {
     return "¡Gracias! Este turno te daría horas extra, así que " + manager +
            " tiene que aprobarlo. Te escribo en cuanto responda.";
   }
@@ -188,7 +182,7 @@ std::string waitingApprovalText(const ReplyContext& c, const std::string& manage
 std::string offersApprovalRequestText(const ReplyContext& c, std::int64_t approval,
                                       const std::string& absent, const ShiftWords& s) {
   const std::string n = std::to_string(approval);
-  if (es(c)) {
+  if (c.spanish()) {
     return "Aprobación " + n + ": falta " + absent + " en " + shift(c, s) + ". Responde APPROVE " +
            n + " para ofrecerlo a quienes las reglas laborales permiten, o DENY " + n + ".";
   }
@@ -198,7 +192,7 @@ std::string offersApprovalRequestText(const ReplyContext& c, std::int64_t approv
 
 std::string offersWaitingApprovalText(const ReplyContext& c, const ShiftWords& s,
                                       const std::string& manager) {
-  if (es(c)) {
+  if (c.spanish()) {
     return "Entendido. Le pedí a " + manager + " que apruebe las ofertas para " + shift(c, s) +
            "; te aviso cuando esté cubierto.";
   }
@@ -207,30 +201,30 @@ std::string offersWaitingApprovalText(const ReplyContext& c, const ShiftWords& s
 }
 
 std::string approvalsPausedText(const ReplyContext& c) {
-  if (es(c)) {
+  if (c.spanish()) {
     return "Ahora no puedo aplicar aprobaciones: el asistente está en pausa. No cambié nada. " +
-           human(c) + " puede ayudar.";
+           c.humanText() + " puede ayudar.";
   }
   return "I can't apply approvals right now: the assistant is paused. Nothing changed. " +
-         human(c) + " can help.";
+         c.humanText() + " can help.";
 }
 
 std::string heldByBreakerText(const ReplyContext& c, std::int64_t approval) {
   const std::string n = std::to_string(approval);
-  if (es(c)) {
+  if (c.spanish()) {
     return "Aprobación " + n +
            " en espera: un control de seguridad pausó los cambios de horario. No cambié nada y "
            "sigue abierta; responde APPROVE " +
-           n + " más tarde. " + human(c) + " puede ayudar.";
+           n + " más tarde. " + c.humanText() + " puede ayudar.";
   }
   return "Approval " + n +
          " is on hold: a safety check paused schedule changes for now. Nothing changed and it "
          "stays open; reply APPROVE " +
-         n + " later. " + human(c) + " can help.";
+         n + " later. " + c.humanText() + " can help.";
 }
 
 std::string approvedButNotAllowedText(const ReplyContext& c, const std::string& who) {
-  if (es(c)) {
+  if (c.spanish()) {
     return "Aprobado, pero " + who +
            " ya no puede tomarlo según las reglas laborales; sigo "
            "buscando.";
@@ -243,7 +237,7 @@ std::string approvalRequestText(const ReplyContext& c, std::int64_t approval,
                                 const std::string& who, const ShiftWords& s,
                                 std::int64_t premiumMinutes, std::int64_t premiumCents) {
   const std::string n = std::to_string(approval);
-  if (es(c)) {
+  if (c.spanish()) {
     return "Aprobación " + n + ": " + who + " puede cubrir " + shift(c, s) + " con " +
            hoursAndMinutes(premiumMinutes) + " extra (" + money(premiumCents) +
            "). Responde APPROVE " + n + " o DENY " + n + ".";
@@ -254,12 +248,12 @@ std::string approvalRequestText(const ReplyContext& c, std::int64_t approval,
 }
 
 std::string approvedText(const ReplyContext& c, const ShiftWords& s) {
-  if (es(c)) return "Aprobado: trabajas " + shift(c, s) + ". ¡Gracias!";
+  if (c.spanish()) return "Aprobado: trabajas " + shift(c, s) + ". ¡Gracias!";
   return "Approved: you're on " + shift(c, s) + ". Thank you!";
 }
 
 std::string notApprovedText(const ReplyContext& c) {
-  if (es(c)) {
+  if (c.spanish()) {
     return "Esta vez no se aprobó, así que no hace falta que vengas para ese turno. ¡Gracias por "
            "ofrecerte!";
   }
@@ -268,19 +262,20 @@ std::string notApprovedText(const ReplyContext& c) {
 
 std::string approvalRecordedText(const ReplyContext& c, std::int64_t approval, bool approved) {
   const std::string n = std::to_string(approval);
-  if (es(c)) return std::string(approved ? "Aprobado" : "No aprobado") + ": solicitud " + n + ".";
+  if (c.spanish())
+    return std::string(approved ? "Aprobado" : "No aprobado") + ": solicitud " + n + ".";
   return std::string(approved ? "Approved" : "Denied") + ": request " + n + ". Thanks.";
 }
 
 std::string approvalClosedText(const ReplyContext& c, std::int64_t approval) {
   const std::string n = std::to_string(approval);
-  if (es(c)) return "La solicitud " + n + " ya está cerrada; no cambié nada.";
+  if (c.spanish()) return "La solicitud " + n + " ya está cerrada; no cambié nada.";
   return "Request " + n + " is already closed; nothing changed.";
 }
 
 std::string approvalNotYoursText(const ReplyContext& c, std::int64_t approval) {
   const std::string n = std::to_string(approval);
-  if (es(c)) {
+  if (c.spanish()) {
     return "Solo el gerente a cargo puede decidir la solicitud " + n + "; no cambié nada.";
   }
   return "Only the manager of record can decide request " + n + "; nothing changed.";
@@ -288,22 +283,22 @@ std::string approvalNotYoursText(const ReplyContext& c, std::int64_t approval) {
 
 std::string approvalSelfText(const ReplyContext& c, std::int64_t approval) {
   const std::string n = std::to_string(approval);
-  if (es(c)) {
-    return "La solicitud " + n + " es sobre ti, así que la decide " + human(c) +
+  if (c.spanish()) {
+    return "La solicitud " + n + " es sobre ti, así que la decide " + c.humanText() +
            "; no cambié nada.";
   }
-  return "Request " + n + " is about you, so " + human(c) + " decides it; nothing changed.";
+  return "Request " + n + " is about you, so " + c.humanText() + " decides it; nothing changed.";
 }
 
 std::string approvalWhichText(const ReplyContext& c) {
-  if (es(c)) return "¿Qué solicitud? Responde APPROVE y su número, por ejemplo APPROVE 12.";
+  if (c.spanish()) return "¿Qué solicitud? Responde APPROVE y su número, por ejemplo APPROVE 12.";
   return "Which request? Reply APPROVE or DENY with its number, like APPROVE 12.";
 }
 
 std::string escalationText(const ReplyContext& c, const ShiftWords& s, const std::string& absent,
                            int offers, std::uint64_t receiptSeq) {
   const std::string n = std::to_string(offers);
-  if (es(c)) {
+  if (c.spanish()) {
     return c.site + ": sin cubrir aún " + shift(c, s) + " (falta " + absent + "). " + n +
            " ofertas, ninguna aceptada. Recibo " + std::to_string(receiptSeq) + ". ¿Puedes ayudar?";
   }
@@ -314,7 +309,7 @@ std::string escalationText(const ReplyContext& c, const ShiftWords& s, const std
 
 std::string stillSearchingText(const ReplyContext& c, const ShiftWords& s,
                                const std::string& manager) {
-  if (es(c)) {
+  if (c.spanish()) {
     return "Aún sin cubrir " + shift(c, s) + ". Ya avisé a " + manager + "; sigo buscando.";
   }
   return "Still no cover for " + shift(c, s) + ". I've told " + manager + " and I'm still looking.";
@@ -322,7 +317,7 @@ std::string stillSearchingText(const ReplyContext& c, const ShiftWords& s,
 
 std::string offersNotApprovedText(const ReplyContext& c, const ShiftWords& s,
                                   const std::string& manager) {
-  if (es(c)) {
+  if (c.spanish()) {
     return manager + " decidió no enviar ofertas para " + shift(c, s) + ". Habla con " + manager +
            " sobre cómo cubrirlo.";
   }
@@ -331,13 +326,13 @@ std::string offersNotApprovedText(const ReplyContext& c, const ShiftWords& s,
 }
 
 std::string lateThanksText(const ReplyContext& c, const std::string& lead) {
-  if (es(c)) return "Gracias por avisar. Se lo digo a " + lead + ".";
+  if (c.spanish()) return "Gracias por avisar. Se lo digo a " + lead + ".";
   return "Thanks for the heads-up. I'll let " + lead + " know.";
 }
 
 std::string lateNoticeText(const ReplyContext& c, const std::string& who, const ShiftWords& s,
                            std::optional<int> minutes) {
-  if (es(c)) {
+  if (c.spanish()) {
     return who + " llegará tarde a " + shift(c, s) +
            (minutes ? " (unos " + std::to_string(*minutes) + " min)" : std::string()) + ".";
   }
@@ -346,21 +341,21 @@ std::string lateNoticeText(const ReplyContext& c, const std::string& who, const 
 }
 
 std::string arrivedThanksText(const ReplyContext& c, const std::string& lead) {
-  if (es(c)) return "¡Gracias! Se lo digo a " + lead + ".";
+  if (c.spanish()) return "¡Gracias! Se lo digo a " + lead + ".";
   return "Thanks! I'll let " + lead + " know.";
 }
 
 std::string arrivedNoticeText(const ReplyContext& c, const std::string& who, const ShiftWords& s,
                               const std::string& coveredBy) {
   if (coveredBy.empty()) {
-    if (es(c)) {
+    if (c.spanish()) {
       return who + " dice que ya llegó para " + shift(c, s) +
              ". Dejé de buscar cobertura; si aún la necesitas, escríbeme.";
     }
     return who + " says they're here for " + shift(c, s) +
            ". I've stopped looking for cover; text me if you still need someone.";
   }
-  if (es(c)) {
+  if (c.spanish()) {
     return who + " dice que ya llegó para " + shift(c, s) + ", pero " + coveredBy +
            " ya tomó el turno. Por favor decide con ellos quién trabaja.";
   }
@@ -369,12 +364,12 @@ std::string arrivedNoticeText(const ReplyContext& c, const std::string& who, con
 }
 
 std::string clarifyWhoText(const ReplyContext& c) {
-  if (es(c)) return "Perdón, ¿quién no vino? Escribe su nombre, por ejemplo: Jamal no vino.";
+  if (c.spanish()) return "Perdón, ¿quién no vino? Escribe su nombre, por ejemplo: Jamal no vino.";
   return "Sorry, who isn't in? Text their name, like: Jamal isn't here.";
 }
 
 std::string clarifyWhatText(const ReplyContext& c) {
-  if (es(c)) {
+  if (c.spanish()) {
     return "Perdón, no entendí bien. ¿Llegas tarde o no puedes venir? Escribe \"llego tarde\" o "
            "\"no puedo ir\".";
   }
@@ -383,32 +378,32 @@ std::string clarifyWhatText(const ReplyContext& c) {
 }
 
 std::string noShiftFoundText(const ReplyContext& c, const std::string& who) {
-  if (es(c)) {
+  if (c.spanish()) {
     return "No encuentro un turno de " + who + " ahora ni en las próximas horas. Habla con " +
-           human(c) + ".";
+           c.humanText() + ".";
   }
   return "I can't find a shift for " + who + " now or in the next hours. Please check with " +
-         human(c) + ".";
+         c.humanText() + ".";
 }
 
 std::string alreadySearchingText(const ReplyContext& c, const ShiftWords& s) {
-  if (es(c)) return "Ya estoy buscando quien cubra " + shift(c, s) + "; te aviso.";
+  if (c.spanish()) return "Ya estoy buscando quien cubra " + shift(c, s) + "; te aviso.";
   return "I'm already finding cover for " + shift(c, s) + "; I'll keep you posted.";
 }
 
 std::string calloutHelpText(const ReplyContext& c) {
-  if (es(c)) {
+  if (c.spanish()) {
     return "Puedo ayudar con ausencias: escribe \"Jamal no vino\" o \"no puedo ir hoy\". Para lo "
            "demás: " +
-           human(c) + ".";
+           c.humanText() + ".";
   }
   return "I can help with call-outs: text \"Jamal isn't here\" or \"I can't make my shift\". For "
          "anything else: " +
-         human(c) + ".";
+         c.humanText() + ".";
 }
 
 std::string possibleNoShowText(const ReplyContext& c, const std::string& who, const ShiftWords& s) {
-  if (es(c)) {
+  if (c.spanish()) {
     return who + " aún no marcó entrada para " + shift(c, s) + ". Si no viene, responde \"" + who +
            " no vino\" y busco cobertura.";
   }

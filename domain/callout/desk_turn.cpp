@@ -2,15 +2,10 @@
 
 #include <utility>
 
-#include "base/timestamp.h"
-
 namespace atoms::callout {
 
 Status audit(DeskStep& step, std::string_view kind, json::Object body) {
-  auto added =
-      step.batch.add(formatTimestamp(step.now), kind, "engine", json::Value(std::move(body)));
-  if (!added) return added.error();
-  return Status::success();
+  return step.batch.record(step.now, kind, "engine", std::move(body));
 }
 
 }  // namespace atoms::callout

@@ -32,7 +32,6 @@ LocalDays monthDayIn(std::string_view text, LocalDays day) {
   return LocalDays{y / chr::month{m} / chr::day{d}};
 }
 
-std::string dateText(LocalDays d) { return site::formatLocal(LocalTime{d}).substr(0, 10); }
 std::string timeText(LocalTime t) { return site::formatLocal(t).substr(11, 5); }
 
 // The window of local day d under rule r, as local times [start, end]; an end past midnight
@@ -90,7 +89,7 @@ void checkPeriod(const Evaluation& ev, const Rule& r, const PeriodLimit& limit, 
                                durationText(max) + " " + std::string(limit.allowed));
 }
 
-void checkRule(const Evaluation& ev, const Rule& r, Findings& out) {
+void checkMinorRule(const Evaluation& ev, const Rule& r, Findings& out) {
   RuleEvaluation e = ev.finding(r.id);
   const site::Person& p = ev.person();
   const std::optional<int> age = ev.ageOn(ev.firstDay());
@@ -134,7 +133,7 @@ void checkRule(const Evaluation& ev, const Rule& r, Findings& out) {
   for (LocalDays d = ev.firstDay(); d <= ev.lastDay(); d += chr::days{1}) {
     const bool school = ev.schoolDay(d);
     checkPeriod(ev, r, school ? kSchoolDay : kNonSchoolDay, d, chr::days{1},
-                std::string(school ? "on school day " : "on ") + dateText(d), e, breaches);
+                std::string(school ? "on school day " : "on ") + dayText(d), e, breaches);
   }
   const unsigned weekStart = ev.model().schoolCalendar.weekStart;
   const LocalDays lastWeek = Evaluation::weekStartOf(ev.lastDay(), weekStart);
@@ -143,7 +142,7 @@ void checkRule(const Evaluation& ev, const Rule& r, Findings& out) {
     bool school = false;
     for (int i = 0; i < 7; ++i) school = school || ev.schoolDay(w + chr::days{i});
     checkPeriod(ev, r, school ? kSchoolWeek : kNonSchoolWeek, w, chr::days{7},
-                "in the week of " + dateText(w), e, breaches);
+                "in the week of " + dayText(w), e, breaches);
   }
 
   if (ev.model().schoolCalendar.schoolDays.empty()) e.input["schoolCalendar"] = false;
@@ -166,7 +165,7 @@ void checkRule(const Evaluation& ev, const Rule& r, Findings& out) {
 }  // namespace
 
 void checkMinorHours(const Evaluation& ev, Findings& out) {
-  ev.forEachRule(RuleKind::kMinorHours, [&](const Rule& r) { checkRule(ev, r, out); });
+  ev.forEachRule(RuleKind::kMinorHours, [&](const Rule& r) { checkMinorRule(ev, r, out); });
 }
 
 }  // namespace atoms::labor

@@ -25,7 +25,7 @@ namespace {
 namespace chr = std::chrono;
 using site::Seconds;
 
-constexpr std::string_view kGroup = "overtime";
+constexpr std::string_view kOvertimeGroup = "overtime";
 constexpr Seconds kUnbounded = Seconds::max();
 
 // The work of one workweek, per local day, with and without S.
@@ -250,7 +250,7 @@ void checkOvertime(const Evaluation& ev, Findings& out) {
     for (const Claim& c : claims) {
       RuleEvaluation e = ev.finding(c.rule->id);
       e.overtimeKind = c.rule->kind;
-      e.premiumGroup = kGroup;
+      e.premiumGroup = kOvertimeGroup;
       e.premiumAlternative = j.code;
       describe(ev, c, weeks, straightWith, e);
       const Seconds added = c.with - c.without;

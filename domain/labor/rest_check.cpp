@@ -10,9 +10,9 @@ namespace {
 
 using site::Seconds;
 
-constexpr std::string_view kGroup = "min_rest_between_shifts";
+constexpr std::string_view kRestGroup = "min_rest_between_shifts";
 
-void checkRule(const Evaluation& ev, const Rule& r, Findings& out) {
+void checkRestRule(const Evaluation& ev, const Rule& r, Findings& out) {
   RuleEvaluation e = ev.finding(r.id);
   const Seconds minRest = std::chrono::minutes{r.integer("minRestMinutes")};
   const WorkSpan* prev = nullptr;
@@ -36,7 +36,7 @@ void checkRule(const Evaluation& ev, const Rule& r, Findings& out) {
   if (next != nullptr) rest(ev.end(), next->start, next->end);
   e.input["minRestMinutes"] = r.integer("minRestMinutes");
   if (shortest != Seconds::max()) e.input["restMinutes"] = shortest.count() / 60;
-  e.premiumGroup = kGroup;
+  e.premiumGroup = kRestGroup;
   e.premiumAlternative = r.id;
   if (shortRests == 0) {
     out.push_back(std::move(e));
@@ -60,7 +60,8 @@ void checkRule(const Evaluation& ev, const Rule& r, Findings& out) {
 }  // namespace
 
 void checkRestBetweenShifts(const Evaluation& ev, Findings& out) {
-  ev.forEachRule(RuleKind::kMinRestBetweenShifts, [&](const Rule& r) { checkRule(ev, r, out); });
+  ev.forEachRule(RuleKind::kMinRestBetweenShifts,
+                 [&](const Rule& r) { checkRestRule(ev, r, out); });
 }
 
 }  // namespace atoms::labor

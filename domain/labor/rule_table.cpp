@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "base/canonical_json.h"
+#include "base/digits.h"
 #include "domain/site/station_tag.h"
 
 namespace atoms::labor {
@@ -137,29 +138,17 @@ bool isDecimal(std::string_view s) {
   return true;
 }
 
-bool twoDigits(std::string_view s, std::size_t at, int& out) {
-  if (s[at] < '0' || s[at] > '9' || s[at + 1] < '0' || s[at + 1] > '9') return false;
-  out = (s[at] - '0') * 10 + (s[at + 1] - '0');
-  return true;
-}
-
 bool isTime(std::string_view s) {
-  int h = 0, m = 0;
-  return s.size() == 5 && s[2] == ':' && twoDigits(s, 0, h) && twoDigits(s, 3, m) && h < 24 &&
-         m < 60;
+  if (s.size() != 5 || s[2] != ':') return false;
+  const int h = readDigits(s, 0, 2), m = readDigits(s, 3, 2);
+  return h >= 0 && m >= 0 && h < 24 && m < 60;
 }
 
 bool isMonthDay(std::string_view s) {
   if (s == "labor_day") return true;  // first Monday of September, computed by the engine
-  int mo = 0, d = 0;
-  return s.size() == 5 && s[2] == '-' && twoDigits(s, 0, mo) && twoDigits(s, 3, d) && mo >= 1 &&
-         mo <= 12 && d >= 1 && d <= 31;
-}
-
-int daysInMonth(int y, int m) {
-  static constexpr std::array<int, 12> kDays{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return m == 2 && leap ? 29 : kDays[static_cast<std::size_t>(m - 1)];
+  if (s.size() != 5 || s[2] != '-') return false;
+  const int mo = readDigits(s, 0, 2), d = readDigits(s, 3, 2);
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= 31;
 }
 
 std::string rangeText(const Rule& r) {
@@ -473,10 +462,7 @@ Result<LoadedFile> loadFile(const fs::path& path) {
 
 std::optional<Date> parseDate(std::string_view s) {
   if (s.size() != 10 || s[4] != '-' || s[7] != '-') return std::nullopt;
-  int hi = 0, lo = 0, m = 0, d = 0;
-  if (!twoDigits(s, 0, hi) || !twoDigits(s, 2, lo) || !twoDigits(s, 5, m) || !twoDigits(s, 8, d))
-    return std::nullopt;
-  const int y = hi * 100 + lo;
+  const int y = readDigits(s, 0, 4), m = readDigits(s, 5, 2), d = readDigits(s, 8, 2);
   if (y < 1900 || m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) return std::nullopt;
   return Date{y, m, d};
 }

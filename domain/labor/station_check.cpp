@@ -16,9 +16,6 @@ namespace {
 
 namespace chr = std::chrono;
 
-std::string dateText(LocalDays d) { return site::formatLocal(site::LocalTime{d}).substr(0, 10); }
-std::string dateText(const site::Date& d) { return dateText(LocalDays{d}); }
-
 bool carries(const site::Station* station, const std::string& tag) {
   return station != nullptr &&
          std::find(station->tags.begin(), station->tags.end(), tag) != station->tags.end();
@@ -129,7 +126,7 @@ void checkTagAge(const Evaluation& ev, const site::Station* station, const Rule&
       if (*age < minAge) {
         e.result = EvalResult::kFail;
         e.effect = VerdictKind::kDenied;
-        e.detail = p.id + " is " + std::to_string(*age) + " on " + dateText(ev.firstDay()) + "; " +
+        e.detail = p.id + " is " + std::to_string(*age) + " on " + dayText(ev.firstDay()) + "; " +
                    stationText(ev, tag) + " needs someone " + std::to_string(minAge) + " or older";
       }
     }
@@ -151,15 +148,15 @@ void checkTagCertification(const Evaluation& ev, const site::Station* station, c
   // Valid on every day of the shift: the last local day decides.
   const site::Date last{ev.lastDay()};
   const site::HeldCertification* held = heldBy(p, cert);
-  if (held != nullptr && held->expires) e.input["expires"] = dateText(*held->expires);
+  if (held != nullptr && held->expires) e.input["expires"] = site::formatDate(*held->expires);
   if (held != nullptr && (!held->expires || !(*held->expires < last))) {
     out.push_back(std::move(e));
     return;
   }
   const std::string lacking =
       held == nullptr ? p.id + " holds no " + cert
-                      : p.id + "'s " + cert + " expired on " + dateText(*held->expires) +
-                            ", before the shift ends on " + dateText(ev.lastDay());
+                      : p.id + "'s " + cert + " expired on " + site::formatDate(*held->expires) +
+                            ", before the shift ends on " + dayText(ev.lastDay());
   const std::string needs = stationText(ev, tag) + " needs a valid " + cert;
   e.detail = lacking + "; " + needs;
   bool withinGrace = false;
@@ -168,14 +165,14 @@ void checkTagCertification(const Evaluation& ev, const site::Station* station, c
     e.input["graceDaysAfterHire"] = grace;
     if (p.hireDate) {
       const LocalDays until = LocalDays{*p.hireDate} + chr::days{grace};
-      e.input["hireDate"] = dateText(*p.hireDate);
-      e.input["graceUntil"] = dateText(until);
+      e.input["hireDate"] = site::formatDate(*p.hireDate);
+      e.input["graceUntil"] = dayText(until);
       // A new hire may work while obtaining it; the sentence carries the deadline.
       withinGrace = ev.lastDay() <= until;
-      e.detail += withinGrace ? ", and as a new hire " + p.id + " has until " + dateText(until) +
+      e.detail += withinGrace ? ", and as a new hire " + p.id + " has until " + dayText(until) +
                                     " to obtain it"
                               : " (the " + std::to_string(grace) + " days after hire ended on " +
-                                    dateText(until) + ")";
+                                    dayText(until) + ")";
     } else if (held == nullptr) {
       // Someone who never held one may be a new hire, who would have time to obtain it.
       e.detail += ". A new hire has " + std::to_string(grace) +

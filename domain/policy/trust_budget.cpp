@@ -15,7 +15,7 @@ namespace {
 
 using std::chrono::milliseconds;
 
-constexpr NameTable<TrustOutcome, 8> kOutcomeNames{{
+constexpr NameTable<TrustOutcome, 8> kTrustOutcomeNames{{
     {TrustOutcome::kAutonomousVerified, "autonomous_verified"},
     {TrustOutcome::kProposalApprovedUnedited, "proposal_approved_unedited"},
     {TrustOutcome::kProposalEdited, "proposal_edited"},
@@ -118,9 +118,9 @@ std::string signedTrustText(int halves) {
   return (halves > 0 ? "+" : halves < 0 ? "-" : "") + trustText(std::abs(halves));
 }
 
-std::string_view trustOutcomeName(TrustOutcome o) { return nameOf(kOutcomeNames, o); }
+std::string_view trustOutcomeName(TrustOutcome o) { return nameOf(kTrustOutcomeNames, o); }
 std::optional<TrustOutcome> trustOutcomeFromName(std::string_view name) {
-  return fromName(kOutcomeNames, name);
+  return fromName(kTrustOutcomeNames, name);
 }
 std::string_view overrideReasonName(OverrideReason r) { return nameOf(kReasonNames, r); }
 std::optional<OverrideReason> overrideReasonFromName(std::string_view name) {

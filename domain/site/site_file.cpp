@@ -6,6 +6,7 @@
 #include <set>
 
 #include "base/canonical_json.h"
+#include "base/digits.h"
 #include "base/one_line.h"
 #include "domain/site/station_tag.h"
 #include "drivers/sms/phone_number.h"
@@ -21,39 +22,11 @@ constexpr std::string_view kWeekdays[] = {"sun", "mon", "tue", "wed", "thu", "fr
 
 // --- text forms -------------------------------------------------------------------------------
 
-bool digits(std::string_view s, std::size_t pos, std::size_t n, int& out) {
-  if (pos + n > s.size()) return false;
-  out = 0;
-  for (std::size_t i = pos; i < pos + n; ++i) {
-    if (s[i] < '0' || s[i] > '9') return false;
-    out = out * 10 + (s[i] - '0');
-  }
-  return true;
-}
-
-std::optional<Date> parseDate(std::string_view s) {
-  int y = 0, m = 0, d = 0;
-  if (s.size() != 10 || s[4] != '-' || s[7] != '-' || !digits(s, 0, 4, y) || !digits(s, 5, 2, m) ||
-      !digits(s, 8, 2, d)) {
-    return std::nullopt;
-  }
-  Date date{std::chrono::year{y}, std::chrono::month{unsigned(m)}, std::chrono::day{unsigned(d)}};
-  if (!date.ok()) return std::nullopt;
-  return date;
-}
-
-std::string formatDate(Date d) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", int(d.year()), unsigned(d.month()),
-                unsigned(d.day()));
-  return buf;
-}
-
 // "HH:MM", 00:00..24:00, as minutes after midnight.
 std::optional<int> parseTimeOfDay(std::string_view s) {
-  int h = 0, m = 0;
-  if (s.size() != 5 || s[2] != ':' || !digits(s, 0, 2, h) || !digits(s, 3, 2, m)) return {};
-  if (m > 59 || h > 24 || (h == 24 && m != 0)) return {};
+  if (s.size() != 5 || s[2] != ':') return {};
+  const int h = readDigits(s, 0, 2), m = readDigits(s, 3, 2);
+  if (h < 0 || m < 0 || m > 59 || h > 24 || (h == 24 && m != 0)) return {};
   return h * 60 + m;
 }
 
@@ -79,11 +52,13 @@ struct WrittenTime {
 std::optional<WrittenTime> parseWrittenTime(std::string_view s) {
   if (s.size() < 16 || s[10] != 'T' || s[13] != ':') return std::nullopt;
   auto date = parseDate(s.substr(0, 10));
-  int h = 0, mi = 0, sec = 0;
-  if (!date || !digits(s, 11, 2, h) || !digits(s, 14, 2, mi) || h > 23 || mi > 59) return {};
+  const int h = readDigits(s, 11, 2), mi = readDigits(s, 14, 2);
+  if (!date || h < 0 || mi < 0 || h > 23 || mi > 59) return {};
+  int sec = 0;
   std::size_t pos = 16;
   if (pos < s.size() && s[pos] == ':') {
-    if (!digits(s, pos + 1, 2, sec) || sec > 59) return std::nullopt;
+    sec = readDigits(s, pos + 1, 2);
+    if (sec < 0 || sec > 59) return std::nullopt;
     pos += 3;
   }
   WrittenTime t{std::chrono::local_days{*date} + std::chrono::hours{h} + std::chrono::minutes{mi} +
@@ -95,11 +70,9 @@ std::optional<WrittenTime> parseWrittenTime(std::string_view s) {
     t.offset = Seconds{0};
     return t;
   }
-  int oh = 0, om = 0;
-  if (rest.size() != 6 || (rest[0] != '+' && rest[0] != '-') || rest[3] != ':' ||
-      !digits(rest, 1, 2, oh) || !digits(rest, 4, 2, om) || oh > 14 || om > 59) {
-    return std::nullopt;
-  }
+  if (rest.size() != 6 || (rest[0] != '+' && rest[0] != '-') || rest[3] != ':') return {};
+  const int oh = readDigits(rest, 1, 2), om = readDigits(rest, 4, 2);
+  if (oh < 0 || om < 0 || oh > 14 || om > 59) return std::nullopt;
   const Seconds off{oh * 3600 + om * 60};
   t.offset = rest[0] == '-' ? -off : off;
   return t;

@@ -1,5 +1,8 @@
 #include "domain/site/site_model.h"
 
+#include <cstdio>
+
+#include "base/digits.h"
 #include "base/name_table.h"
 
 namespace atoms::site {
@@ -25,6 +28,22 @@ const T* lookup(const std::map<std::string, std::size_t, std::less<>>& index,
 }
 
 }  // namespace
+
+std::optional<Date> parseDate(std::string_view s) {
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return std::nullopt;
+  const int y = readDigits(s, 0, 4), m = readDigits(s, 5, 2), d = readDigits(s, 8, 2);
+  if (y < 0 || m < 0 || d < 0) return std::nullopt;
+  Date date{std::chrono::year{y}, std::chrono::month{unsigned(m)}, std::chrono::day{unsigned(d)}};
+  if (!date.ok()) return std::nullopt;
+  return date;
+}
+
+std::string formatDate(Date d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", int(d.year()), unsigned(d.month()),
+                unsigned(d.day()));
+  return buf;
+}
 
 std::string_view punchKindName(PunchKind kind) { return nameOf(kPunchKindNames, kind); }
 

@@ -25,6 +25,11 @@ namespace atoms::site {
 
 using Date = std::chrono::year_month_day;
 
+// A date as "YYYY-MM-DD" (site files and the store): parseDate accepts only that form of a real
+// calendar date, nullopt otherwise.
+std::optional<Date> parseDate(std::string_view text);
+std::string formatDate(Date d);
+
 // An instant together with the wall-clock time it was written as. local - utc is the UTC offset
 // that applied (or that the file stated explicitly).
 struct Stamp {

@@ -34,21 +34,6 @@ constexpr std::string_view kTables[] = {
 std::int64_t seconds(Instant t) { return t.time_since_epoch().count(); }
 std::int64_t seconds(LocalTime t) { return t.time_since_epoch().count(); }
 
-std::string formatDate(Date d) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", int(d.year()), unsigned(d.month()),
-                unsigned(d.day()));
-  return buf;
-}
-
-std::optional<Date> parseDate(const std::string& s) {
-  int y = 0;
-  unsigned m = 0, d = 0;
-  if (std::sscanf(s.c_str(), "%d-%u-%u", &y, &m, &d) != 3) return std::nullopt;
-  Date date{std::chrono::year{y}, std::chrono::month{m}, std::chrono::day{d}};
-  return date.ok() ? std::optional<Date>(date) : std::nullopt;
-}
-
 // One prepared INSERT, run once per row.
 class Inserter {
  public:

@@ -3,6 +3,7 @@
 #include <initializer_list>
 
 #include "base/canonical_json.h"
+#include "base/digits.h"
 #include "base/name_table.h"
 #include "base/timestamp.h"
 #include "drivers/http/bearer_tokens.h"
@@ -121,16 +122,6 @@ Result<Punch> parsePunch(const json::Value& v, const std::string& where) {
   return p;
 }
 
-// Digits of text[pos, pos + n) as a number; -1 when any is not a digit.
-int digits(std::string_view text, std::size_t pos, std::size_t n) {
-  int value = 0;
-  for (std::size_t i = pos; i < pos + n; ++i) {
-    if (text[i] < '0' || text[i] > '9') return -1;
-    value = value * 10 + (text[i] - '0');
-  }
-  return value;
-}
-
 }  // namespace
 
 std::string_view punchKindName(PunchKind kind) { return nameOf(kPunchKindNames, kind); }
@@ -154,11 +145,12 @@ std::optional<PunchTime> parsePunchTime(std::string_view t) {
   int millis = 0;
   if (t.size() == 24) {
     if (t[19] != '.') return std::nullopt;
-    millis = digits(t, 20, 3);
+    millis = readDigits(t, 20, 3);
     if (millis < 0) return std::nullopt;
   }
-  const int year = digits(t, 0, 4), month = digits(t, 5, 2), day = digits(t, 8, 2);
-  const int hour = digits(t, 11, 2), minute = digits(t, 14, 2), second = digits(t, 17, 2);
+  const int year = readDigits(t, 0, 4), month = readDigits(t, 5, 2), day = readDigits(t, 8, 2);
+  const int hour = readDigits(t, 11, 2), minute = readDigits(t, 14, 2),
+            second = readDigits(t, 17, 2);
   if (year < 1970 || month < 1 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 ||
       second < 0 || second > 59) {
     return std::nullopt;

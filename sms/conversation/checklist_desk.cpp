@@ -30,12 +30,6 @@ using std::chrono::seconds;
 // How long after the manager's stage a late checklist is still chased (a restart catches up).
 constexpr auto kCatchUp = std::chrono::hours(4);
 
-Status audit(AuditLog::Batch& batch, TimePoint now, std::string_view kind, json::Object body) {
-  auto added = batch.add(formatTimestamp(now), kind, "engine", json::Value(std::move(body)));
-  if (!added) return added.error();
-  return Status::success();
-}
-
 std::string localHhmm(const SiteTime& siteTime, TimePoint t) {
   return hhmm(minuteOfDay(siteTime.toLocal(floor<seconds>(t))));
 }
@@ -106,7 +100,8 @@ Result<ChecklistAnswer> ChecklistDesk::handleIn(SiteStore& store, AuditLog::Batc
     body["tenthsF"] = std::int64_t{*entry.tenthsF};
     body["inRange"] = *entry.inRange;
   }
-  if (Status s = audit(batch, now, "checklist.completed", std::move(body)); !s) return s.error();
+  if (Status s = batch.record(now, "checklist.completed", "engine", std::move(body)); !s)
+    return s.error();
 
   if (!reading) return ChecklistAnswer{"checklist_done", checklistDoneText(context, *list)};
   if (*entry.inRange) {
@@ -224,12 +219,12 @@ Result<bool> ChecklistDesk::sendStage(SiteStore& store, const Due& due, Checklis
                                 {"to", mailbox::maskNumber(request.to)},
                                 {"outcome", outreachOutcomeName(result->outcome)}});
   }
-  if (Status s = audit(*batch, now, "checklist.overdue",
-                       {{"checklist", list.id},
-                        {"day", due.day},
-                        {"stage", checklistStageName(stage)},
-                        {"due", formatTimestamp(due.at)},
-                        {"sent", std::move(sent)}});
+  if (Status s = batch->record(now, "checklist.overdue", "engine",
+                               {{"checklist", list.id},
+                                {"day", due.day},
+                                {"stage", checklistStageName(stage)},
+                                {"due", formatTimestamp(due.at)},
+                                {"sent", std::move(sent)}});
       !s) {
     return s.error();
   }

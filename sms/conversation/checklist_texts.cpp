@@ -3,13 +3,9 @@
 namespace atoms::sms::conversation {
 namespace {
 
-bool es(const ReplyContext& c) { return c.language == Language::kSpanish; }
-
-std::string human(const ReplyContext& c) { return describeHuman(c.human, c.language); }
-
 // How to mark it: "DONE opening" or "TEMP walk-in 38F" (an example reading: the range's top).
 std::string howTo(const ReplyContext& c, const Checklist& list) {
-  if (!list.temperature) return (es(c) ? "LISTO " : "DONE ") + list.id;
+  if (!list.temperature) return (c.spanish() ? "LISTO " : "DONE ") + list.id;
   return "TEMP " + list.id + " " + formatTemperature(list.maxTenthsF, list.unit);
 }
 
@@ -21,26 +17,27 @@ std::string range(const Checklist& list) {
 }  // namespace
 
 std::string checklistDoneText(const ReplyContext& c, const Checklist& list) {
-  if (es(c)) return "Gracias, " + list.name + " queda marcada como hecha por hoy.";
+  if (c.spanish()) return "Gracias, " + list.name + " queda marcada como hecha por hoy.";
   return "Thanks, " + list.name + " is marked done for today.";
 }
 
 std::string checklistAlreadyDoneText(const ReplyContext& c, const Checklist& list,
                                      const std::string& atHhmm) {
-  if (es(c)) return list.name + " ya estaba marcada como hecha hoy a las " + atHhmm + ". Gracias.";
+  if (c.spanish())
+    return list.name + " ya estaba marcada como hecha hoy a las " + atHhmm + ". Gracias.";
   return list.name + " was already marked done today at " + atHhmm + ". Thanks.";
 }
 
 std::string checklistLoggedText(const ReplyContext& c, const Checklist& list, int tenthsF) {
   const std::string t = formatTemperature(tenthsF, list.unit);
-  if (es(c)) return "Gracias, " + list.name + " anotada en " + t + ".";
+  if (c.spanish()) return "Gracias, " + list.name + " anotada en " + t + ".";
   return "Thanks, " + list.name + " logged at " + t + ".";
 }
 
 std::string checklistOutOfRangeText(const ReplyContext& c, const Checklist& list, int tenthsF,
                                     const std::string& safetyAnswer) {
   const std::string t = formatTemperature(tenthsF, list.unit);
-  if (es(c)) {
+  if (c.spanish()) {
     return "Anotado: " + list.name + " en " + t + ", fuera del rango seguro " + range(list) + ". " +
            safetyAnswer;
   }
@@ -49,36 +46,36 @@ std::string checklistOutOfRangeText(const ReplyContext& c, const Checklist& list
 }
 
 std::string checklistWrongKindText(const ReplyContext& c, const Checklist& list) {
-  if (es(c)) return "Para " + list.name + " envía por ejemplo: " + howTo(c, list) + ".";
+  if (c.spanish()) return "Para " + list.name + " envía por ejemplo: " + howTo(c, list) + ".";
   return "For " + list.name + " send for example: " + howTo(c, list) + ".";
 }
 
 std::string checklistUnknownText(const ReplyContext& c, const std::vector<std::string>& ids) {
   std::string names;
   for (const std::string& id : ids) names += (names.empty() ? "" : ", ") + id;
-  if (es(c)) {
+  if (c.spanish()) {
     return "No conozco esa lista. Las listas de " + c.site + " son: " + names +
-           ". Preguntas: " + human(c) + ".";
+           ". Preguntas: " + c.humanText() + ".";
   }
   return "I don't know that checklist. The checklists at " + c.site + " are: " + names +
-         ". Questions: " + human(c) + ".";
+         ". Questions: " + c.humanText() + ".";
 }
 
 std::string checklistOverdueOwnerText(const ReplyContext& c, const Checklist& list,
                                       const std::string& dueHhmm) {
-  if (es(c)) {
+  if (c.spanish()) {
     return "Recordatorio de " + c.site + ": " + list.name + " era para las " + dueHhmm +
            " y aún no está marcada. Cuando esté, responde " + howTo(c, list) +
-           ". Preguntas: " + human(c) + ".";
+           ". Preguntas: " + c.humanText() + ".";
   }
   return "Reminder from " + c.site + ": " + list.name + " was due at " + dueHhmm +
          " and is not marked yet. When it is done, reply " + howTo(c, list) +
-         ". Questions: " + human(c) + ".";
+         ". Questions: " + c.humanText() + ".";
 }
 
 std::string checklistOverdueManagerText(const ReplyContext& c, const Checklist& list,
                                         const std::string& dueHhmm) {
-  if (es(c)) {
+  if (c.spanish()) {
     return c.site + ": " + list.name + " era para las " + dueHhmm +
            " y aún no está marcada; ya se envió un recordatorio. Si ya está hecha, responde " +
            howTo(c, list) + ".";

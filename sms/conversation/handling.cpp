@@ -56,9 +56,7 @@ Status Handling::audit(std::string_view kind, json::Object extra) {
                     {"keyword", text.keyword.keyword},
                     {"inbox", row.id}};
   for (auto& [key, value] : extra) body[key] = std::move(value);
-  auto added = batch.add(formatTimestamp(now), kind, "engine", json::Value(std::move(body)));
-  if (!added) return added.error();
-  return Status::success();
+  return batch.record(now, kind, "engine", std::move(body));
 }
 
 Status Handling::recordReplies(const std::vector<std::string>& ids) {

@@ -22,6 +22,10 @@ struct ReplyContext {
   Language language = Language::kEnglish;
   std::string site;    // the site's display name
   HumanContact human;  // who to reach
+
+  bool spanish() const { return language == Language::kSpanish; }
+  // describeHuman of `human` in this language.
+  std::string humanText() const { return describeHuman(human, language); }
 };
 
 // The one confirmation of an opt-out (STOP and its family).

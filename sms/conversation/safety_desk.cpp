@@ -96,12 +96,6 @@ Status save(Database& db, const SafetyDesk::Incident& i, std::optional<TimePoint
       .run();
 }
 
-Status audit(AuditLog::Batch& batch, TimePoint now, std::string_view kind, json::Object body) {
-  auto added = batch.add(formatTimestamp(now), kind, "engine", json::Value(std::move(body)));
-  if (!added) return added.error();
-  return Status::success();
-}
-
 // "Maria at +15550101234", or the number alone for someone not on the roster.
 std::string reporterLabel(const Roster& roster, const std::string& phone) {
   auto contact = roster.findByPhone(phone);
@@ -133,10 +127,10 @@ Result<SafetyAnswer> SafetyDesk::reportIn(SiteStore& store, AuditLog::Batch& bat
   if (!open) return open.error();
   if (!open->empty() && now - open->front().openedAt < kJoinWindow) {
     const Incident& joined = open->front();
-    if (Status s = audit(batch, now, "safety.report_more",
-                         {{"incident", joined.id},
-                          {"inbox", message.id},
-                          {"category", safetyCategoryName(report.category)}});
+    if (Status s = batch.record(now, "safety.report_more", "engine",
+                                {{"incident", joined.id},
+                                 {"inbox", message.id},
+                                 {"category", safetyCategoryName(report.category)}});
         !s) {
       return s.error();
     }
@@ -180,15 +174,15 @@ Result<SafetyAnswer> SafetyDesk::reportIn(SiteStore& store, AuditLog::Batch& bat
   incident.recipients = phones;
 
   // The packet: a person decides what to do; the box only makes sure one hears of it.
-  if (Status s = audit(batch, now, "safety.packet",
-                       {{"incident", incident.id},
-                        {"class", "HUMAN_ONLY"},
-                        {"inbox", message.id},
-                        {"reporter", mailbox::maskNumber(message.from)},
-                        {"person", incident.personId},
-                        {"category", safetyCategoryName(report.category)},
-                        {"matchedWords", static_cast<std::int64_t>(report.matched.size())},
-                        {"alerted", maskedAll(phones)}});
+  if (Status s = batch.record(now, "safety.packet", "engine",
+                              {{"incident", incident.id},
+                               {"class", "HUMAN_ONLY"},
+                               {"inbox", message.id},
+                               {"reporter", mailbox::maskNumber(message.from)},
+                               {"person", incident.personId},
+                               {"category", safetyCategoryName(report.category)},
+                               {"matchedWords", static_cast<std::int64_t>(report.matched.size())},
+                               {"alerted", maskedAll(phones)}});
       !s) {
     return s.error();
   }
@@ -202,11 +196,11 @@ Result<SafetyAnswer> SafetyDesk::reportIn(SiteStore& store, AuditLog::Batch& bat
     }
   }
   if (reached.empty()) {
-    if (Status s =
-            audit(batch, now, "safety.unrouted",
-                  {{"incident", incident.id},
-                   {"reason", phones.empty() ? "no manager of record or safety contact has a phone"
-                                             : "every alert was refused (opted out)"}});
+    if (Status s = batch.record(
+            now, "safety.unrouted", "engine",
+            {{"incident", incident.id},
+             {"reason", phones.empty() ? "no manager of record or safety contact has a phone"
+                                       : "every alert was refused (opted out)"}});
         !s) {
       return s.error();
     }
@@ -249,9 +243,9 @@ Result<std::vector<bool>> SafetyDesk::alertRound(SiteStore& store, AuditLog::Bat
   }
   incident.nextAlertAt = now + settings_.realertEvery;
   if (Status s = save(store.db(), incident, std::nullopt); !s) return s.error();
-  if (Status s =
-          audit(batch, now, incident.rounds == 1 ? "safety.alert" : "safety.realert",
-                {{"incident", incident.id}, {"round", incident.rounds}, {"sent", std::move(sent)}});
+  if (Status s = batch.record(
+          now, incident.rounds == 1 ? "safety.alert" : "safety.realert", "engine",
+          {{"incident", incident.id}, {"round", incident.rounds}, {"sent", std::move(sent)}});
       !s) {
     return s.error();
   }
@@ -272,10 +266,10 @@ Result<SafetyAnswer> SafetyDesk::acknowledgeIn(SiteStore& store, AuditLog::Batch
   Incident incident = std::move(found->front());
   const auto& r = incident.recipients;
   if (std::find(r.begin(), r.end(), message.from) == r.end()) {
-    if (Status s = audit(batch, now, "safety.ack_refused",
-                         {{"incident", id},
-                          {"from", mailbox::maskNumber(message.from)},
-                          {"reason", "not one of the people alerted"}});
+    if (Status s = batch.record(now, "safety.ack_refused", "engine",
+                                {{"incident", id},
+                                 {"from", mailbox::maskNumber(message.from)},
+                                 {"reason", "not one of the people alerted"}});
         !s) {
       return s.error();
     }
@@ -289,12 +283,12 @@ Result<SafetyAnswer> SafetyDesk::acknowledgeIn(SiteStore& store, AuditLog::Batch
   if (Status s = save(store.db(), incident, now); !s) return s.error();
   const auto afterMs =
       std::chrono::duration_cast<std::chrono::milliseconds>(now - incident.openedAt).count();
-  if (Status s = audit(batch, now, "safety.acknowledge",
-                       {{"incident", id},
-                        {"by", mailbox::maskNumber(message.from)},
-                        {"person", sender ? sender->personId : std::string()},
-                        {"afterMs", static_cast<std::int64_t>(afterMs)},
-                        {"rounds", incident.rounds}});
+  if (Status s = batch.record(now, "safety.acknowledge", "engine",
+                              {{"incident", id},
+                               {"by", mailbox::maskNumber(message.from)},
+                               {"person", sender ? sender->personId : std::string()},
+                               {"afterMs", static_cast<std::int64_t>(afterMs)},
+                               {"rounds", incident.rounds}});
       !s) {
     return s.error();
   }

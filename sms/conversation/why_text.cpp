@@ -49,8 +49,6 @@ constexpr std::array<std::string_view, 12> kMonthsEn = {"Jan", "Feb", "Mar", "Ap
 constexpr std::array<std::string_view, 12> kMonthsEs = {"ene", "feb", "mar", "abr", "may", "jun",
                                                         "jul", "ago", "sep", "oct", "nov", "dic"};
 
-bool es(const ReplyContext& c) { return c.language == Language::kSpanish; }
-
 std::string withSite(std::string_view text, const std::string& site) {
   std::string out(text);
   const std::string key = "{site}";
@@ -62,7 +60,7 @@ template <std::size_t N>
 std::optional<std::string> worded(const std::array<Wording, N>& table, std::string_view ref,
                                   const ReplyContext& c) {
   for (const Wording& w : table) {
-    if (w.ref == ref) return withSite(es(c) ? w.spanish : w.english, c.site);
+    if (w.ref == ref) return withSite(c.spanish() ? w.spanish : w.english, c.site);
   }
   return std::nullopt;
 }
@@ -80,7 +78,7 @@ std::string when(const json::Value& receipt, const ReplyContext& c) {
   const int day = std::atoi(t.substr(8, 2).c_str());
   if (month < 1 || month > 12 || day < 1 || day > 31) return {};
   const std::string_view name =
-      (es(c) ? kMonthsEs : kMonthsEn)[static_cast<std::size_t>(month - 1)];
+      (c.spanish() ? kMonthsEs : kMonthsEn)[static_cast<std::size_t>(month - 1)];
   return std::to_string(day) + " " + std::string(name) + ", " + t.substr(11, 5);
 }
 
@@ -99,13 +97,13 @@ std::vector<std::string> reasons(const json::Value& receipt, const ReplyContext&
     } else if (kind == "decision") {
       text = worded(kHeldFirst, ref, c);
     } else if (kind == "message" && ref.rfind(kInboxSourcePrefix, 0) == 0) {
-      text = es(c) ? "tú nos escribiste primero" : "you texted us first";
+      text = c.spanish() ? "tú nos escribiste primero" : "you texted us first";
     } else if (kind == "org" && ref == kUnknownRosterRef) {
-      text = es(c) ? "este número no está en la lista de personal de " + c.site
-                   : "this number is not on the " + c.site + " staff list";
+      text = c.spanish() ? "este número no está en la lista de personal de " + c.site
+                         : "this number is not on the " + c.site + " staff list";
     } else if (kind == "org" && ref.rfind(kRosterSourcePrefix, 0) == 0) {
-      text = es(c) ? "estás en la lista de personal de " + c.site
-                   : "you are on the " + c.site + " staff list";
+      text = c.spanish() ? "estás en la lista de personal de " + c.site
+                         : "you are on the " + c.site + " staff list";
     }
     if (!text) {
       // A caller's source: its label, when it can be read to the person.
@@ -150,16 +148,16 @@ std::string cutToFit(const std::string& head, std::string text, const std::strin
 std::string whyText(const json::Value& receipt, const ReplyContext& c, const ContentLint& lint) {
   const std::string at = when(receipt, c);
   const std::string head =
-      es(c)
+      c.spanish()
           ? "Por qué te enviamos nuestro último mensaje" + (at.empty() ? "" : " (" + at + ")") + ":"
           : "Why we sent our last text" + (at.empty() ? "" : " (" + at + ")") + ":";
   const std::string tail =
-      es(c) ? "Responde AYUDA para hablar con una persona." : "Reply HELP to reach a person.";
-  const std::string more = es(c) ? "Y algo más." : "And more.";
+      c.spanish() ? "Responde AYUDA para hablar con una persona." : "Reply HELP to reach a person.";
+  const std::string more = c.spanish() ? "Y algo más." : "And more.";
   std::vector<std::string> items = reasons(receipt, c, lint);
   if (items.empty()) {
-    items.push_back(es(c) ? "lo decidieron las reglas de mensajes del local"
-                          : "the site's texting rules allowed it");
+    items.push_back(c.spanish() ? "lo decidieron las reglas de mensajes del local"
+                                : "the site's texting rules allowed it");
   }
   for (std::size_t shown = items.size(); shown >= 1; --shown) {
     const std::string text = compose(head, items, shown, more, tail);
@@ -170,7 +168,7 @@ std::string whyText(const json::Value& receipt, const ReplyContext& c, const Con
 }
 
 std::string whyNothingText(const ReplyContext& c) {
-  if (es(c)) {
+  if (c.spanish()) {
     return "No tenemos ningún mensaje anterior enviado a ti. Responde AYUDA para hablar con una "
            "persona.";
   }

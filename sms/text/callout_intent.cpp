@@ -21,7 +21,7 @@ enum Signal : int {
   kLate,           // "running late"
   kLateIfTimed,    // "be there in": late only when a time follows ("in 10", "in a few")
   kArrived,        // "I'm here"
-  kHealth,         // a health or family word: a hint only, and never audited
+  kHealthWord,     // a health or family word: a hint only, and never audited
   kSignalCount,
 };
 
@@ -37,7 +37,7 @@ constexpr int bit(Signal s) { return 1 << s; }
   "didn't|didnt|did_not|didn|hasn't|hasnt|has_not|haven't|havent|have_not|never|ain't|aint|" \
   "still_hasn't|still_hasnt|still_didn't|still_didnt|still_not|never_did"
 
-constexpr PhrasePattern kPhrases[] = {
+constexpr PhrasePattern kCallOutPhrases[] = {
     // Someone did not come in.
     {NEG_PAST " show|shown|showed|shows|showing|sho up?", kNoShow},
     {NEG_PAST " come|came|make|made|turn|turned|get|got|gotten ~1 in|it|up|here|to_work|today|"
@@ -137,19 +137,19 @@ constexpr PhrasePattern kPhrases[] = {
      "enfermo|enferma|enfermos|fiebre|gripe|vomito|vomitando|dolor|medico|doctora|emergencia|"
      "cirugia|embarazada|hospital|funeral|murio|fallecio|calentura|mareado|mareada|"
      "diarrea|infeccion|cita_medica|gripa",
-     kHealth},
+     kHealthWord},
     {"feel|feeling|felt|feelin|sintiendo terrible|awful|unwell|horrible|like_crap|like_shit|"
      "bad|off|sick|ill",
-     kHealth},
-    {"i'm|im|i_am|am|been|is|was|getting|got|out ill", kHealth},
-    {"siento|sentia|siente|sintiendo|senti mal|fatal|enfermo|enferma", kHealth},
-    {"family|personal emergency|matter|issue|issues|stuff|thing|problem|problems", kHealth},
-    {"emergencia|problema|asunto familiar|personal", kHealth},
+     kHealthWord},
+    {"i'm|im|i_am|am|been|is|was|getting|got|out ill", kHealthWord},
+    {"siento|sentia|siente|sintiendo|senti mal|fatal|enfermo|enferma", kHealthWord},
+    {"family|personal emergency|matter|issue|issues|stuff|thing|problem|problems", kHealthWord},
+    {"emergencia|problema|asunto familiar|personal", kHealthWord},
 };
 
 // Harmless uses of the same words: a phrase match sharing a token with a guard of its signal does
 // not count. The tag is the set of signals a guard stands against.
-constexpr PhrasePattern kHarmless[] = {
+constexpr PhrasePattern kCallOutHarmless[] = {
     {"show|showed|shown|showing you|me|us|them|him|her|how|the|around|ya|u", bit(kNoShow)},
     {"paycheck|check|pay|deposit|hours|shift|shifts|schedule|order|delivery|truck|app|it|text|"
      "message|email|package|name|days|time ~2 didn't|didnt|hasn't|hasnt|not|never|isn't|isnt|"
@@ -199,11 +199,11 @@ constexpr PhrasePattern kHarmless[] = {
      bit(kCalledOut)},
     {"not|no|isn't|isnt|aren't|never|nunca|ni|ya_no|no_estoy|not_even|wasn't|wasnt ~1 sick|ill|"
      "enfermo|enferma|fever|fiebre",
-     bit(kHealth)},
-    {"sick|tired of|de", bit(kHealth)},
+     bit(kHealthWord)},
+    {"sick|tired of|de", bit(kHealthWord)},
     {"sick|feel|feeling day|days|leave|pay|time|policy|hours|balance|bad_about|bad_for",
-     bit(kHealth)},
-    {"emergency|emergencia contact|contacto|number|numero|exit|salida", bit(kHealth)},
+     bit(kHealthWord)},
+    {"emergency|emergencia contact|contacto|number|numero|exit|salida", bit(kHealthWord)},
     {"made it ~1 to|out|through|clear|sound", bit(kArrived)},
     {NEG_PAST " ~1 make|made|got|get|clocked|clock|punch|punched here|it|in", bit(kArrived)},
     {"can't|cant|cannot|won't|wont|couldn't|couldnt ~1 make|made|clock|punch ~1 it|in",
@@ -599,7 +599,8 @@ std::string_view callOutIntentKindName(CallOutIntentKind kind) {
   return "none";
 }
 
-CallOutIntentParser::CallOutIntentParser() : phrases_(kPhrases), harmless_(kHarmless) {}
+CallOutIntentParser::CallOutIntentParser()
+    : phrases_(kCallOutPhrases), harmless_(kCallOutHarmless) {}
 
 CallOutIntent CallOutIntentParser::parse(std::string_view text,
                                          std::span<const NameCandidate> people) const {
@@ -619,7 +620,7 @@ CallOutIntent CallOutIntentParser::parse(std::string_view text,
     bool harmless = false;
     for (std::size_t i = m.firstToken; i < m.endToken; ++i) {
       inPhrase[i] = true;
-      if (m.tag == kHealth) sensitive[i] = true;
+      if (m.tag == kHealthWord) sensitive[i] = true;
       harmless = harmless || (guarded[i] & bit(static_cast<Signal>(m.tag))) != 0;
     }
     if (!harmless) matches.push_back(m);
@@ -672,7 +673,7 @@ CallOutIntent CallOutIntentParser::parse(std::string_view text,
         if (who.subject != Subject::kFirst) continue;  // "Jamal is here": not the sender
         f.kind = CallOutIntentKind::kArrived;
         break;
-      case kHealth:
+      case kHealthWord:
         f.kind = who.subject == Subject::kFirst ? CallOutIntentKind::kSelfCallOut
                                                 : CallOutIntentKind::kCoworkerNoShow;
         f.names = who.spans;

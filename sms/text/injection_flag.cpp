@@ -19,7 +19,7 @@ constexpr int kDisclosure = tag(InjectionReason::kDisclosureRequest);
 
 // Word patterns (folded words; phrase_set.h). They aim at text that addresses the system, so a
 // person's ordinary "ignore my last text" or "can you approve my swap?" passes.
-constexpr PhrasePattern kPhrases[] = {
+constexpr PhrasePattern kInjectionPhrases[] = {
     {"ignore|ignoring|disregard|forget|override|bypass ~4 instructions|instruction|prompt|"
      "prompts|system_prompt|rules|guidelines|directives|programming|constraints|guardrails|"
      "policy|policies|restrictions|safeguards",
@@ -188,7 +188,7 @@ std::string InjectionFlag::reasons() const {
   return out;
 }
 
-InjectionDetector::InjectionDetector() : phrases_(kPhrases) {}
+InjectionDetector::InjectionDetector() : phrases_(kInjectionPhrases) {}
 
 InjectionFlag InjectionDetector::check(std::string_view text) const {
   InjectionFlag flag;

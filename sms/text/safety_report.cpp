@@ -14,7 +14,7 @@ constexpr int kViolence = tag(SafetyCategory::kViolence);
 constexpr int kEquipment = tag(SafetyCategory::kEquipment);
 
 // Word patterns on folded words (phrase_set.h).
-constexpr PhrasePattern kPhrases[] = {
+constexpr PhrasePattern kSafetyPhrases[] = {
     // Injury.
     {"hurt|injured|injury|injuries|bleeding|unconscious|fainted|passed_out|collapsed", kInjury},
     {"not breathing|responding", kInjury},
@@ -61,7 +61,7 @@ constexpr PhrasePattern kPhrases[] = {
 
 // Harmless uses that share words with the table: where one of these matches, the tokens it
 // covers do not count.
-constexpr PhrasePattern kHarmless[] = {
+constexpr PhrasePattern kSafetyHarmless[] = {
     {"fire|firing up|off|away", 0},  // "fire up the grill", "fire off an email"
     {"fired|firing you|him|her|them|me", 0},
     {"gas station|stations|money|card|tank", 0},
@@ -99,7 +99,7 @@ std::optional<SafetyCategory> safetyCategoryFromName(std::string_view name) {
   return fromName(kCategoryNames, name);
 }
 
-SafetyDetector::SafetyDetector() : phrases_(kPhrases), harmless_(kHarmless) {}
+SafetyDetector::SafetyDetector() : phrases_(kSafetyPhrases), harmless_(kSafetyHarmless) {}
 
 std::optional<SafetyReport> SafetyDetector::check(std::string_view text) const {
   const std::vector<Token> tokens = tokenize(text);

@@ -3,15 +3,14 @@
 #include <algorithm>
 #include <array>
 
+#include "base/field_error.h"
+
 namespace atoms::sync::command {
+
 namespace {
 
 constexpr std::array<std::string_view, 8> kFields = {"args",     "by",   "expiresAt", "id",
                                                      "issuedAt", "kind", "site",      "v"};
-
-Error fieldError(std::string_view field, std::string_view what) {
-  return makeError("command: field \"" + std::string(field) + "\" " + std::string(what));
-}
 
 bool isIdChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
@@ -56,7 +55,7 @@ Status requireFields(const json::Object& o, std::initializer_list<std::string_vi
 Result<std::string> stringField(const json::Object& o, std::string_view name,
                                 std::string_view label) {
   const json::Value& v = o.at(std::string(name));
-  if (!v.isString()) return fieldError(label, "must be a string");
+  if (!v.isString()) return fieldError("command", label, "must be a string");
   return v.asString();
 }
 
@@ -64,7 +63,7 @@ Result<TimePoint> timeField(const json::Object& o, std::string_view name, std::s
   auto s = stringField(o, name, name);
   if (!s) return s.error();
   auto t = parseTimestamp(*s);
-  if (!t) return fieldError(name, "must be a UTC time YYYY-MM-DDTHH:MM:SS.mmmZ");
+  if (!t) return fieldError("command", name, "must be a UTC time YYYY-MM-DDTHH:MM:SS.mmmZ");
   text = std::move(*s);
   return *t;
 }
@@ -81,12 +80,13 @@ Result<KillSwitchArgs> parseKillSwitchArgs(const json::Object& args) {
       known = true;
     }
   }
-  if (!known) return fieldError("args.level", "must be one of L0, L1, L2, L3");
+  if (!known) return fieldError("command", "args.level", "must be one of L0, L1, L2, L3");
   auto reason = stringField(args, "reason", "args.reason");
   if (!reason) return reason.error();
   if (reason->empty() || isBlank(*reason) || reason->size() > kMaxReasonLength ||
       hasControl(*reason)) {
-    return fieldError("args.reason", "must be 1 to 500 bytes of text without control characters");
+    return fieldError("command", "args.reason",
+                      "must be 1 to 500 bytes of text without control characters");
   }
   out.reason = std::move(*reason);
   return out;
@@ -97,15 +97,16 @@ Result<ConfigArgs> parseConfigArgs(const json::Object& args) {
   auto key = stringField(args, "key", "args.key");
   if (!key) return key.error();
   if (key->empty() || key->size() > 64 || !std::all_of(key->begin(), key->end(), isConfigKeyChar)) {
-    return fieldError("args.key", "must be 1 to 64 characters of [a-z0-9_.]");
+    return fieldError("command", "args.key", "must be 1 to 64 characters of [a-z0-9_.]");
   }
   ConfigArgs out;
   out.key = std::move(*key);
   const json::Value& value = args.at("value");
   if (value.isNull()) return out;
-  if (!value.isString()) return fieldError("args.value", "must be a string or null");
+  if (!value.isString()) return fieldError("command", "args.value", "must be a string or null");
   if (value.asString().size() > kMaxConfigValueLength || hasControl(value.asString())) {
-    return fieldError("args.value", "must be at most 1024 bytes without control characters");
+    return fieldError("command", "args.value",
+                      "must be at most 1024 bytes without control characters");
   }
   out.value = value.asString();
   return out;
@@ -149,22 +150,22 @@ Result<Command> parseCommandText(std::string_view text) {
   }
 
   const json::Value& v = o.at("v");
-  if (!v.isInt()) return fieldError("v", "must be an integer");
-  if (v.asInt() != 1) return fieldError("v", "must be 1 (this box speaks version 1)");
+  if (!v.isInt()) return fieldError("command", "v", "must be an integer");
+  if (v.asInt() != 1) return fieldError("command", "v", "must be 1 (this box speaks version 1)");
 
   Command cmd;
   cmd.text = std::string(text);
   auto id = stringField(o, "id", "id");
   if (!id) return id.error();
   if (id->empty() || id->size() > kMaxIdLength || !std::all_of(id->begin(), id->end(), isIdChar)) {
-    return fieldError("id", "must be 1 to 128 characters of [A-Za-z0-9._:-]");
+    return fieldError("command", "id", "must be 1 to 128 characters of [A-Za-z0-9._:-]");
   }
   cmd.id = std::move(*id);
 
   auto site = stringField(o, "site", "site");
   if (!site) return site.error();
   if (site->empty() || site->size() > 64 || !std::all_of(site->begin(), site->end(), isSiteChar)) {
-    return fieldError("site", "must be a site id (1 to 64 characters of [a-z0-9-])");
+    return fieldError("command", "site", "must be a site id (1 to 64 characters of [a-z0-9-])");
   }
   cmd.site = std::move(*site);
 
@@ -176,7 +177,7 @@ Result<Command> parseCommandText(std::string_view text) {
       prefixed ? std::string_view(*by).substr(by->find(':') + 1) : std::string_view();
   if (!prefixed || who.empty() || by->size() > kMaxByLength ||
       !std::all_of(who.begin(), who.end(), isByChar)) {
-    return fieldError("by",
+    return fieldError("command", "by",
                       "must be person:<who>, ops:<who> or auto:<process> (at most 128 "
                       "characters of [A-Za-z0-9._:@+-])");
   }
@@ -188,15 +189,16 @@ Result<Command> parseCommandText(std::string_view text) {
   if (!expires) return expires.error();
   cmd.issuedAt = *issued;
   cmd.expiresAt = *expires;
-  if (cmd.expiresAt <= cmd.issuedAt) return fieldError("expiresAt", "must be after issuedAt");
+  if (cmd.expiresAt <= cmd.issuedAt)
+    return fieldError("command", "expiresAt", "must be after issuedAt");
   if (cmd.expiresAt - cmd.issuedAt > kMaxCommandLifetime) {
-    return fieldError("expiresAt", "must be at most 7 days after issuedAt");
+    return fieldError("command", "expiresAt", "must be at most 7 days after issuedAt");
   }
 
   auto kind = stringField(o, "kind", "kind");
   if (!kind) return kind.error();
   const json::Value& args = o.at("args");
-  if (!args.isObject()) return fieldError("args", "must be an object");
+  if (!args.isObject()) return fieldError("command", "args", "must be an object");
   if (*kind == commandKindName(CommandKind::kKillSwitchSet)) {
     auto a = parseKillSwitchArgs(args.asObject());
     if (!a) return a.error();
@@ -209,8 +211,9 @@ Result<Command> parseCommandText(std::string_view text) {
     cmd.args = std::move(*a);
   } else {
     const bool printable = kind->size() <= 64 && std::all_of(kind->begin(), kind->end(), isIdChar);
-    return fieldError("kind", (printable ? "\"" + *kind + "\" is" : std::string("is")) +
-                                  " not a command this box knows (kill_switch.set, config.set)");
+    return fieldError("command", "kind",
+                      (printable ? "\"" + *kind + "\" is" : std::string("is")) +
+                          " not a command this box knows (kill_switch.set, config.set)");
   }
   cmd.argsJson = args;
   return cmd;

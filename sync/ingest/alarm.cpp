@@ -4,14 +4,12 @@
 #include <array>
 
 #include "base/canonical_json.h"
+#include "base/field_error.h"
 #include "sync/topics.h"
 
 namespace atoms::sync::ingest {
-namespace {
 
-Error fieldError(std::string_view field, std::string_view what) {
-  return makeError("alarm: field \"" + std::string(field) + "\" " + std::string(what));
-}
+namespace {
 
 json::Value optionalSize(const std::optional<std::uint64_t>& n) {
   return n ? json::Value(static_cast<std::int64_t>(*n)) : json::Value(nullptr);
@@ -50,24 +48,25 @@ Result<Alarm> parseAlarm(std::string_view text) {
     }
   }
   for (std::string_view f : kFields) {
-    if (o.find(std::string(f)) == o.end()) return fieldError(f, "is missing");
+    if (o.find(std::string(f)) == o.end()) return fieldError("alarm", f, "is missing");
   }
   if (!o.at("v").isInt() || o.at("v").asInt() != kAlarmVersion) {
-    return fieldError("v", "must be " + std::to_string(kAlarmVersion));
+    return fieldError("alarm", "v", "must be " + std::to_string(kAlarmVersion));
   }
   Alarm a;
   for (auto [name, target] : {std::pair{"detail", &a.detail}, std::pair{"kind", &a.kind},
                               std::pair{"payload_sha256", &a.payloadSha256},
                               std::pair{"site", &a.site}, std::pair{"ts", &a.ts}}) {
-    if (!o.at(name).isString()) return fieldError(name, "must be a string");
+    if (!o.at(name).isString()) return fieldError("alarm", name, "must be a string");
     *target = o.at(name).asString();
   }
-  if (!o.at("evidence").isInt()) return fieldError("evidence", "must be an integer");
+  if (!o.at("evidence").isInt()) return fieldError("alarm", "evidence", "must be an integer");
   a.evidence = o.at("evidence").asInt();
   for (auto [name, target] : {std::pair{"from", &a.from}, std::pair{"to", &a.to}}) {
     const json::Value& n = o.at(name);
     if (n.isNull()) continue;
-    if (!n.isInt() || n.asInt() < 0) return fieldError(name, "must be null or an integer >= 0");
+    if (!n.isInt() || n.asInt() < 0)
+      return fieldError("alarm", name, "must be null or an integer >= 0");
     *target = static_cast<std::uint64_t>(n.asInt());
   }
   return a;

@@ -11,7 +11,9 @@
 #include "daemon/service/policy_subsystem.h"
 #include "domain/policy/breaker.h"
 #include "tests/callout/callout_fixture.h"
+#include "tests/callout/offers_to.h"
 #include "tests/callout/served_site.h"
+#include "tests/support/fields.h"
 
 using namespace atoms;
 using namespace atoms::callout::testing;
@@ -19,19 +21,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-std::string field(const Entry& e, const char* name) {
-  const json::Value* v = e.body.find(name);
-  BOOST_REQUIRE_MESSAGE(v && v->isString(), "no string field " << name);
-  return v->asString();
-}
+using atoms::testing::field;
 
-// Offers the provider was handed for `phone` (as test_callout_flow.cpp counts them).
-int offersTo(ServedSite& site, const std::string& phone) {
-  const auto all = site.textsTo(phone);
-  return static_cast<int>(std::count_if(all.begin(), all.end(), [](const std::string& t) {
-    return t.find("to take it") != std::string::npos;
-  }));
-}
+using atoms::testing::offersTo;
 
 std::set<std::string> openBreakers(ServedSite& site) {
   std::set<std::string> open;

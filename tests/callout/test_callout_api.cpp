@@ -9,9 +9,11 @@
 #include "daemon/api/approvals_server.h"
 #include "domain/callout/approval_book.h"
 #include "tests/callout/callout_fixture.h"
+#include "tests/callout/served_site.h"
 #include "tests/support/api_client.h"
 #include "tests/support/event_log.h"
 #include "tests/support/inline_writer.h"
+#include "tests/support/text_checks.h"
 
 using namespace atoms;
 using namespace atoms::callout;
@@ -22,13 +24,9 @@ using atoms::testing::apiRequest;
 
 namespace {
 
-const std::string kKwameToken = "kwame-token-3f9a1c7e5b2d4086";
 const std::string kMiaToken = "mia-token-8e2b6d0a4c1f3957";
-const std::string kRosaToken = "rosa-token-5a7c9e1b3d0f2864";
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using atoms::testing::contains;
 
 // The API over the fixture's desk. The fixture has no engine: its store runner is a lock, so the
 // server's tasks run on its own threads, one at a time, like the texts the test sends.

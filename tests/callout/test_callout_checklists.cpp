@@ -9,6 +9,7 @@
 
 #include "tests/callout/callout_fixture.h"
 #include "tests/callout/served_site.h"
+#include "tests/support/text_checks.h"
 
 using namespace atoms;
 using namespace atoms::callout::testing;
@@ -22,9 +23,7 @@ constexpr char kChecklists[] = R"({"version": 1, "checklists": [
   {"id": "walk-in", "name": "Walk-in cooler", "due": "22:00", "graceMinutes": 30,
    "owner": {"station": "line"}, "temperature": {"unit": "F", "min": 33, "max": 41}}]})";
 
-bool contains(const std::string& text, std::string_view part) {
-  return text.find(part) != std::string::npos;
-}
+using atoms::testing::contains;
 
 }  // namespace
 

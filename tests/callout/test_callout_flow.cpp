@@ -10,8 +10,11 @@
 #include "daemon/service/policy_subsystem.h"
 #include "sms/text/content_lint.h"
 #include "tests/callout/callout_fixture.h"
+#include "tests/callout/offers_to.h"
 #include "tests/callout/served_site.h"
 #include "tests/support/api_client.h"
+#include "tests/support/fields.h"
+#include "tests/support/text_checks.h"
 
 using namespace atoms;
 using namespace atoms::callout;
@@ -20,24 +23,13 @@ using namespace std::chrono_literals;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using atoms::testing::contains;
 
 using Sites = std::tuple<CalloutFixture, ServedSite>;
 
-template <class Site>
-int offersTo(Site& f, const std::string& phone) {
-  const auto all = f.textsTo(phone);
-  return static_cast<int>(std::count_if(
-      all.begin(), all.end(), [](const std::string& t) { return contains(t, "to take it"); }));
-}
+using atoms::testing::offersTo;
 
-std::string field(const Entry& e, const char* name) {
-  const json::Value* v = e.body.find(name);
-  BOOST_REQUIRE_MESSAGE(v && v->isString(), "no string field " << name);
-  return v->asString();
-}
+using atoms::testing::field;
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include "domain/callout/cover_verdict.h"
 #include "tests/callout/callout_fixture.h"
 #include "tests/callout/served_site.h"
+#include "tests/support/fields.h"
 
 using namespace atoms;
 using namespace atoms::callout;
@@ -26,11 +27,7 @@ CoverFacts facts(bool timeClocks) {
   return f;
 }
 
-std::string field(const Entry& e, const char* name) {
-  const json::Value* v = e.body.find(name);
-  BOOST_REQUIRE_MESSAGE(v && v->isString(), "no string field " << name);
-  return v->asString();
-}
+using atoms::testing::field;
 
 int countContaining(const std::vector<std::string>& texts, const std::string& part) {
   return static_cast<int>(std::count_if(texts.begin(), texts.end(), [&](const std::string& t) {

@@ -10,6 +10,7 @@
 #include "tests/callout/callout_fixture.h"
 #include "tests/callout/served_site.h"
 #include "tests/support/api_client.h"
+#include "tests/support/fields.h"
 
 using namespace atoms;
 using namespace atoms::callout;
@@ -20,11 +21,7 @@ using atoms::testing::apiRequest;
 
 namespace {
 
-std::string field(const Entry& e, const char* name) {
-  const json::Value* v = e.body.find(name);
-  BOOST_REQUIRE_MESSAGE(v && v->isString(), "no string field " << name);
-  return v->asString();
-}
+using atoms::testing::field;
 
 std::vector<std::string> people(const json::Value& list) {
   std::vector<std::string> out;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/bytes.h"
+#include "daemon/cli/command.h"
 #include "store/audit_entry.h"
 #include "store/checkpoint.h"
 #include "store/database.h"
@@ -28,6 +29,8 @@
 
 using namespace atoms;
 using namespace std::chrono_literals;
+using atoms::cli::kExitConfig;
+using atoms::cli::kExitUsage;
 using test::contains;
 using test::fileMode;
 using test::readFile;
@@ -35,9 +38,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kExitUsage = 2;
-constexpr int kExitConfig = 78;
-constexpr auto kDeadline = 60s;  // generous for the sanitizer build; a passing run is far quicker
+constexpr auto kCommandDeadline =
+    60s;  // generous for the sanitizer build; a passing run is far quicker
 
 // Every run starts without systemd credentials unless the test hands some in, whatever the
 // environment of the test runner holds.
@@ -618,10 +620,11 @@ BOOST_AUTO_TEST_CASE(demoPhonesTypedIntoTakeAnOfferAndEscalateWhenNobodyAnswers)
   test::ChildProcess demo(
       {test::edgeBinary(), "demo", "--state-dir", tmp.file("demo"), "--interactive"},
       noCredentials(), /*stdinPipe=*/true);
-  BOOST_TEST_REQUIRE(demo.waitForStdout("Your turn", kDeadline), demo.out() + demo.err());
+  BOOST_TEST_REQUIRE(demo.waitForStdout("Your turn", kCommandDeadline), demo.out() + demo.err());
   std::size_t mark = demo.out().size();
   demo.writeStdin("Sam: Carmen can't make it tonight\n");
-  BOOST_TEST_REQUIRE(demo.waitForStdout("Finding cover for Carmen", kDeadline, mark), demo.out());
+  BOOST_TEST_REQUIRE(demo.waitForStdout("Finding cover for Carmen", kCommandDeadline, mark),
+                     demo.out());
   // The first offer on a phone: "-> phone of NAME: "... Reply 1234 to take it ...".
   const std::string offer = "-> phone of ";
   const std::size_t takeIt = demo.out().find(" to take it", mark);
@@ -637,14 +640,14 @@ BOOST_AUTO_TEST_CASE(demoPhonesTypedIntoTakeAnOfferAndEscalateWhenNobodyAnswers)
   const std::string first = name.substr(0, name.find(' '));
   BOOST_TEST_REQUIRE(
       demo.waitForStdout("\"Covered: " + first + " will work server today 18:00-22:30.\"",
-                         kDeadline, mark),
+                         kCommandDeadline, mark),
       demo.out());
   BOOST_TEST(contains(demo.out().substr(mark), "You're on: server today 18:00-22:30"));
 
   // A call-out nobody answers: the waves go out and, after 20 minutes, the general manager hears.
   mark = demo.out().size();
   demo.writeStdin("Rosa: Omar isn't here\nwait 25\ninbox Kwame\nquit\n");
-  const auto status = demo.wait(kDeadline);
+  const auto status = demo.wait(kCommandDeadline);
   BOOST_TEST_REQUIRE(status.has_value());
   BOOST_TEST(*status == 0, demo.err());
   const std::string after = demo.out().substr(mark);
@@ -795,13 +798,13 @@ BOOST_AUTO_TEST_CASE(serveOpensTheStoreWithKeysFromCredentials) {
 
   test::ChildProcess child({test::edgeBinary(), "serve", "--config", conf},
                            credentialsIn(site.creds));
-  BOOST_REQUIRE_MESSAGE(child.waitForStderr("msg=\"ready\"", kDeadline), child.err());
+  BOOST_REQUIRE_MESSAGE(child.waitForStderr("msg=\"ready\"", kCommandDeadline), child.err());
   const std::string opened = logLine(child.err(), "msg=\"opened state directory\"");
   BOOST_TEST(contains(opened, "db_key=" + site.creds + "/db.key"), child.err());
   BOOST_TEST(contains(opened, "site_key=" + site.creds + "/site.key"), child.err());
   BOOST_TEST(!contains(child.err(), "level=warn"), child.err());
   child.signal(SIGTERM);
-  auto status = child.wait(kDeadline);
+  auto status = child.wait(kCommandDeadline);
   BOOST_REQUIRE(status.has_value());
   BOOST_TEST(*status == 0, child.err());
 }
@@ -811,7 +814,7 @@ BOOST_AUTO_TEST_CASE(serveWarnsAboutAKeyLeftInTheStateDirBesideItsCredential) {
   site.give("db.key", true);
   test::ChildProcess child({test::edgeBinary(), "serve", "--config", site.config()},
                            credentialsIn(site.creds));
-  BOOST_REQUIRE_MESSAGE(child.waitForStderr("msg=\"ready\"", kDeadline), child.err());
+  BOOST_REQUIRE_MESSAGE(child.waitForStderr("msg=\"ready\"", kCommandDeadline), child.err());
   std::vector<std::string> warnings;
   for (const std::string& l : lines(child.err())) {
     if (contains(l, "level=warn")) warnings.push_back(l);
@@ -820,7 +823,7 @@ BOOST_AUTO_TEST_CASE(serveWarnsAboutAKeyLeftInTheStateDirBesideItsCredential) {
   BOOST_TEST(contains(warnings[0], "copy=" + site.file("db.key")), child.err());
   BOOST_TEST(contains(warnings[0], "credential=" + site.creds + "/db.key"), child.err());
   child.signal(SIGTERM);
-  auto status = child.wait(kDeadline);
+  auto status = child.wait(kCommandDeadline);
   BOOST_REQUIRE(status.has_value());
   BOOST_TEST(*status == 0, child.err());
 }

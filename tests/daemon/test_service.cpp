@@ -7,19 +7,20 @@
 #include <string>
 #include <vector>
 
+#include "daemon/cli/command.h"
 #include "daemon/cli/commands.h"
 #include "store/state_dir.h"
 #include "tests/daemon/helpers.h"
 
 using namespace atoms;
 using namespace std::chrono_literals;
+using atoms::cli::kExitConfig;
 using test::contains;
 
 namespace {
 
 // Generous: the sanitizer build starts slowly. A passing run never waits this long.
-constexpr auto kDeadline = 60s;
-constexpr int kExitConfig = 78;
+constexpr auto kServiceDeadline = 60s;
 
 // The one line of the log that contains needle ("" if none).
 std::string lineWith(const std::string& log, const std::string& needle) {
@@ -113,7 +114,7 @@ BOOST_AUTO_TEST_CASE(refusalsAreJsonWhenTheFileAsksForJson) {
 }
 
 BOOST_AUTO_TEST_CASE(everyCommandAnswersHelpWithExitZero) {
-  for (const cli::Command& c : cli::allCommands()) {
+  for (const atoms::cli::Command& c : atoms::cli::allCommands()) {
     BOOST_TEST_CONTEXT(c.name) {
       auto r = test::runEdge({c.name, "--help"});
       BOOST_TEST(r.status == 0);
@@ -122,7 +123,8 @@ BOOST_AUTO_TEST_CASE(everyCommandAnswersHelpWithExitZero) {
   }
   auto top = test::runEdge({"--help"});
   BOOST_TEST(top.status == 0);
-  for (const cli::Command& c : cli::allCommands()) BOOST_TEST(contains(top.out, "  " + c.name));
+  for (const atoms::cli::Command& c : atoms::cli::allCommands())
+    BOOST_TEST(contains(top.out, "  " + c.name));
 }
 
 BOOST_AUTO_TEST_CASE(unknownCommandsAndOptionsExitTwo) {
@@ -146,10 +148,10 @@ BOOST_AUTO_TEST_CASE(versionPrintsTheProjectAndLibraryVersions) {
 BOOST_AUTO_TEST_CASE(serveLogsReadyAndStopsInReverseOrderOnSigterm) {
   Site site;
   test::ChildProcess child({test::edgeBinary(), "serve", "--config", site.config()});
-  BOOST_REQUIRE_MESSAGE(child.waitForStderr("msg=\"ready\"", kDeadline), child.err());
+  BOOST_REQUIRE_MESSAGE(child.waitForStderr("msg=\"ready\"", kServiceDeadline), child.err());
   BOOST_TEST(contains(lineWith(child.err(), "msg=\"ready\""), "site=site-7"));
   child.signal(SIGTERM);
-  auto status = child.wait(kDeadline);
+  auto status = child.wait(kServiceDeadline);
   BOOST_REQUIRE(status.has_value());
   BOOST_TEST(*status == 0, child.err());
 
@@ -174,9 +176,9 @@ BOOST_AUTO_TEST_CASE(serveLogsReadyAndStopsInReverseOrderOnSigterm) {
 BOOST_AUTO_TEST_CASE(sigintStopsTheServiceCleanlyToo) {
   Site site;
   test::ChildProcess child({test::edgeBinary(), "serve", "--config", site.config()});
-  BOOST_REQUIRE_MESSAGE(child.waitForStderr("msg=\"ready\"", kDeadline), child.err());
+  BOOST_REQUIRE_MESSAGE(child.waitForStderr("msg=\"ready\"", kServiceDeadline), child.err());
   child.signal(SIGINT);
-  auto status = child.wait(kDeadline);
+  auto status = child.wait(kServiceDeadline);
   BOOST_REQUIRE(status.has_value());
   BOOST_TEST(*status == 0, child.err());
   BOOST_TEST(contains(child.err(), "msg=\"stopped store\""));

@@ -27,7 +27,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr auto kDeadline = 10s;
+constexpr auto kWatchdogDeadline = 10s;
 constexpr char kContact[] = "+15550100200";
 constexpr char kManager[] = "+15550100300";
 
@@ -79,12 +79,12 @@ BOOST_AUTO_TEST_CASE(aBlockedEngineIsEscalatedByDirectSmsOnceAnHourAndAuditedWhe
   };
   engine.start();
   BOOST_REQUIRE(engine.post(arm));
-  BOOST_REQUIRE(engine.drain(kDeadline));
+  BOOST_REQUIRE(engine.drain(kWatchdogDeadline));
   dog.start();
   for (int i = 0; i < 5; ++i) {
     clock.advance(60s);
-    BOOST_REQUIRE(engine.drain(kDeadline));
-    BOOST_REQUIRE(dog.waitUntilChecked(clock.now(), kDeadline));
+    BOOST_REQUIRE(engine.drain(kWatchdogDeadline));
+    BOOST_REQUIRE(dog.waitUntilChecked(clock.now(), kWatchdogDeadline));
   }
   BOOST_TEST(gateway.transmissions().empty());
 
@@ -96,11 +96,11 @@ BOOST_AUTO_TEST_CASE(aBlockedEngineIsEscalatedByDirectSmsOnceAnHourAndAuditedWhe
     started.set_value();
     (void)gate.wait_for(30s);  // bounded, so a failing test cannot hang
   }));
-  BOOST_REQUIRE(started.get_future().wait_for(kDeadline) == std::future_status::ready);
+  BOOST_REQUIRE(started.get_future().wait_for(kWatchdogDeadline) == std::future_status::ready);
 
   clock.advance(12min);  // the engine's timers cannot fire
-  BOOST_REQUIRE(dog.waitUntilChecked(clock.now(), kDeadline));
-  BOOST_REQUIRE(gateway.waitForTransmissions(2, kDeadline));
+  BOOST_REQUIRE(dog.waitUntilChecked(clock.now(), kWatchdogDeadline));
+  BOOST_REQUIRE(gateway.waitForTransmissions(2, kWatchdogDeadline));
   const auto sent = gateway.transmissions();
   BOOST_REQUIRE_EQUAL(sent.size(), 2u);
   BOOST_TEST(sent[0].message.to == kContact);
@@ -113,21 +113,21 @@ BOOST_AUTO_TEST_CASE(aBlockedEngineIsEscalatedByDirectSmsOnceAnHourAndAuditedWhe
   BOOST_TEST(audited.size() == 0u);  // still stuck: the audit waits for the engine
 
   clock.advance(30min);
-  BOOST_REQUIRE(dog.waitUntilChecked(clock.now(), kDeadline));
+  BOOST_REQUIRE(dog.waitUntilChecked(clock.now(), kWatchdogDeadline));
   BOOST_TEST(gateway.transmissions().size() == 2u);  // not again within the hour
   clock.advance(31min);
-  BOOST_REQUIRE(dog.waitUntilChecked(clock.now(), kDeadline));
-  BOOST_REQUIRE(gateway.waitForTransmissions(4, kDeadline));
+  BOOST_REQUIRE(dog.waitUntilChecked(clock.now(), kWatchdogDeadline));
+  BOOST_REQUIRE(gateway.waitForTransmissions(4, kWatchdogDeadline));
   BOOST_TEST(gateway.transmissions()[2].message.body.find("has not run for 73 minutes") !=
              std::string::npos);
 
   // The engine recovers: the audits run, the heartbeat fires again, no more escalations.
   release.set_value();
-  BOOST_REQUIRE(engine.drain(kDeadline));
+  BOOST_REQUIRE(engine.drain(kWatchdogDeadline));
   BOOST_TEST(audited.size() == 2u);
   clock.advance(60s);
-  BOOST_REQUIRE(engine.drain(kDeadline));
-  BOOST_REQUIRE(dog.waitUntilChecked(clock.now(), kDeadline));
+  BOOST_REQUIRE(engine.drain(kWatchdogDeadline));
+  BOOST_REQUIRE(dog.waitUntilChecked(clock.now(), kWatchdogDeadline));
   BOOST_TEST(gateway.transmissions().size() == 4u);
   dog.stop();
   engine.stop();

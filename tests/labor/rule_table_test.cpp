@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tests/support/temp_dir.h"
+#include "tests/support/text_checks.h"
 
 namespace {
 
@@ -33,9 +34,7 @@ std::string rule(const std::string& id, const std::string& kind, const std::stri
   return r + R"(,"source":{"title":"t","url":"https://example.org/law","section":"1"}})";
 }
 
-bool contains(const std::string& hay, const std::string& needle) {
-  return hay.find(needle) != std::string::npos;
-}
+using atoms::testing::contains;
 
 }  // namespace
 

@@ -64,8 +64,8 @@ struct RuleBooks {
   std::vector<RuleBook> books;
 };
 
-testing::SyntheticSiteSpec specFor(std::uint64_t seed) {
-  testing::SyntheticSiteSpec spec;
+atoms::testing::SyntheticSiteSpec specFor(std::uint64_t seed) {
+  atoms::testing::SyntheticSiteSpec spec;
   spec.seed = seed;
   spec.people = 24;
   spec.weeks = 2;
@@ -166,9 +166,9 @@ BOOST_FIXTURE_TEST_SUITE(labor_properties, RuleBooks)
 BOOST_AUTO_TEST_CASE(extending_a_shift_never_lowers_overtime) {
   std::size_t compared = 0;
   for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
-    const testing::SyntheticSiteSpec spec = specFor(seed);
+    const atoms::testing::SyntheticSiteSpec spec = specFor(seed);
     const RuleBook& rules = rulesFor(seed);
-    site::SiteModel model = testing::syntheticSite(spec);
+    site::SiteModel model = atoms::testing::syntheticSite(spec);
     Picker pick(seed);
     ScheduleCheck before = check(model, rules);
     for (int round = 0; round < 6; ++round) {
@@ -189,9 +189,9 @@ BOOST_AUTO_TEST_CASE(extending_a_shift_never_lowers_overtime) {
 BOOST_AUTO_TEST_CASE(adding_a_shift_never_lowers_overtime) {
   std::size_t compared = 0;
   for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
-    const testing::SyntheticSiteSpec spec = specFor(seed);
+    const atoms::testing::SyntheticSiteSpec spec = specFor(seed);
     const RuleBook& rules = rulesFor(seed);
-    site::SiteModel model = testing::syntheticSite(spec);
+    site::SiteModel model = atoms::testing::syntheticSite(spec);
     Picker pick(seed + 100);
     ScheduleCheck before = check(model, rules);
     for (int round = 0; round < 6; ++round) {
@@ -218,10 +218,10 @@ BOOST_AUTO_TEST_CASE(adding_a_shift_never_lowers_overtime) {
 
 BOOST_AUTO_TEST_CASE(a_clean_schedule_stays_clean_when_a_shift_is_removed) {
   for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
-    testing::SyntheticSiteSpec spec = specFor(seed);
+    atoms::testing::SyntheticSiteSpec spec = specFor(seed);
     spec.noticeDays = 21;
     const RuleBook& rules = rulesFor(seed);
-    site::SiteModel model = testing::syntheticSite(spec);
+    site::SiteModel model = atoms::testing::syntheticSite(spec);
     // Make it clean: leave open every shift with a finding, until there are none.
     ScheduleCheck c = check(model, rules);
     for (int round = 0; round < 20 && c.findings > 0; ++round) {
@@ -238,7 +238,7 @@ BOOST_AUTO_TEST_CASE(a_clean_schedule_stays_clean_when_a_shift_is_removed) {
     }
     BOOST_TEST_REQUIRE(c.findings == 0u, "seed " << seed << " did not become clean");
     // Most of the schedule survives: the property is about a real schedule, not an empty one.
-    BOOST_TEST_REQUIRE(c.assignedShifts * 2 > assigned(testing::syntheticSite(spec)).size());
+    BOOST_TEST_REQUIRE(c.assignedShifts * 2 > assigned(atoms::testing::syntheticSite(spec)).size());
 
     Picker pick(seed + 200);
     for (int round = 0; round < 8 && !model.shifts.empty(); ++round) {
@@ -255,7 +255,7 @@ BOOST_AUTO_TEST_CASE(a_clean_schedule_stays_clean_when_a_shift_is_removed) {
 BOOST_AUTO_TEST_CASE(the_schedule_premium_is_the_sum_of_the_people_and_of_the_verdicts) {
   for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
     const RuleBook& rules = rulesFor(seed);
-    site::SiteModel model = testing::syntheticSite(specFor(seed));
+    site::SiteModel model = atoms::testing::syntheticSite(specFor(seed));
     model.scheduleVersions.clear();  // the engine's verdicts alone, below
     const ScheduleCheck c = check(model, rules);
     std::int64_t people = 0;
@@ -279,7 +279,7 @@ BOOST_AUTO_TEST_CASE(the_schedule_premium_is_the_sum_of_the_people_and_of_the_ve
 BOOST_AUTO_TEST_CASE(an_evaluation_does_not_depend_on_other_peoples_shifts) {
   for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
     const RuleBook& rules = rulesFor(seed);
-    const site::SiteModel full = testing::syntheticSite(specFor(seed));
+    const site::SiteModel full = atoms::testing::syntheticSite(specFor(seed));
     auto fullCtx = LaborContext::build(full, rules);
     BOOST_TEST_REQUIRE(fullCtx.ok(), fullCtx.message());
     Picker pick(seed + 300);
@@ -317,10 +317,10 @@ BOOST_AUTO_TEST_CASE(an_evaluation_does_not_depend_on_other_peoples_shifts) {
 
 BOOST_AUTO_TEST_CASE(the_generator_is_deterministic_and_its_sites_are_valid) {
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    const site::SiteModel a = testing::syntheticSite(specFor(seed));
-    BOOST_TEST((a == testing::syntheticSite(specFor(seed))));
+    const site::SiteModel a = atoms::testing::syntheticSite(specFor(seed));
+    BOOST_TEST((a == atoms::testing::syntheticSite(specFor(seed))));
     BOOST_TEST(site::validateSiteModel(a).ok(), site::validateSiteModel(a).message());
-    BOOST_TEST(!(a == testing::syntheticSite(specFor(seed + 1))));
+    BOOST_TEST(!(a == atoms::testing::syntheticSite(specFor(seed + 1))));
     std::size_t minors = 0;
     for (const site::Person& p : a.people) minors += p.minor ? 1 : 0;
     BOOST_TEST(minors >= 1u);

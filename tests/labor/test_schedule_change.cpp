@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "tests/labor/change_test_site.h"
+#include "tests/support/text_checks.h"
 
 // Proposed schedule changes (domain/labor/schedule_change.h): each kind, the per-person
 // verdicts, the premium the change adds, who approves, whose consent is needed, and the errors
@@ -19,9 +20,7 @@ using std::chrono::minutes;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using atoms::testing::contains;
 
 // Mon 2026-10-05 .. Thu 2026-10-08, 09:00-17:00: 32 h for `who` (Chicago, FLSA only).
 void fourDays(ChangeTestSite& s, const std::string& who) {

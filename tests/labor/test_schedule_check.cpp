@@ -13,6 +13,7 @@
 #include "domain/site/site_file.h"
 #include "domain/site/site_model.h"
 #include "domain/site/time_zone.h"
+#include "tests/labor/engine_test_site.h"
 #include "tests/support/synthetic_site.h"
 
 namespace atoms::labor {
@@ -21,10 +22,7 @@ namespace {
 namespace chr = std::chrono;
 using site::LocalTime;
 
-LocalTime at(int y, unsigned m, unsigned d, int h, int min = 0) {
-  return LocalTime{chr::local_days{chr::year{y} / chr::month{m} / chr::day{d}}} + chr::hours{h} +
-         chr::minutes{min};
-}
+using testing::at;
 
 RuleBook loadRules(const std::vector<std::string>& jurisdictions) {
   auto rules = loadRuleBook(std::string(ATOMS_SOURCE_DIR) + "/etc/labor", jurisdictions);
@@ -222,13 +220,13 @@ BOOST_AUTO_TEST_CASE(findings_are_grouped_by_person_then_rule_in_a_stable_order)
 // The totals add up: the schedule's premium is the sum of the people's; every finding is counted
 // by its effect; the per-rule totals count every occurrence once.
 BOOST_AUTO_TEST_CASE(totals_add_up_over_people_rules_and_effects) {
-  testing::SyntheticSiteSpec spec;
+  atoms::testing::SyntheticSiteSpec spec;
   spec.seed = 7;
   spec.people = 60;
   spec.weeks = 2;
   spec.jurisdictions = {"us", "us-wa", "us-wa-seattle"};
   spec.industry = "retail";
-  const site::SiteModel model = testing::syntheticSite(spec);
+  const site::SiteModel model = atoms::testing::syntheticSite(spec);
   const RuleBook rules = loadRules(spec.jurisdictions);
   auto c = checkSchedule(model, rules);
   BOOST_TEST_REQUIRE(c.ok(), c.message());
@@ -290,10 +288,10 @@ BOOST_AUTO_TEST_CASE(open_shifts_are_noted_not_found) {
 
 // The same schedule, whatever order its shifts are listed in, gives the same JSON, byte for byte.
 BOOST_AUTO_TEST_CASE(the_result_does_not_depend_on_the_order_of_shifts_in_the_file) {
-  testing::SyntheticSiteSpec spec;
+  atoms::testing::SyntheticSiteSpec spec;
   spec.seed = 11;
   spec.people = 40;
-  site::SiteModel model = testing::syntheticSite(spec);
+  site::SiteModel model = atoms::testing::syntheticSite(spec);
   const RuleBook rules = loadRules(spec.jurisdictions);
   auto first = checkSchedule(model, rules);
   BOOST_TEST_REQUIRE(first.ok(), first.message());

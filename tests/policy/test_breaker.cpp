@@ -5,13 +5,7 @@
 #include <vector>
 
 #include "domain/policy/breaker.h"
-
-namespace atoms::policy {
-// How Boost.Test prints a state in a failed assertion.
-inline std::ostream& boost_test_print_type(std::ostream& os, BreakerState state) {
-  return os << breakerStateName(state);
-}
-}  // namespace atoms::policy
+#include "tests/policy/policy_test_util.h"
 
 using namespace atoms;
 using namespace atoms::policy;
@@ -19,7 +13,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const TimePoint kT0 = TimePoint{} + std::chrono::hours(24 * 365 * 56);
+using atoms::testing::kT0;
 
 Breaker make(BreakerConfig config, TimePoint start = kT0) {
   auto b = Breaker::create(std::move(config), start);

@@ -11,7 +11,9 @@
 #include "domain/policy/breaker_board.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
+#include "tests/policy/policy_test_util.h"
 #include "tests/support/audit_entries.h"
+#include "tests/support/fields.h"
 #include "tests/support/temp_dir.h"
 
 using namespace atoms;
@@ -20,7 +22,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const TimePoint kT0 = TimePoint{} + std::chrono::hours(24 * 365 * 56);
+using atoms::testing::kT0;
 
 // The SMS provider has no heartbeat (a quiet night is not an outage): no staleness, as in serve.
 std::vector<BreakerConfig> siteBreakers() {
@@ -29,8 +31,8 @@ std::vector<BreakerConfig> siteBreakers() {
   return {outreachBreakerConfig(2), scheduleBreakerConfig(), sms};
 }
 
-struct Box {
-  Box() {
+struct BoardBox {
+  BoardBox() {
     Status made = initStateDir(dir, InitOptions{"site-a"});
     BOOST_REQUIRE_MESSAGE(made, made.message());
     reopen(kT0);
@@ -71,20 +73,16 @@ struct Box {
   std::unique_ptr<BreakerBoard> board;
 };
 
-std::string field(const Entry& e, const char* name) {
-  const json::Value* v = e.body.find(name);
-  BOOST_REQUIRE_MESSAGE(v && v->isString(), "no string field " << name);
-  return v->asString();
-}
+using atoms::testing::field;
 
-const BreakerAcker kPerson{"panel:ana", false};
+const BreakerAcker kPanelAcker{"panel:ana", false};
 
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(breaker_board)
 
 BOOST_AUTO_TEST_CASE(aTripIsAuditedWithItsReasonAndSurvivesAReopen) {
-  Box box;
+  BoardBox box;
   std::vector<BreakerEvent> heard;
   box.board->setOnChange([&](const BreakerEvent& e) { heard.push_back(e); });
   for (int i = 0; i < 4; ++i) {
@@ -117,7 +115,7 @@ BOOST_AUTO_TEST_CASE(aTripIsAuditedWithItsReasonAndSurvivesAReopen) {
 }
 
 BOOST_AUTO_TEST_CASE(signalsStillInTheirWindowCountAfterAReopen) {
-  Box box;
+  BoardBox box;
   box.ok(box.board->recordSignal("BRK-OUT", kT0, "sms", kSignalStopReply));
   box.ok(box.board->recordSignal("BRK-OUT", kT0 + 1h, "sms", kSignalStopReply));
   box.reopen(kT0 + 2h);
@@ -129,7 +127,7 @@ BOOST_AUTO_TEST_CASE(signalsStillInTheirWindowCountAfterAReopen) {
 }
 
 BOOST_AUTO_TEST_CASE(probeProgressSurvivesAReopen) {
-  Box box;
+  BoardBox box;
   box.ok(box.board->trip("BRK-SCH", kT0, "engine", "labor violation reached act"));
   box.ok(box.board->tick(kT0 + 24h));  // the violation signal is explicit: nothing to wait out
   BOOST_REQUIRE(box.state("BRK-SCH", kT0 + 24h) == "half-open");
@@ -140,7 +138,7 @@ BOOST_AUTO_TEST_CASE(probeProgressSurvivesAReopen) {
 }
 
 BOOST_AUTO_TEST_CASE(anAcknowledgementNeedsAPersonAndACleanWindowAndIsAuditedBothWays) {
-  Box box;
+  BoardBox box;
   box.ok(box.board->trip("BRK-OUT", kT0, "engine", "reply rate down 45% week over week"));
   box.ok(box.board->tick(kT0 + 12h));
   BOOST_REQUIRE(box.state("BRK-OUT", kT0 + 12h) == "half-open");
@@ -149,7 +147,7 @@ BOOST_AUTO_TEST_CASE(anAcknowledgementNeedsAPersonAndACleanWindowAndIsAuditedBot
   BOOST_REQUIRE(!automated.ok());
   BOOST_TEST(automated.message() ==
              "an automated process cannot acknowledge BRK-OUT; a person must");
-  auto early = box.board->acknowledge("BRK-OUT", kT0 + 13h, kPerson);
+  auto early = box.board->acknowledge("BRK-OUT", kT0 + 13h, kPanelAcker);
   BOOST_REQUIRE(!early.ok());
   BOOST_TEST(early.message().find("probe window not yet clean") != std::string::npos);
   BOOST_TEST(box.state("BRK-OUT", kT0 + 13h) == "half-open");
@@ -163,7 +161,7 @@ BOOST_AUTO_TEST_CASE(anAcknowledgementNeedsAPersonAndACleanWindowAndIsAuditedBot
   BOOST_TEST(box.view("BRK-OUT", kT0 + 61h).awaitingAck);
   box.reopen(kT0 + 61h);  // waiting for the person survives a restart too
   BOOST_TEST(box.view("BRK-OUT", kT0 + 61h).awaitingAck);
-  auto closed = box.board->acknowledge("BRK-OUT", kT0 + 61h, kPerson);
+  auto closed = box.board->acknowledge("BRK-OUT", kT0 + 61h, kPanelAcker);
   BOOST_REQUIRE_MESSAGE(closed.ok(), closed.message());
   BOOST_TEST(box.board->openBreakers().empty());
   auto changed = box.entries("breaker.changed");
@@ -176,7 +174,7 @@ BOOST_AUTO_TEST_CASE(anAcknowledgementNeedsAPersonAndACleanWindowAndIsAuditedBot
 }
 
 BOOST_AUTO_TEST_CASE(badInputIsRefusedAndChangesNothing) {
-  Box box;
+  BoardBox box;
   const std::uint64_t before = box.store->log().size();
   auto unknown = box.board->recordFailure("BRK-CONN-pos", kT0, "sms", "x");
   BOOST_REQUIRE(!unknown.ok());
@@ -184,7 +182,7 @@ BOOST_AUTO_TEST_CASE(badInputIsRefusedAndChangesNothing) {
   auto unwatched = box.board->recordSignal("BRK-SCH", kT0, "sms", kSignalStopReply);
   BOOST_REQUIRE(!unwatched.ok());
   BOOST_TEST(unwatched.message() == "BRK-SCH does not watch signal \"outreach.stop_reply\"");
-  BOOST_TEST(!box.board->acknowledge("BRK-NOPE", kT0, kPerson).ok());
+  BOOST_TEST(!box.board->acknowledge("BRK-NOPE", kT0, kPanelAcker).ok());
   BOOST_TEST(!box.board->acknowledge("BRK-OUT", kT0, {"\xff", false}).ok());
   BOOST_TEST(box.store->log().size() == before);
   auto twice = BreakerBoard::open(box.store->log(), box.store->db(),
@@ -194,7 +192,7 @@ BOOST_AUTO_TEST_CASE(badInputIsRefusedAndChangesNothing) {
 }
 
 BOOST_AUTO_TEST_CASE(aRowThatDoesNotParseIsNamed) {
-  Box box;
+  BoardBox box;
   box.ok(box.board->recordSignal("BRK-OUT", kT0, "sms", kSignalOutreachSent));
   auto broken = box.store->db().exec("UPDATE breaker SET state_json = '{\"state\":\"ajar\"}'");
   BOOST_REQUIRE(broken.ok());
@@ -204,7 +202,7 @@ BOOST_AUTO_TEST_CASE(aRowThatDoesNotParseIsNamed) {
 }
 
 BOOST_AUTO_TEST_CASE(theTripHookRunsInTheTripsTransactionAndItsFailureUndoesTheTrip) {
-  Box box;
+  BoardBox box;
   std::vector<std::string> trips;
   bool fail = true;
   box.board->setOnTrip([&](AuditLog::Batch& batch, const BreakerEvent& e) -> Status {
@@ -229,7 +227,7 @@ BOOST_AUTO_TEST_CASE(theTripHookRunsInTheTripsTransactionAndItsFailureUndoesTheT
 }
 
 BOOST_AUTO_TEST_CASE(reconfiguringKeepsTheStateAndTheSignals) {
-  Box box;
+  BoardBox box;
   for (int i = 0; i < 8; ++i) {
     box.ok(box.board->recordSignal("BRK-OUT", kT0 + i * 1min, "sms", kSignalOutreachSent));
   }
@@ -244,7 +242,7 @@ BOOST_AUTO_TEST_CASE(reconfiguringKeepsTheStateAndTheSignals) {
 // Seed 001 EC-RISK-006: an incident restarts the probe window of every half-open breaker (and
 // only those), audited with its reason, and the restart survives a reopen.
 BOOST_AUTO_TEST_CASE(anIncidentRestartsEveryHalfOpenProbeWindowAudited) {
-  Box box;
+  BoardBox box;
   auto none = box.board->restartProbes(kT0, "panel:ana", "incident inc-1");
   BOOST_TEST_REQUIRE(none.ok(), none.message());
   BOOST_TEST(none->empty());

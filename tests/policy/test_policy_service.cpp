@@ -21,6 +21,7 @@
 #include "domain/policy/trust_store.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
+#include "tests/policy/policy_test_util.h"
 #include "tests/support/audit_entries.h"
 #include "tests/support/temp_dir.h"
 
@@ -29,7 +30,7 @@ using namespace atoms::policy;
 
 namespace {
 
-constexpr std::string_view kFn = "staffing_scheduling";
+using atoms::testing::kFn;
 using Ceilings = std::map<std::string, Graduation>;
 
 struct Signal {

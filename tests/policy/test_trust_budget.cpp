@@ -17,18 +17,10 @@
 #include "domain/policy/trust_store.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
+#include "tests/policy/policy_test_util.h"
 #include "tests/support/audit_entries.h"
+#include "tests/support/fields.h"
 #include "tests/support/temp_dir.h"
-
-namespace atoms::policy {
-// How Boost.Test prints a graduation in a failed assertion.
-inline std::ostream& boost_test_print_type(std::ostream& os, Graduation g) {
-  return os << graduationName(g);
-}
-inline std::ostream& boost_test_print_type(std::ostream& os, GraduationCause c) {
-  return os << graduationCauseName(c);
-}
-}  // namespace atoms::policy
 
 using namespace atoms;
 using namespace atoms::policy;
@@ -36,10 +28,10 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const TimePoint kT0 = TimePoint{} + std::chrono::hours(24 * 365 * 56);
+using atoms::testing::kT0;
 constexpr auto kDay = std::chrono::hours(24);
 constexpr auto kMs = std::chrono::milliseconds(1);
-constexpr std::string_view kFn = "staffing_scheduling";
+using atoms::testing::kFn;
 
 TrustBudget fresh(TimePoint start = kT0) {
   auto b = TrustBudget::start(kFn, start);
@@ -796,8 +788,8 @@ BOOST_AUTO_TEST_SUITE_END()
 
 namespace {
 
-struct Box {
-  Box() {
+struct BudgetBox {
+  BudgetBox() {
     Status made = initStateDir(dir, InitOptions{"site-a"});
     BOOST_REQUIRE_MESSAGE(made, made.message());
     reopen();
@@ -833,18 +825,14 @@ struct Box {
   std::unique_ptr<TrustStore> trust;
 };
 
-std::string field(const Entry& e, const char* name) {
-  const json::Value* v = e.body.find(name);
-  BOOST_REQUIRE_MESSAGE(v && v->isString(), "no string field " << name);
-  return v->asString();
-}
+using atoms::testing::field;
 
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(trust_store)
 
 BOOST_AUTO_TEST_CASE(aFunctionBeginsAtItsFirstUpdateAndEveryChangeIsAudited) {
-  Box box;
+  BudgetBox box;
   auto none = box.trust->find(kFn);
   BOOST_REQUIRE(none.ok());
   BOOST_TEST(!none->has_value());
@@ -871,7 +859,7 @@ BOOST_AUTO_TEST_CASE(aFunctionBeginsAtItsFirstUpdateAndEveryChangeIsAudited) {
 }
 
 BOOST_AUTO_TEST_CASE(aConfiguredFunctionBeginsAtItsLevelAuditedAsConfigured) {
-  Box box;
+  BudgetBox box;
   box.trust = std::make_unique<TrustStore>(
       box.store->log(), box.store->db(),
       std::map<std::string, Graduation>{{std::string(kFn), Graduation::kAutonomous}});
@@ -896,7 +884,7 @@ BOOST_AUTO_TEST_CASE(aConfiguredFunctionBeginsAtItsLevelAuditedAsConfigured) {
 }
 
 BOOST_AUTO_TEST_CASE(theBudgetSurvivesAReopen) {
-  Box box;
+  BudgetBox box;
   for (int i = 0; i < 12; ++i) {
     const TimePoint t = kT0 + i * 1min;
     box.update(t, [t](TrustBudget& b) { return b.recordDecision(t); });
@@ -921,7 +909,7 @@ BOOST_AUTO_TEST_CASE(theBudgetSurvivesAReopen) {
 }
 
 BOOST_AUTO_TEST_CASE(anAdvanceIsAuditedWithItsEvidenceAndTheGateReadsTheEffectiveLevel) {
-  Box box;
+  BudgetBox box;
   TrustBudget ready = readyForPropose();
   // The store holds what the pure machine built: write it through a step that replaces it.
   box.update(kShadowReady, [&](TrustBudget& b) {
@@ -954,7 +942,7 @@ BOOST_AUTO_TEST_CASE(anAdvanceIsAuditedWithItsEvidenceAndTheGateReadsTheEffectiv
 }
 
 BOOST_AUTO_TEST_CASE(aRefusedStepWritesNothing) {
-  Box box;
+  BudgetBox box;
   const std::uint64_t size = box.store->log().size();
   auto r = box.trust->update(kFn, kT0, "panel:owner", "", [](TrustBudget& b) {
     return b.ownerRegress(kT0, Graduation::kShadow, "x");
@@ -971,7 +959,7 @@ BOOST_AUTO_TEST_CASE(aRefusedStepWritesNothing) {
 }
 
 BOOST_AUTO_TEST_CASE(aRegressionIsAuditedInTheSameBatchAsItsCause) {
-  Box box;
+  BudgetBox box;
   TrustBudget autonomous = at(Graduation::kAutonomous, 88);
   box.update(kT0, [&](TrustBudget& b) {
     b = autonomous;

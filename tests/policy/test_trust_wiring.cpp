@@ -19,15 +19,11 @@
 #include "daemon/service/store_subsystem.h"
 #include "store/site_store.h"
 #include "store/state_dir.h"
+#include "tests/policy/policy_test_util.h"
 #include "tests/support/audit_entries.h"
+#include "tests/support/fields.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_app.h"
-
-namespace atoms::policy {
-inline std::ostream& boost_test_print_type(std::ostream& os, Graduation g) {
-  return os << graduationName(g);
-}
-}  // namespace atoms::policy
 
 namespace atoms::test {
 namespace {
@@ -35,7 +31,7 @@ namespace {
 using namespace std::chrono_literals;
 using policy::Graduation;
 constexpr auto kDay = std::chrono::hours(24);
-constexpr std::string_view kFn = "staffing_scheduling";
+using atoms::testing::kFn;
 using Config = std::map<std::string, std::string>;
 
 // A site whose store, engine (on a simulated clock) and policy subsystems run in-process.
@@ -126,11 +122,7 @@ class Box {
   PolicySubsystem policy{Poco::Logger::get("policy"), store, engine};
 };
 
-std::string field(const Entry& e, const char* name) {
-  const json::Value* v = e.body.find(name);
-  BOOST_REQUIRE_MESSAGE(v && v->isString(), "no string field " << name);
-  return v->asString();
-}
+using atoms::testing::field;
 
 BOOST_AUTO_TEST_SUITE(trust_wiring)
 

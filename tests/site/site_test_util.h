@@ -1,6 +1,8 @@
 // Shared helpers of the site tests: the demo site file and a small valid site to mutate.
 #pragma once
 
+#include <boost/test/unit_test.hpp>
+#include <chrono>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -42,6 +44,19 @@ inline Result<SiteModel> parseMutated(const std::function<void(json::Object&)>& 
   json::Value v = json::parse(kSmallSite).value();
   mutate(v.asObject());
   return parseSiteFile(json::canonical(v));
+}
+
+// The message of parseMutated(mutate), which must fail.
+inline std::string errorOf(const std::function<void(json::Object&)>& mutate) {
+  auto r = parseMutated(mutate);
+  BOOST_REQUIRE_MESSAGE(!r.ok(), "expected the site file to be rejected");
+  return r.message();
+}
+
+// The instant of a UTC wall-clock time.
+inline Instant utc(int y, unsigned mo, unsigned d, int h, int mi) {
+  using namespace std::chrono;
+  return sys_days{year{y} / month{mo} / day{d}} + hours{h} + minutes{mi};
 }
 
 inline json::Object& at(json::Object& o, const char* section, std::size_t i) {

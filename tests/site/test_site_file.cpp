@@ -3,6 +3,7 @@
 
 #include "domain/site/site_file.h"
 #include "tests/site/site_test_util.h"
+#include "tests/support/text_checks.h"
 
 using namespace atoms;
 using namespace atoms::site;
@@ -11,21 +12,9 @@ using namespace std::chrono;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
+using atoms::testing::contains;
 
 // The error of a mutated small site; fails the test if it parsed.
-std::string errorOf(const std::function<void(json::Object&)>& mutate) {
-  auto r = parseMutated(mutate);
-  BOOST_REQUIRE_MESSAGE(!r.ok(), "expected the site file to be rejected");
-  return r.message();
-}
-
-Instant utc(int y, unsigned mo, unsigned d, int h, int mi) {
-  return sys_days{year{y} / month{mo} / day{d}} + hours{h} + minutes{mi};
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(site_file)

@@ -10,6 +10,7 @@
 #include "store/state_dir.h"
 #include "tests/site/site_test_util.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/text_checks.h"
 
 using namespace atoms;
 using namespace atoms::site;
@@ -18,9 +19,7 @@ using atoms::testing::TempDir;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
+using atoms::testing::contains;
 
 json::Array tagArray(const std::vector<std::string>& tags) {
   json::Array a;
@@ -31,12 +30,6 @@ json::Array tagArray(const std::vector<std::string>& tags) {
 // The small site with the bar tagged `tags`.
 Result<SiteModel> withBarTags(const std::vector<std::string>& tags) {
   return parseMutated([&](json::Object& o) { at(o, "stations", 1)["tags"] = tagArray(tags); });
-}
-
-std::string errorOf(const std::function<void(json::Object&)>& mutate) {
-  auto r = parseMutated(mutate);
-  BOOST_REQUIRE_MESSAGE(!r.ok(), "expected the site file to be rejected");
-  return r.message();
 }
 
 Database freshStore(TempDir& dir) {

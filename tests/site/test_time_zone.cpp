@@ -1,16 +1,17 @@
 #include <boost/test/unit_test.hpp>
 
 #include "domain/site/time_zone.h"
+#include "tests/site/site_test_util.h"
 
 using namespace atoms::site;
 using namespace std::chrono;
 
 namespace {
+
+using testing::utc;
+
 LocalTime local(int y, unsigned mo, unsigned d, int h, int mi) {
   return local_days{year{y} / month{mo} / day{d}} + hours{h} + minutes{mi};
-}
-Instant utc(int y, unsigned mo, unsigned d, int h, int mi) {
-  return sys_days{year{y} / month{mo} / day{d}} + hours{h} + minutes{mi};
 }
 }  // namespace
 

@@ -14,6 +14,8 @@
 #include "store/receipt.h"
 #include "store/signed_note.h"
 #include "tests/store/audit_fixture.h"
+#include "tests/support/file_contents.h"
+#include "tests/support/text_checks.h"
 
 namespace atoms {
 namespace {
@@ -25,14 +27,8 @@ using json::Value;
 using testing::LogFixture;
 using testing::tsAt;
 
-bool contains(const std::string& hay, const std::string& needle) {
-  return hay.find(needle) != std::string::npos;
-}
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using atoms::testing::contains;
+using atoms::testing::readAll;
 
 Entry sampleEntry() {
   Entry e;
@@ -400,11 +396,11 @@ BOOST_AUTO_TEST_CASE(publishRecordsTheHighWaterBeforeReturningTheNote) {
   auto note = f.log->publishCheckpoint(4);
   BOOST_REQUIRE(note.ok());
   BOOST_TEST(f.log->highWaterSize() == 4U);
-  BOOST_TEST(readFile(f.hwPath()) == *note);
+  BOOST_TEST(readAll(f.hwPath()) == *note);
   // Publishing an older checkpoint is allowed and leaves the file alone.
   auto older = f.log->publishCheckpoint(2);
   BOOST_REQUIRE(older.ok());
-  BOOST_TEST(readFile(f.hwPath()) == *note);
+  BOOST_TEST(readAll(f.hwPath()) == *note);
   BOOST_TEST(!f.log->publishCheckpoint(3).ok());
   BOOST_TEST(!fs::exists(f.hwPath() + ".tmp"));
 }
@@ -416,7 +412,7 @@ BOOST_AUTO_TEST_CASE(openCatchesTheHighWaterUpToTheNewestSignedSize) {
   fs::remove(f.hwPath());
   f.reopen();
   BOOST_TEST(f.log->highWaterSize() == 3U);
-  BOOST_TEST(readFile(f.hwPath()) == *f.log->checkpointAt(3));
+  BOOST_TEST(readAll(f.hwPath()) == *f.log->checkpointAt(3));
 }
 
 BOOST_AUTO_TEST_CASE(anOlderCopyOfThePublishedDatabaseIsRefused) {
@@ -450,7 +446,7 @@ BOOST_AUTO_TEST_CASE(aDatabaseThatDisagreesWithTheHighWaterIsRefused) {
   f.reopen();
   f.appendMany(5);
   BOOST_REQUIRE(f.log->publishCheckpoint(10).ok());
-  const std::string published = readFile(f.hwPath());
+  const std::string published = readAll(f.hwPath());
   f.close();
 
   // Someone restores the old copy, removes the high-water file and writes a different history.

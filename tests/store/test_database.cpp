@@ -16,7 +16,9 @@
 #include "store/database.h"
 #include "store/migrations.h"
 #include "store/row_reader.h"
+#include "tests/support/file_contents.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/text_checks.h"
 
 using namespace atoms;
 namespace fs = std::filesystem;
@@ -32,19 +34,9 @@ SecretBytes randomKey() {
   return k;
 }
 
-std::string readAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void writeAll(const std::string& path, const std::string& data) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << data;
-}
-
-bool contains(const std::string& hay, const std::string& needle) {
-  return hay.find(needle) != std::string::npos;
-}
+using atoms::testing::contains;
+using atoms::testing::readAll;
+using atoms::testing::writeAll;
 
 Database openOk(const std::string& path, const SecretBytes& key, OpenMode mode) {
   auto db = Database::open(path, key, mode);

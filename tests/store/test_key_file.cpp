@@ -12,7 +12,9 @@
 #include "base/bytes.h"
 #include "base/file_io.h"
 #include "store/key_file.h"
+#include "tests/support/file_contents.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/text_checks.h"
 
 using namespace atoms;
 namespace fs = std::filesystem;
@@ -21,11 +23,7 @@ namespace {
 
 using atoms::testing::TempDir;
 
-std::string readAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
+using atoms::testing::readAll;
 // Writes a file as an operator or a bad copy might, then sets its mode.
 void writeRaw(const std::string& path, const std::string& data, mode_t mode = 0600) {
   {
@@ -35,9 +33,7 @@ void writeRaw(const std::string& path, const std::string& data, mode_t mode = 06
   BOOST_REQUIRE(::chmod(path.c_str(), mode) == 0);
 }
 
-bool contains(const std::string& hay, const std::string& needle) {
-  return hay.find(needle) != std::string::npos;
-}
+using atoms::testing::contains;
 
 Bytes plain(const SecretBytes& s) { return Bytes(s.view().begin(), s.view().end()); }
 

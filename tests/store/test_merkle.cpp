@@ -19,7 +19,7 @@ Hash32 h(std::string_view hex) {
   return out;
 }
 
-std::vector<std::uint8_t> bytes(std::string_view hex) {
+std::vector<std::uint8_t> hexBytes(std::string_view hex) {
   auto b = atoms::fromHex(hex);
   BOOST_REQUIRE(b);
   return *b;
@@ -111,7 +111,7 @@ std::vector<Hash32> hashes(const std::vector<std::string>& hex) {
 
 MerkleTree referenceTree() {
   MerkleTree t;
-  for (const auto& leaf : kLeaves) t.append(atoms::leafHash(bytes(leaf)));
+  for (const auto& leaf : kLeaves) t.append(atoms::leafHash(hexBytes(leaf)));
   return t;
 }
 
@@ -244,20 +244,20 @@ BOOST_AUTO_TEST_CASE(hashesFollowRfc6962) {
              "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   BOOST_TEST(atoms::toHex(atoms::leafHash({})) == kRoots[0]);
   // Domain separation: a leaf hash is SHA-256(0x00 || x), a node SHA-256(0x01 || l || r).
-  const Hash32 a = atoms::leafHash(bytes("00"));
-  const Hash32 b = atoms::leafHash(bytes("10"));
+  const Hash32 a = atoms::leafHash(hexBytes("00"));
+  const Hash32 b = atoms::leafHash(hexBytes("10"));
   std::vector<std::uint8_t> node = {0x01};
   node.insert(node.end(), a.begin(), a.end());
   node.insert(node.end(), b.begin(), b.end());
   BOOST_TEST((atoms::nodeHash(a, b) == atoms::sha256(node)));
-  BOOST_TEST((atoms::leafHash(bytes("00")) == atoms::sha256(bytes("0000"))));
+  BOOST_TEST((atoms::leafHash(hexBytes("00")) == atoms::sha256(hexBytes("0000"))));
 }
 
 BOOST_AUTO_TEST_CASE(rootsMatchReferenceVectors) {
   MerkleTree t;
   BOOST_TEST((t.root() == atoms::emptyRoot()));
   for (std::size_t i = 0; i < kLeaves.size(); ++i) {
-    t.append(atoms::leafHash(bytes(kLeaves[i])));
+    t.append(atoms::leafHash(hexBytes(kLeaves[i])));
     BOOST_TEST(t.size() == i + 1);
     BOOST_TEST(atoms::toHex(t.root()) == kRoots[i]);
   }

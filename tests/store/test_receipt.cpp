@@ -8,6 +8,7 @@
 #include "store/receipt.h"
 #include "store/signed_note.h"
 #include "tests/store/audit_fixture.h"
+#include "tests/support/text_checks.h"
 
 namespace atoms {
 namespace {
@@ -17,9 +18,7 @@ using json::Object;
 using json::Value;
 using testing::sampleReceipt;
 
-bool contains(const std::string& hay, const std::string& needle) {
-  return hay.find(needle) != std::string::npos;
-}
+using atoms::testing::contains;
 
 SigningKey siteKey() { return SigningKey::generate("atoms-edge/demo-site"); }
 

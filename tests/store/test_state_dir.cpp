@@ -12,7 +12,9 @@
 
 #include "base/bytes.h"
 #include "store/state_dir.h"
+#include "tests/support/file_contents.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/text_checks.h"
 
 using namespace atoms;
 namespace fs = std::filesystem;
@@ -21,11 +23,7 @@ namespace {
 
 using atoms::testing::TempDir;
 
-std::string readAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
+using atoms::testing::readAll;
 // Every file under dir with its bytes: "changes nothing" is checked against this.
 std::map<std::string, std::string> snapshot(const std::string& dir) {
   std::map<std::string, std::string> out;
@@ -35,9 +33,7 @@ std::map<std::string, std::string> snapshot(const std::string& dir) {
   return out;
 }
 
-bool contains(const std::string& hay, const std::string& needle) {
-  return hay.find(needle) != std::string::npos;
-}
+using atoms::testing::contains;
 
 mode_t modeOf(const std::string& path) {
   struct stat st {};

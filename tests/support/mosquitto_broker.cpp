@@ -19,6 +19,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "tests/support/file_contents.h"
+
 extern char** environ;
 
 namespace atoms::testing {
@@ -26,13 +28,7 @@ namespace {
 
 constexpr const char* kMosquitto = "/usr/sbin/mosquitto";
 
-std::string readAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
+using atoms::testing::readAll;
 // Spawns argv with stdin /dev/null and stdout+stderr appended to outPath. -1 on failure.
 pid_t spawn(const std::vector<std::string>& argv, const std::string& outPath) {
   posix_spawn_file_actions_t fa;

@@ -160,8 +160,8 @@ sync::command::CommandResult parsed(const std::optional<std::string>& payload) {
   return *r;
 }
 
-struct Fixture {
-  Fixture() {
+struct BrokerCommandsFixture {
+  BrokerCommandsFixture() {
     testing::BrokerOptions o;
     o.failed = currentTestFailed;
     broker = std::make_unique<MosquittoBroker>(o);
@@ -177,7 +177,8 @@ struct Fixture {
 
 BOOST_AUTO_TEST_SUITE(commands_against_mosquitto)
 
-BOOST_FIXTURE_TEST_CASE(aSignedKillSwitchCommandIsAppliedAuditedAndAnswered, Fixture) {
+BOOST_FIXTURE_TEST_CASE(aSignedKillSwitchCommandIsAppliedAuditedAndAnswered,
+                        BrokerCommandsFixture) {
   Cloud cloud(*broker, site.site);
   BOOST_REQUIRE(cloud.connected());
   CommandBox box(site.dir, plainSettings(*broker, site.site), cloudKey.verifier());
@@ -202,7 +203,7 @@ BOOST_FIXTURE_TEST_CASE(aSignedKillSwitchCommandIsAppliedAuditedAndAnswered, Fix
 }
 
 BOOST_FIXTURE_TEST_CASE(aReplayIsRefusedAndTheStoredResultPublishedAgainAlsoAfterARestart,
-                        Fixture) {
+                        BrokerCommandsFixture) {
   Cloud cloud(*broker, site.site);
   BOOST_REQUIRE(cloud.connected());
   const std::string note = signCommand(
@@ -236,7 +237,7 @@ BOOST_FIXTURE_TEST_CASE(aReplayIsRefusedAndTheStoredResultPublishedAgainAlsoAfte
   BOOST_TEST(box.entries("command.refused").size() == 2u);
 }
 
-BOOST_FIXTURE_TEST_CASE(aForgedCommandIsRefusedAndChangesNothing, Fixture) {
+BOOST_FIXTURE_TEST_CASE(aForgedCommandIsRefusedAndChangesNothing, BrokerCommandsFixture) {
   Cloud cloud(*broker, site.site);
   BOOST_REQUIRE(cloud.connected());
   CommandBox box(site.dir, plainSettings(*broker, site.site), cloudKey.verifier());
@@ -257,7 +258,8 @@ BOOST_FIXTURE_TEST_CASE(aForgedCommandIsRefusedAndChangesNothing, Fixture) {
   BOOST_TEST(box.entries("command.applied").empty());
 }
 
-BOOST_FIXTURE_TEST_CASE(serveAppliesCloudCommandsAndUsesAConfigOverrideFromTheNextStart, Fixture) {
+BOOST_FIXTURE_TEST_CASE(serveAppliesCloudCommandsAndUsesAConfigOverrideFromTheNextStart,
+                        BrokerCommandsFixture) {
   Cloud cloud(*broker, site.site);
   BOOST_REQUIRE(cloud.connected());
   const std::string config = site.tmp.write(

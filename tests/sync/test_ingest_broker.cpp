@@ -21,8 +21,8 @@ namespace {
 using namespace std::chrono_literals;
 using sync::ingest::EvidenceRecord;
 
-struct Fixture {
-  Fixture() : broker(brokerOptions()) {
+struct IngestFixture {
+  IngestFixture() : broker(brokerOptions()) {
     Status s = broker.start();
     BOOST_REQUIRE_MESSAGE(s, s.message());
   }
@@ -56,7 +56,7 @@ std::vector<Segment> segmentsOf(const std::string& stateDir, std::uint64_t from,
 
 // The box's real uplink drains its log of `size` entries through the ingest: the box holds the ack
 // for all of it, and the cloud store holds exactly the box's entries, once each, in order.
-void requireTheBoxDrainsIntoTheStore(Fixture& f, std::uint64_t size) {
+void requireTheBoxDrainsIntoTheStore(IngestFixture& f, std::uint64_t size) {
   UplinkRig box(f.site.dir, plainSettings(f.broker, f.site.site));
   BOOST_REQUIRE_MESSAGE(box.error.empty(), box.error);
   BOOST_REQUIRE(eventually([&] { return box.stats().ackedSize == size; }));
@@ -85,7 +85,7 @@ bool isAckFor(const std::string& text, std::uint64_t size) {
 
 BOOST_AUTO_TEST_SUITE(ingest_against_mosquitto)
 
-BOOST_FIXTURE_TEST_CASE(storesEveryEntryOfTheBoxOnceInOrderAndTheBacklogDrains, Fixture) {
+BOOST_FIXTURE_TEST_CASE(storesEveryEntryOfTheBoxOnceInOrderAndTheBacklogDrains, IngestFixture) {
   IngestRig ingest(broker, storeDir, {siteKeyOf(site)}, "ingest-1");
   BOOST_REQUIRE_MESSAGE(ingest.error.empty(), ingest.error);
   BOOST_REQUIRE(ingest.ready(broker));
@@ -105,7 +105,7 @@ BOOST_FIXTURE_TEST_CASE(storesEveryEntryOfTheBoxOnceInOrderAndTheBacklogDrains, 
   BOOST_TEST(storedEvidence(storeDir, site.site).empty());
 }
 
-BOOST_FIXTURE_TEST_CASE(aDuplicateIsStoredOnceAndAckedAgain, Fixture) {
+BOOST_FIXTURE_TEST_CASE(aDuplicateIsStoredOnceAndAckedAgain, IngestFixture) {
   const std::uint64_t size = appendTo(site.dir, 40);
   const auto segs = segmentsOf(site.dir, 0);
   IngestRig ingest(broker, storeDir, {siteKeyOf(site)}, "ingest-1");
@@ -133,7 +133,7 @@ BOOST_FIXTURE_TEST_CASE(aDuplicateIsStoredOnceAndAckedAgain, Fixture) {
   BOOST_TEST(storedEvidence(storeDir, site.site).empty());
 }
 
-BOOST_FIXTURE_TEST_CASE(aTamperedSegmentIsRejectedAlarmedAndNothingIsStored, Fixture) {
+BOOST_FIXTURE_TEST_CASE(aTamperedSegmentIsRejectedAlarmedAndNothingIsStored, IngestFixture) {
   appendTo(site.dir, 30);
   auto segs = segmentsOf(site.dir, 0);
   IngestRig ingest(broker, storeDir, {siteKeyOf(site)}, "ingest-1");
@@ -178,7 +178,7 @@ BOOST_FIXTURE_TEST_CASE(aTamperedSegmentIsRejectedAlarmedAndNothingIsStored, Fix
   requireTheBoxDrainsIntoTheStore(*this, 30);
 }
 
-BOOST_FIXTURE_TEST_CASE(aForkIsKeptAsEvidenceAlarmedAndNeverAcked, Fixture) {
+BOOST_FIXTURE_TEST_CASE(aForkIsKeptAsEvidenceAlarmedAndNeverAcked, IngestFixture) {
   // Two copies of one box (a restored backup that went on signing): same key, same first 20
   // entries, then different histories.
   appendTo(site.dir, 20);
@@ -234,7 +234,7 @@ BOOST_FIXTURE_TEST_CASE(aForkIsKeptAsEvidenceAlarmedAndNeverAcked, Fixture) {
   BOOST_TEST(alarm->site == site.site);
 }
 
-BOOST_FIXTURE_TEST_CASE(aGapIsRecordedNothingIsKeptAndTheResendFillsIt, Fixture) {
+BOOST_FIXTURE_TEST_CASE(aGapIsRecordedNothingIsKeptAndTheResendFillsIt, IngestFixture) {
   appendTo(site.dir, 60);
   const auto segs = segmentsOf(site.dir, 0);
   BOOST_REQUIRE(segs.size() >= 2);
@@ -258,7 +258,7 @@ BOOST_FIXTURE_TEST_CASE(aGapIsRecordedNothingIsKeptAndTheResendFillsIt, Fixture)
   requireTheBoxDrainsIntoTheStore(*this, 60);
 }
 
-BOOST_FIXTURE_TEST_CASE(aSegmentArrivingEarlyIsHeldUntilItsPredecessorIsStored, Fixture) {
+BOOST_FIXTURE_TEST_CASE(aSegmentArrivingEarlyIsHeldUntilItsPredecessorIsStored, IngestFixture) {
   appendTo(site.dir, 60);
   const auto segs = segmentsOf(site.dir, 0);
   BOOST_REQUIRE(segs.size() >= 2);
@@ -276,7 +276,7 @@ BOOST_FIXTURE_TEST_CASE(aSegmentArrivingEarlyIsHeldUntilItsPredecessorIsStored, 
   BOOST_TEST(ingest.stats().gaps == 0u);
 }
 
-BOOST_FIXTURE_TEST_CASE(aSegmentOfAnUnregisteredSiteIsRefusedAndRecorded, Fixture) {
+BOOST_FIXTURE_TEST_CASE(aSegmentOfAnUnregisteredSiteIsRefusedAndRecorded, IngestFixture) {
   SiteDir other("site-b");  // the broker knows it; the ingest does not
   appendTo(other.dir, 20);
   const auto segs = segmentsOf(other.dir, 0);
@@ -296,7 +296,7 @@ BOOST_FIXTURE_TEST_CASE(aSegmentOfAnUnregisteredSiteIsRefusedAndRecorded, Fixtur
   BOOST_TEST(watcher.received(sync::siteTopics("site-b").ack).empty());
 }
 
-BOOST_FIXTURE_TEST_CASE(twoIngestersOnOneStoreNeverStoreAnEntryTwice, Fixture) {
+BOOST_FIXTURE_TEST_CASE(twoIngestersOnOneStoreNeverStoreAnEntryTwice, IngestFixture) {
   IngestRig first(broker, storeDir, {siteKeyOf(site)}, "ingest-1");
   BOOST_REQUIRE_MESSAGE(first.error.empty(), first.error);
   BOOST_REQUIRE(first.ready(broker));
@@ -317,7 +317,7 @@ BOOST_FIXTURE_TEST_CASE(twoIngestersOnOneStoreNeverStoreAnEntryTwice, Fixture) {
   BOOST_TEST(a.forks + a.invalid + b.forks + b.invalid == 0u);
 }
 
-BOOST_FIXTURE_TEST_CASE(anIngestProcessKilledMidStreamLosesNothing, Fixture) {
+BOOST_FIXTURE_TEST_CASE(anIngestProcessKilledMidStreamLosesNothing, IngestFixture) {
   const std::string sites =
       cloud.write("sites.json", "[{\"site\": \"" + site.site + "\", \"publicKey\": \"" +
                                     site.verifierKey + "\"}]");

@@ -9,6 +9,7 @@
 #include "store/signed_note.h"
 #include "sync/segment.h"
 #include "tests/store/audit_fixture.h"
+#include "tests/support/text_checks.h"
 
 namespace atoms {
 namespace {
@@ -17,9 +18,7 @@ using json::Object;
 using testing::LogFixture;
 using testing::tsAt;
 
-bool contains(const std::string& hay, const std::string& needle) {
-  return hay.find(needle) != std::string::npos;
-}
+using atoms::testing::contains;
 
 std::vector<Segment> build(LogFixture& f, std::uint64_t from, std::uint64_t to,
                            std::size_t maxBytes) {

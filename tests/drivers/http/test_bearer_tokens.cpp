@@ -7,6 +7,7 @@
 
 #include "drivers/http/bearer_tokens.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/text_checks.h"
 
 namespace atoms::drivers {
 namespace {
@@ -32,9 +33,7 @@ std::string secretFile(const TempDir& dir, const std::string& text, mode_t mode)
   return path;
 }
 
-bool contains(const std::string& hay, const std::string& needle) {
-  return hay.find(needle) != std::string::npos;
-}
+using atoms::testing::contains;
 
 }  // namespace
 

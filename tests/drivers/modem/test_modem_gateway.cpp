@@ -60,8 +60,8 @@ std::string sentText(const SimulatedModem::Sent& s) {
   return *text;
 }
 
-struct Fixture {
-  Fixture() {
+struct GatewayFixture {
+  GatewayFixture() {
     config.serial.device = modem.devicePath();
     config.commandTimeout = milliseconds(1000);
     config.promptTimeout = milliseconds(1000);
@@ -75,7 +75,7 @@ struct Fixture {
     config.backoffMax = milliseconds(200);
     config.journalPath = dir.file("sends.jsonl");
   }
-  ~Fixture() { gateway.reset(); }
+  ~GatewayFixture() { gateway.reset(); }
 
   void start() {
     gateway = std::make_unique<ModemGateway>(config);
@@ -102,7 +102,7 @@ struct Fixture {
 
 }  // namespace
 
-BOOST_FIXTURE_TEST_SUITE(modem_gateway, Fixture)
+BOOST_FIXTURE_TEST_SUITE(modem_gateway, GatewayFixture)
 
 BOOST_AUTO_TEST_CASE(initialisesPduModeWithStoredDeliveryAndStoredReports) {
   start();

@@ -13,7 +13,7 @@ using std::chrono::hours;
 
 namespace {
 
-const SmsClock::time_point kT0 = SmsClock::time_point(std::chrono::hours(24 * 365 * 54));
+const SmsClock::time_point kJournalT0 = SmsClock::time_point(std::chrono::hours(24 * 365 * 54));
 const hours kRetention(24 * 7);
 
 std::unique_ptr<SendJournal> openAt(const std::string& path, SmsClock::time_point now) {
@@ -40,62 +40,63 @@ BOOST_AUTO_TEST_CASE(answersFromWhatItRecordedAlsoAfterReopening) {
   atoms::testing::TempDir dir;
   const std::string path = dir.file("sends.jsonl");
   {
-    auto j = openAt(path, kT0);
-    BOOST_TEST(j->recordAttempt("accepted", kT0).ok());
-    BOOST_TEST(j->recordAccepted("accepted", sendOf("mr:4@1", {4}, kT0)).ok());
-    BOOST_TEST(j->recordAttempt("refused", kT0).ok());
-    BOOST_TEST(j->recordRefused("refused", kT0).ok());
-    BOOST_TEST(j->recordAttempt("uncertain", kT0).ok());
-    BOOST_TEST(j->recordUncertain("uncertain", kT0).ok());
-    BOOST_TEST(j->recordAttempt("crashed", kT0).ok());  // no outcome: a crash during AT+CMGS
+    auto j = openAt(path, kJournalT0);
+    BOOST_TEST(j->recordAttempt("accepted", kJournalT0).ok());
+    BOOST_TEST(j->recordAccepted("accepted", sendOf("mr:4@1", {4}, kJournalT0)).ok());
+    BOOST_TEST(j->recordAttempt("refused", kJournalT0).ok());
+    BOOST_TEST(j->recordRefused("refused", kJournalT0).ok());
+    BOOST_TEST(j->recordAttempt("uncertain", kJournalT0).ok());
+    BOOST_TEST(j->recordUncertain("uncertain", kJournalT0).ok());
+    BOOST_TEST(j->recordAttempt("crashed", kJournalT0).ok());  // no outcome: a crash during AT+CMGS
   }
-  auto j = openAt(path, kT0 + hours(1));
-  const auto accepted = j->reconcile("accepted", kT0);
+  auto j = openAt(path, kJournalT0 + hours(1));
+  const auto accepted = j->reconcile("accepted", kJournalT0);
   BOOST_CHECK(accepted.kind == Kind::kAccepted);
   BOOST_TEST(accepted.providerId == "mr:4@1");
-  BOOST_CHECK(j->reconcile("refused", kT0).kind == Kind::kNotFound);
-  BOOST_CHECK(j->reconcile("uncertain", kT0).kind == Kind::kUnknown);
-  BOOST_CHECK(j->reconcile("crashed", kT0).kind == Kind::kUnknown);
-  BOOST_CHECK(j->reconcile("never", kT0).kind == Kind::kNotFound);
+  BOOST_CHECK(j->reconcile("refused", kJournalT0).kind == Kind::kNotFound);
+  BOOST_CHECK(j->reconcile("uncertain", kJournalT0).kind == Kind::kUnknown);
+  BOOST_CHECK(j->reconcile("crashed", kJournalT0).kind == Kind::kUnknown);
+  BOOST_CHECK(j->reconcile("never", kJournalT0).kind == Kind::kNotFound);
   // Handed to send() before the journal existed: it cannot know.
-  BOOST_CHECK(j->reconcile("never", kT0 - hours(1)).kind == Kind::kUnknown);
+  BOOST_CHECK(j->reconcile("never", kJournalT0 - hours(1)).kind == Kind::kUnknown);
 }
 
 BOOST_AUTO_TEST_CASE(anUnansweredAttemptStaysUncertainAfterALaterRefusal) {
   atoms::testing::TempDir dir;
-  auto j = openAt(dir.file("j"), kT0);
-  BOOST_TEST(j->recordAttempt("k", kT0).ok());
-  BOOST_TEST(j->recordAttempt("k", kT0).ok());  // the first never got an answer
-  BOOST_TEST(j->recordRefused("k", kT0).ok());
-  BOOST_CHECK(j->reconcile("k", kT0).kind == Kind::kUnknown);
+  auto j = openAt(dir.file("j"), kJournalT0);
+  BOOST_TEST(j->recordAttempt("k", kJournalT0).ok());
+  BOOST_TEST(j->recordAttempt("k", kJournalT0).ok());  // the first never got an answer
+  BOOST_TEST(j->recordRefused("k", kJournalT0).ok());
+  BOOST_CHECK(j->reconcile("k", kJournalT0).kind == Kind::kUnknown);
 }
 
 BOOST_AUTO_TEST_CASE(ignoresATornLastLine) {
   atoms::testing::TempDir dir;
   const std::string path = dir.file("j");
   {
-    auto j = openAt(path, kT0);
-    BOOST_TEST(j->recordAttempt("k", kT0).ok());
-    BOOST_TEST(j->recordAccepted("k", sendOf("mr:1@1", {1}, kT0)).ok());
+    auto j = openAt(path, kJournalT0);
+    BOOST_TEST(j->recordAttempt("k", kJournalT0).ok());
+    BOOST_TEST(j->recordAccepted("k", sendOf("mr:1@1", {1}, kJournalT0)).ok());
   }
   std::ofstream(path, std::ios::app) << "{\"k\":\"acc";  // power cut mid-write
-  auto j = openAt(path, kT0);
-  BOOST_CHECK(j->reconcile("k", kT0).kind == Kind::kAccepted);
-  BOOST_TEST(j->recordAttempt("k2", kT0).ok());
-  auto again = openAt(path, kT0);
-  BOOST_CHECK(again->reconcile("k2", kT0).kind == Kind::kUnknown);
+  auto j = openAt(path, kJournalT0);
+  BOOST_CHECK(j->reconcile("k", kJournalT0).kind == Kind::kAccepted);
+  BOOST_TEST(j->recordAttempt("k2", kJournalT0).ok());
+  auto again = openAt(path, kJournalT0);
+  BOOST_CHECK(again->reconcile("k2", kJournalT0).kind == Kind::kUnknown);
 }
 
 BOOST_AUTO_TEST_CASE(keepsPartStatesForReportsAfterARestart) {
   atoms::testing::TempDir dir;
   const std::string path = dir.file("j");
   {
-    auto j = openAt(path, kT0);
-    BOOST_TEST(j->recordAccepted("k", sendOf("mr:7,8@1", {7, 8}, kT0)).ok());
-    BOOST_TEST(j->recordPartState("mr:7,8@1", 0, DeliveryState::kDelivered, kT0).ok());
-    BOOST_TEST(j->recordPartState("mr:7,8@1", 5, DeliveryState::kDelivered, kT0).ok());  // ignored
+    auto j = openAt(path, kJournalT0);
+    BOOST_TEST(j->recordAccepted("k", sendOf("mr:7,8@1", {7, 8}, kJournalT0)).ok());
+    BOOST_TEST(j->recordPartState("mr:7,8@1", 0, DeliveryState::kDelivered, kJournalT0).ok());
+    BOOST_TEST(
+        j->recordPartState("mr:7,8@1", 5, DeliveryState::kDelivered, kJournalT0).ok());  // ignored
   }
-  auto j = openAt(path, kT0);
+  auto j = openAt(path, kJournalT0);
   const auto sends = j->acceptedSends();
   BOOST_TEST_REQUIRE(sends.size() == 1u);
   BOOST_TEST(sends[0].references == (std::vector<int>{7, 8}), boost::test_tools::per_element());
@@ -107,20 +108,20 @@ BOOST_AUTO_TEST_CASE(dropsRecordsPastTheRetentionAndSaysSo) {
   atoms::testing::TempDir dir;
   const std::string path = dir.file("j");
   {
-    auto j = openAt(path, kT0);
-    BOOST_TEST(j->recordAttempt("old", kT0).ok());
-    BOOST_TEST(j->recordRefused("old", kT0).ok());
+    auto j = openAt(path, kJournalT0);
+    BOOST_TEST(j->recordAttempt("old", kJournalT0).ok());
+    BOOST_TEST(j->recordRefused("old", kJournalT0).ok());
   }
-  const auto later = kT0 + kRetention + hours(1);
+  const auto later = kJournalT0 + kRetention + hours(1);
   auto j = openAt(path, later);
   // The refusal is gone; for a message handed over back then, the journal cannot tell.
-  BOOST_CHECK(j->reconcile("old", kT0).kind == Kind::kUnknown);
+  BOOST_CHECK(j->reconcile("old", kJournalT0).kind == Kind::kUnknown);
   BOOST_CHECK(j->reconcile("new", later).kind == Kind::kNotFound);
   BOOST_TEST(j->acceptedSends().empty());
 }
 
 BOOST_AUTO_TEST_CASE(namesThePathWhenItCannotOpen) {
-  auto j = SendJournal::open("/nonexistent-dir/j", kT0, kRetention);
+  auto j = SendJournal::open("/nonexistent-dir/j", kJournalT0, kRetention);
   BOOST_TEST(!j.ok());
   BOOST_TEST(j.message().find("/nonexistent-dir/j") != std::string::npos);
 }

@@ -9,7 +9,7 @@
 namespace atoms::drivers::twilio {
 namespace {
 
-const std::string kToken = "f00dfacef00dfacef00dfacef00dface";
+const std::string kConfigToken = "f00dfacef00dfacef00dfacef00dface";
 
 struct Keys {
   std::map<std::string, std::string> values{
@@ -35,7 +35,7 @@ std::string tokenFile(const atoms::testing::TempDir& dir, const std::string& tex
 std::string loadError(const Keys& keys, const std::optional<std::string>& credentials = {}) {
   Result<TwilioConfig> c = loadTwilioConfig(keys.lookup(), credentials);
   BOOST_TEST_REQUIRE(!c.ok());
-  BOOST_TEST(c.message().find(kToken) == std::string::npos);
+  BOOST_TEST(c.message().find(kConfigToken) == std::string::npos);
   return c.message();
 }
 
@@ -46,11 +46,11 @@ BOOST_AUTO_TEST_SUITE(config)
 BOOST_AUTO_TEST_CASE(loadsAConfigWithTheTokenFromAFile) {
   atoms::testing::TempDir dir;
   Keys keys;
-  keys.values["sms.twilio.auth-token-file"] = tokenFile(dir, kToken + "\n", 0600);
+  keys.values["sms.twilio.auth-token-file"] = tokenFile(dir, kConfigToken + "\n", 0600);
   keys.values["sms.twilio.listen-port"] = "9090";
   Result<TwilioConfig> c = loadTwilioConfig(keys.lookup(), std::nullopt);
   BOOST_TEST_REQUIRE(c.ok(), c.message());
-  BOOST_TEST(std::string(c->authToken.view().begin(), c->authToken.view().end()) == kToken);
+  BOOST_TEST(std::string(c->authToken.view().begin(), c->authToken.view().end()) == kConfigToken);
   BOOST_TEST(c->apiBaseUrl == "https://api.twilio.com");
   BOOST_TEST(c->listenPort == 9090);
   BOOST_TEST(c->listenAddress == "127.0.0.1");
@@ -59,17 +59,17 @@ BOOST_AUTO_TEST_CASE(loadsAConfigWithTheTokenFromAFile) {
 
 BOOST_AUTO_TEST_CASE(readsTheTokenFromSystemdCredentials) {
   atoms::testing::TempDir dir;
-  tokenFile(dir, kToken, 0400);
+  tokenFile(dir, kConfigToken, 0400);
   Keys keys;
   Result<TwilioConfig> c = loadTwilioConfig(keys.lookup(), dir.path());
   BOOST_TEST_REQUIRE(c.ok(), c.message());
-  BOOST_TEST(c->authToken.size() == kToken.size());
+  BOOST_TEST(c->authToken.size() == kConfigToken.size());
 }
 
 BOOST_AUTO_TEST_CASE(refusesATokenFileOthersCanRead) {
   atoms::testing::TempDir dir;
   Keys keys;
-  const std::string path = tokenFile(dir, kToken, 0644);
+  const std::string path = tokenFile(dir, kConfigToken, 0644);
   keys.values["sms.twilio.auth-token-file"] = path;
   BOOST_TEST(loadError(keys) == "auth token file " + path +
                                     " is accessible by group or others (mode 0644); run chmod "
@@ -87,21 +87,21 @@ BOOST_AUTO_TEST_CASE(refusesToStartWithoutAToken) {
 BOOST_AUTO_TEST_CASE(refusesTwoTokenSources) {
   atoms::testing::TempDir dir;
   Keys keys;
-  keys.values["sms.twilio.auth-token-file"] = tokenFile(dir, kToken, 0600);
-  keys.values["sms.twilio.auth-token"] = kToken;
+  keys.values["sms.twilio.auth-token-file"] = tokenFile(dir, kConfigToken, 0600);
+  keys.values["sms.twilio.auth-token"] = kConfigToken;
   BOOST_TEST(loadError(keys).find("both set") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(neverEchoesAnInlineToken) {
   Keys keys;
-  keys.values["sms.twilio.auth-token"] = kToken + " trailing";
+  keys.values["sms.twilio.auth-token"] = kConfigToken + " trailing";
   const std::string error = loadError(keys);
   BOOST_TEST(error.find("whitespace") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(refusesPlainHttpExceptToLoopback) {
   Keys keys;
-  keys.values["sms.twilio.auth-token"] = kToken;
+  keys.values["sms.twilio.auth-token"] = kConfigToken;
   keys.values["sms.twilio.api-base-url"] = "http://api.twilio.com";
   BOOST_TEST(loadError(keys).starts_with("sms.twilio.api-base-url: bad value"));
   keys.values["sms.twilio.api-base-url"] = "http://127.0.0.1:8080";
@@ -114,7 +114,7 @@ BOOST_AUTO_TEST_CASE(refusesPlainHttpExceptToLoopback) {
 
 BOOST_AUTO_TEST_CASE(refusesUrlsWithATrailingSlashQueryOrCredentials) {
   Keys keys;
-  keys.values["sms.twilio.auth-token"] = kToken;
+  keys.values["sms.twilio.auth-token"] = kConfigToken;
   for (const std::string url :
        {"https://shop.example.net/", "https://shop.example.net/?a=1",
         "https://user:pw@shop.example.net", "https://shop.example.net#x", "shop.example.net"}) {
@@ -125,7 +125,7 @@ BOOST_AUTO_TEST_CASE(refusesUrlsWithATrailingSlashQueryOrCredentials) {
 
 BOOST_AUTO_TEST_CASE(needsASenderOrAMessagingService) {
   Keys keys;
-  keys.values["sms.twilio.auth-token"] = kToken;
+  keys.values["sms.twilio.auth-token"] = kConfigToken;
   keys.values.erase("sms.twilio.from");
   BOOST_TEST(loadError(keys) == "sms.twilio.from or sms.twilio.messaging-service-sid must be set");
   keys.values["sms.twilio.messaging-service-sid"] = "MG0123456789abcdef0123456789abcdef";
@@ -134,7 +134,7 @@ BOOST_AUTO_TEST_CASE(needsASenderOrAMessagingService) {
 
 BOOST_AUTO_TEST_CASE(checksIdentifiersAndNumbers) {
   Keys keys;
-  keys.values["sms.twilio.auth-token"] = kToken;
+  keys.values["sms.twilio.auth-token"] = kConfigToken;
   const std::vector<std::pair<std::string, std::string>> bad{
       {"sms.twilio.account-sid", "AC0123"},
       {"sms.twilio.account-sid", "AC0123456789ABCDEF0123456789ABCDEF"},

@@ -7,7 +7,7 @@
 namespace atoms::drivers::twilio {
 namespace {
 
-const std::string kToken = "fake-auth-token-0123456789abcdef";
+const std::string kWebhookToken = "fake-auth-token-0123456789abcdef";
 const std::string kAccount = "AC0123456789abcdef0123456789abcdef";
 const std::string kPublic = "https://shop-42.example.net/atoms";
 const SmsClock::time_point kNow = SmsClock::from_time_t(1767225600);  // 2026-01-01T00:00:00Z
@@ -30,12 +30,12 @@ WebhookRequest signedRequest(const std::string& uri, const FormFields& fields) {
   r.uri = uri;
   r.contentType = "application/x-www-form-urlencoded; charset=UTF-8";
   r.body = encodeForm(fields);
-  r.signature = twilioSignature(asBytes(kToken), kPublic + uri, fields);
+  r.signature = twilioSignature(asBytes(kWebhookToken), kPublic + uri, fields);
   return r;
 }
 
 WebhookVerdict interpret(const WebhookRequest& r) {
-  WebhookPolicy policy{asBytes(kToken), kAccount, kPublic, FormLimits{}};
+  WebhookPolicy policy{asBytes(kWebhookToken), kAccount, kPublic, FormLimits{}};
   return interpretWebhook(r, policy, kNow);
 }
 

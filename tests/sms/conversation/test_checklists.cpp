@@ -15,6 +15,7 @@
 #include "sms/text/checklist_intent.h"
 #include "sms/text/content_lint.h"
 #include "tests/sms/conversation/conversation_fixture.h"
+#include "tests/support/text_checks.h"
 
 namespace atoms::sms::conversation {
 namespace {
@@ -33,9 +34,7 @@ constexpr char kBook[] = R"({"version": 1, "checklists": [
    "graceMinutes": 30, "owner": {"station": "kitchen"},
    "temperature": {"unit": "F", "min": 33, "max": 41}}]})";
 
-bool contains(const std::string& text, std::string_view part) {
-  return text.find(part) != std::string::npos;
-}
+using atoms::testing::contains;
 
 struct ChecklistFixture : ConversationFixture {
   ChecklistFixture() {

@@ -11,6 +11,8 @@
 #include "sms/conversation/replies.h"
 #include "sms/text/content_lint.h"
 #include "tests/sms/conversation/conversation_fixture.h"
+#include "tests/support/fields.h"
+#include "tests/support/text_checks.h"
 
 namespace atoms::sms::conversation {
 namespace {
@@ -20,14 +22,9 @@ using testing::kAna;
 using testing::kLuis;
 using testing::kStranger;
 
-bool contains(const std::string& text, std::string_view part) {
-  return text.find(part) != std::string::npos;
-}
+using atoms::testing::contains;
 
-std::string field(const json::Value& v, std::string_view key) {
-  const json::Value* f = v.find(key);
-  return f != nullptr && f->isString() ? f->asString() : std::string();
-}
+using atoms::testing::field;
 
 // The last "sms.conversation" entry's body.
 json::Value lastConversation(ConversationFixture& f) {

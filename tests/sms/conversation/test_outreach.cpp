@@ -4,6 +4,7 @@
 #include "drivers/sms/encoding/segmentation.h"
 #include "sms/conversation/outreach.h"
 #include "tests/sms/conversation/conversation_fixture.h"
+#include "tests/support/fields.h"
 
 namespace atoms::sms::conversation {
 namespace {
@@ -12,15 +13,9 @@ using testing::ConversationFixture;
 using testing::kAna;
 using testing::kNoConsent;
 
-std::string field(const json::Value& v, std::string_view key) {
-  const json::Value* f = v.find(key);
-  return f != nullptr && f->isString() ? f->asString() : std::string();
-}
+using atoms::testing::field;
 
-std::int64_t intField(const json::Value& v, std::string_view key) {
-  const json::Value* f = v.find(key);
-  return f != nullptr && f->isInt() ? f->asInt() : -1;
-}
+using atoms::testing::intField;
 
 bool hasSource(const json::Value& receipt, std::string_view kind, std::string_view ref) {
   for (const json::Value& s : receipt.find("sources")->asArray()) {

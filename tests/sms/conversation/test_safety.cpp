@@ -12,6 +12,8 @@
 #include "sms/conversation/safety_desk.h"
 #include "sms/text/content_lint.h"
 #include "tests/sms/conversation/conversation_fixture.h"
+#include "tests/support/fields.h"
+#include "tests/support/text_checks.h"
 
 namespace atoms::sms::conversation {
 namespace {
@@ -24,9 +26,7 @@ using testing::kLuis;
 using testing::kSam;
 using testing::kStranger;
 
-bool contains(const std::string& text, std::string_view part) {
-  return text.find(part) != std::string::npos;
-}
+using atoms::testing::contains;
 
 std::string lastBody(ConversationFixture& f, const std::string& to) {
   auto rows = f.outboxTo(to);
@@ -34,10 +34,7 @@ std::string lastBody(ConversationFixture& f, const std::string& to) {
   return rows.back().body;
 }
 
-std::int64_t intField(const json::Value& v, std::string_view key) {
-  const json::Value* f = v.find(key);
-  return f != nullptr && f->isInt() ? f->asInt() : -1;
-}
+using atoms::testing::intField;
 
 BOOST_FIXTURE_TEST_CASE(aReportAtNightUnderAFreezeAlertsEveryoneAndAnswersWith911First,
                         ConversationFixture) {

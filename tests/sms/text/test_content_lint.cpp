@@ -7,13 +7,13 @@ using namespace atoms::sms;
 
 namespace {
 
-struct Fixture {
+struct LintFixture {
   ContentLint lint;
 };
 
 }  // namespace
 
-BOOST_FIXTURE_TEST_SUITE(content_lint, Fixture)
+BOOST_FIXTURE_TEST_SUITE(content_lint, LintFixture)
 
 BOOST_AUTO_TEST_CASE(passesTheTemplatesTheBoxSends) {
   const char* templates[] = {

@@ -7,7 +7,7 @@ using namespace atoms::sms;
 
 namespace {
 
-struct Fixture {
+struct InjectionFixture {
   InjectionDetector detector;
 
   bool flaggedFor(std::string_view text, InjectionReason reason) const {
@@ -20,7 +20,7 @@ struct Fixture {
 
 }  // namespace
 
-BOOST_FIXTURE_TEST_SUITE(injection_flag, Fixture)
+BOOST_FIXTURE_TEST_SUITE(injection_flag, InjectionFixture)
 
 BOOST_AUTO_TEST_CASE(flagsInstructionsAddressedToTheSystem) {
   struct Case {
