@@ -230,7 +230,9 @@ void printReport(std::ostream& out, const site::SiteModel& model, const site::Ti
     }
   }
 
-  out << "\nPremium pay in total: " << duration(c.premiumMinutes) << ", " << money(c.premiumCents)
+  out << "\nPremium pay in total: "
+      << (c.premiumMinutes > 0 || c.premiumCents > 0 ? premium(c.premiumMinutes, c.premiumCents)
+                                                     : std::string("none"))
       << " (overtime hours counted once where rules overlap)\n"
       << "Findings: " << c.findings << " (" << c.denied << " not allowed as scheduled, "
       << c.needsConsent << " needing the person's consent, " << c.withPremium

@@ -36,7 +36,7 @@ constexpr const char* kStranger = "+15550100777";  // not on the roster
 // The site the demo's phones belong to (docs/site-file.md).
 constexpr const char* kSiteFile = R"({"version":1,
  "site":{"id":"demo-bistro","name":"Bistro Marée","timeZone":"America/Los_Angeles",
-         "jurisdictions":["us","us-ca"],"industry":"restaurant"},
+         "jurisdictions":["us","us-ca"],"industry":"full_service_restaurant"},
  "certifications":[],
  "stations":[{"id":"line","name":"Line"},{"id":"floor","name":"Floor"}],
  "people":[

@@ -28,8 +28,6 @@ Seconds overlap(Instant a0, Instant a1, Instant b0, Instant b1) {
 
 }  // namespace
 
-std::string dayText(LocalDays d) { return site::formatDate(site::Date{d}); }
-
 Evaluation::Evaluation(const LaborContext& ctx, const site::Person& person,
                        const site::Shift& shift, Scope scope)
     : ctx_(ctx),

@@ -26,9 +26,6 @@
 namespace atoms::labor {
 
 using LocalDays = std::chrono::local_days;
-
-// A local day as "YYYY-MM-DD", for findings' details and inputs.
-std::string dayText(LocalDays d);
 using Findings = std::vector<RuleEvaluation>;
 
 // A stretch of P's time from the context's index: an assigned shift, or time off (no id).

@@ -16,7 +16,7 @@ using site::Seconds;
 namespace {
 
 // "13 d 23 h 59 min", "-2 h 0 min": notice as a manager reads it.
-std::string durationText(Seconds s) {
+std::string noticeText(Seconds s) {
   const bool negative = s < Seconds{0};
   std::int64_t minutes = (negative ? -s.count() : s.count()) / 60;
   const std::int64_t days = minutes / 1440;
@@ -159,6 +159,25 @@ Result<std::vector<RuleEvaluation>> FairWorkweek::publishFindings(
     const Seconds wall{zone.toLocal(s.start.utc) - zone.toLocal(at)};
     return std::min(real, wall);
   };
+  // Where the ordinance counts "calendar days before the first day of the work schedule" (Oregon,
+  // Seattle, Chicago...), the notice is the whole days from the local date of publication to the
+  // first local day of the version's shifts, whatever the hour of either.
+  // The schedule is what this version publishes for the first time: its first day is that of the
+  // earliest such shift (shifts it republishes, or adds to days already published, are not it).
+  const chr::local_days publishDay = chr::floor<chr::days>(zone.toLocal(at));
+  Instant firstFresh = Instant::max();
+  for (const auto& [personId, mine] : byPerson) {
+    for (const site::Shift* s : mine.fresh) firstFresh = std::min(firstFresh, s->start.utc);
+  }
+  const chr::local_days firstDay = chr::floor<chr::days>(zone.toLocal(firstFresh));
+  const std::int64_t scheduleDays = (firstDay - publishDay).count();
+  const auto byScheduleDay = [](const Rule& r) {
+    return r.text("measuredTo") == "first_day_of_schedule";
+  };
+  const auto late = [&](const Rule& r, const site::Shift& s) {
+    return byScheduleDay(r) ? scheduleDays < r.integer("days")
+                            : noticeOf(s) < chr::days{r.integer("days")};
+  };
 
   std::vector<RuleEvaluation> out;
   for (const site::Person& person : ctx_->model().people) {
@@ -193,7 +212,7 @@ Result<std::vector<RuleEvaluation>> FairWorkweek::publishFindings(
           acc.firstShift = s;
           acc.firstVersion = r;
         }
-        if (noticeOf(*s) < chr::days{r->integer("days")}) {
+        if (late(*r, *s)) {
           acc.late.push_back(s->id);
           if (acc.firstLate == nullptr) {
             acc.firstLate = s;
@@ -226,14 +245,28 @@ Result<std::vector<RuleEvaluation>> FairWorkweek::publishFindings(
       e.input["publishedAt"] = site::formatLocal(zone.toLocal(at));
       e.input["noticeMinutes"] = notice.count() / 60;
       e.input["requiredDays"] = rule.integer("days");
+      e.input["measuredTo"] = rule.text("measuredTo");
+      if (byScheduleDay(rule)) {
+        e.input["scheduleFirstDay"] = site::formatLocalDay(firstDay);
+        e.input["noticeDays"] = scheduleDays;
+      }
       e.input["lateShiftIds"] = idArray(acc.late);
       e.input["addedShiftIds"] = idArray(mine.added);
       if (!acc.late.empty()) {
         e.result = EvalResult::kFail;
         e.effect = VerdictKind::kDenied;
-        e.detail = "schedule " + version.id + " reaches " + person.id + " " + durationText(notice) +
-                   " before shift " + shown.id + " (" + site::formatLocal(shown.start.local) +
-                   "); " + std::to_string(rule.integer("days")) + " days of notice are required";
+        const std::string required =
+            std::to_string(rule.integer("days")) +
+            (byScheduleDay(rule) ? " calendar days before its first day are required"
+                                 : " days of notice are required");
+        e.detail = byScheduleDay(rule)
+                       ? "schedule " + version.id + " was published on " +
+                             site::formatLocalDay(publishDay) + ", " +
+                             std::to_string(scheduleDays) + " days before its first day (" +
+                             site::formatLocalDay(firstDay) + "); " + required
+                       : "schedule " + version.id + " reaches " + person.id + " " +
+                             noticeText(notice) + " before shift " + shown.id + " (" +
+                             site::formatLocal(shown.start.local) + "); " + required;
       }
       out.push_back(std::move(e));
     }
@@ -293,7 +326,7 @@ std::vector<RuleEvaluation> FairWorkweek::changeFindings(const WorkChange& chang
     }
     if (best == nullptr) {
       e.detail = "no premium for a " + std::string(changeTypeName(change.type)) + " change with " +
-                 durationText(notice) + " notice";
+                 noticeText(notice) + " notice";
       out.push_back(std::move(e));
       continue;
     }
@@ -304,7 +337,7 @@ std::vector<RuleEvaluation> FairWorkweek::changeFindings(const WorkChange& chang
     e.input["noticeLessThanHours"] = best->noticeLessThanHours;
     if (best->noticeAtLeastHours) e.input["noticeAtLeastHours"] = *best->noticeAtLeastHours;
     e.input["pay"] = payText(best->pay);
-    e.detail = std::string(changeTypeName(change.type)) + " with " + durationText(notice) +
+    e.detail = std::string(changeTypeName(change.type)) + " with " + noticeText(notice) +
                " notice owes " + payText(best->pay) + ": " + formatCents(e.premiumCents) +
                (rate == 0 && best->pay.unit != PayUnit::kCents ? " (no hourly rate on file)" : "");
     if (!costliest || e.premiumCents > out[*costliest].premiumCents) costliest = out.size();

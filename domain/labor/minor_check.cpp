@@ -133,7 +133,8 @@ void checkMinorRule(const Evaluation& ev, const Rule& r, Findings& out) {
   for (LocalDays d = ev.firstDay(); d <= ev.lastDay(); d += chr::days{1}) {
     const bool school = ev.schoolDay(d);
     checkPeriod(ev, r, school ? kSchoolDay : kNonSchoolDay, d, chr::days{1},
-                std::string(school ? "on school day " : "on ") + dayText(d), e, breaches);
+                std::string(school ? "on school day " : "on ") + site::formatLocalDay(d), e,
+                breaches);
   }
   const unsigned weekStart = ev.model().schoolCalendar.weekStart;
   const LocalDays lastWeek = Evaluation::weekStartOf(ev.lastDay(), weekStart);
@@ -142,7 +143,7 @@ void checkMinorRule(const Evaluation& ev, const Rule& r, Findings& out) {
     bool school = false;
     for (int i = 0; i < 7; ++i) school = school || ev.schoolDay(w + chr::days{i});
     checkPeriod(ev, r, school ? kSchoolWeek : kNonSchoolWeek, w, chr::days{7},
-                "in the week of " + dayText(w), e, breaches);
+                "in the week of " + site::formatLocalDay(w), e, breaches);
   }
 
   if (ev.model().schoolCalendar.schoolDays.empty()) e.input["schoolCalendar"] = false;

@@ -2,6 +2,13 @@
 // A rest before or after S shorter than the minimum needs the person's consent when the rule
 // says so (needs_consent), else it is allowed with its premium. Several jurisdictions' rules are
 // alternatives for the same short rest: every one is reported, the costliest premium counts.
+//
+// Each rule says which earlier shift the rest is counted from (restFrom, decision 0014):
+// "previous_calendar_day" (NYC, Seattle, Chicago, Oregon, Philadelphia: the rest after the
+// previous day's shift or one spanning two days, so a split shift within one calendar day is not
+// a short rest) or "last_shift" (Los Angeles, Berkeley: whatever shift came last). A rate premium
+// is paid on the hours of the later shift inside the rest window, or on the whole later shift
+// where the ordinance pays "for each shift" (premiumOn "whole_shift": Los Angeles).
 #include "domain/labor/evaluation.h"
 
 namespace atoms::labor {
@@ -15,11 +22,25 @@ constexpr std::string_view kRestGroup = "min_rest_between_shifts";
 void checkRestRule(const Evaluation& ev, const Rule& r, Findings& out) {
   RuleEvaluation e = ev.finding(r.id);
   const Seconds minRest = std::chrono::minutes{r.integer("minRestMinutes")};
+  const bool previousDayOnly = r.text("restFrom") == "previous_calendar_day";
+  const bool wholeShift = r.has("premiumOn") && r.text("premiumOn") == "whole_shift";
+  // Under previous_calendar_day, an earlier shift counts only when it started on an earlier local
+  // date than the later one: a same-day split is not a rest between shifts.
+  const auto startDay = [&](site::Instant t) {
+    return std::chrono::floor<std::chrono::days>(ev.zone().toLocal(t));
+  };
+  const auto counts = [&](site::Instant earlierStart, site::Instant laterStart) {
+    return !previousDayOnly || startDay(earlierStart) < startDay(laterStart);
+  };
   const WorkSpan* prev = nullptr;
   const WorkSpan* next = nullptr;
   for (const WorkSpan& w : ev.work()) {
-    if (w.end <= ev.start() && (prev == nullptr || w.end > prev->end)) prev = &w;
-    if (w.start >= ev.end() && (next == nullptr || w.start < next->start)) next = &w;
+    if (w.end <= ev.start() && counts(w.start, ev.start()) &&
+        (prev == nullptr || w.end > prev->end))
+      prev = &w;
+    if (w.start >= ev.end() && counts(ev.start(), w.start) &&
+        (next == nullptr || w.start < next->start))
+      next = &w;
   }
   // Each short rest: its length and the time of the later shift that falls inside it.
   Seconds shortest = Seconds::max();
@@ -30,11 +51,13 @@ void checkRestRule(const Evaluation& ev, const Rule& r, Findings& out) {
     shortest = std::min(shortest, gap);
     if (gap >= minRest) return;
     ++shortRests;
-    affected += std::min(minRest - gap, Seconds{laterEnd - laterStart});
+    const Seconds later{laterEnd - laterStart};
+    affected += wholeShift ? later : std::min(minRest - gap, later);
   };
   if (prev != nullptr) rest(prev->end, ev.start(), ev.end());
   if (next != nullptr) rest(ev.end(), next->start, next->end);
   e.input["minRestMinutes"] = r.integer("minRestMinutes");
+  e.input["restFrom"] = r.text("restFrom");
   if (shortest != Seconds::max()) e.input["restMinutes"] = shortest.count() / 60;
   e.premiumGroup = kRestGroup;
   e.premiumAlternative = r.id;

@@ -5,12 +5,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <set>
+#include <span>
 #include <sstream>
 #include <utility>
 
 #include "base/canonical_json.h"
 #include "base/digits.h"
+#include "domain/site/industry.h"
 #include "domain/site/station_tag.h"
 
 namespace atoms::labor {
@@ -35,11 +36,6 @@ constexpr std::array<std::pair<RuleKind, std::string_view>, 13> kKindNames{{
     {RuleKind::kStationCertification, "station_certification"},
 }};
 
-// The closed set of industry names used in coverage (docs/labor-rules.md).
-const std::set<std::string, std::less<>> kIndustries{
-    "building_services", "fast_food",     "food_service", "full_service_restaurant", "healthcare",
-    "hospitality",       "manufacturing", "retail",       "warehouse_services"};
-
 enum class ParamType {
   kInt,
   kBool,
@@ -49,13 +45,22 @@ enum class ParamType {
   kString,
   kStationTag,
   kPay,
-  kCases
+  kCases,
+  kChoice,  // one of ParamSpec::choices
 };
 struct ParamSpec {
   std::string_view name;
   ParamType type;
   bool required;
+  std::span<const std::string_view> choices = {};
 };
+
+// min_rest_between_shifts: which earlier shift the rest is counted from, and which hours a rate
+// premium is paid on (docs/labor-rules.md, decision 0014).
+constexpr std::string_view kRestFromChoices[] = {"previous_calendar_day", "last_shift"};
+constexpr std::string_view kPremiumOnChoices[] = {"hours_inside_rest", "whole_shift"};
+// advance_notice: calendar days before the first day of the schedule, or time before each shift.
+constexpr std::string_view kNoticeChoices[] = {"first_day_of_schedule", "each_shift"};
 
 // The parameter schema of each kind: the contract between these tables and the engine.
 const std::vector<ParamSpec>& specsFor(RuleKind kind) {
@@ -86,10 +91,14 @@ const std::vector<ParamSpec>& specsFor(RuleKind kind) {
                                             {"summerWindowEnd", kTime, false},
                                             {"summerFrom", kMonthDay, false},
                                             {"summerTo", kMonthDay, false}};
-  static const std::vector<ParamSpec> notice{{"days", kInt, true}};
+  static const std::vector<ParamSpec> notice{{"days", kInt, true},
+                                             {"measuredTo", kChoice, true, kNoticeChoices}};
   static const std::vector<ParamSpec> premium{{"cases", kCases, true}};
-  static const std::vector<ParamSpec> minRest{
-      {"minRestMinutes", kInt, true}, {"consentRequired", kBool, true}, {"premium", kPay, false}};
+  static const std::vector<ParamSpec> minRest{{"minRestMinutes", kInt, true},
+                                              {"consentRequired", kBool, true},
+                                              {"restFrom", kChoice, true, kRestFromChoices},
+                                              {"premium", kPay, false},
+                                              {"premiumOn", kChoice, false, kPremiumOnChoices}};
   static const std::vector<ParamSpec> decline{{"writtenConsentRequired", kBool, false}};
   static const std::vector<ParamSpec> minAge{{"stationTag", kStationTag, true},
                                              {"minAge", kInt, true}};
@@ -296,6 +305,15 @@ class FileParser {
         if (!c) return c.error();
         return ParamValue{std::move(*c)};
       }
+      case ParamType::kChoice: {
+        if (v.isString() &&
+            std::find(spec.choices.begin(), spec.choices.end(), v.asString()) != spec.choices.end())
+          return ParamValue{v.asString()};
+        std::string list;
+        for (std::string_view c : spec.choices)
+          list += (list.empty() ? "\"" : ", \"") + std::string(c) + "\"";
+        return bad("one of " + list);
+      }
     }
     return bad("valid");  // unreachable: the switch is exhaustive
   }
@@ -355,9 +373,10 @@ class FileParser {
           if (!ind->isArray())
             return fail(r.id, "field \"" + at + ".industries\" must be an array");
           for (const Value& name : ind->asArray()) {
-            if (!name.isString() || kIndustries.find(name.asString()) == kIndustries.end())
+            if (!name.isString() || !site::isKnownIndustry(name.asString()))
               return fail(r.id, "field \"" + at + ".industries\" has an unknown industry " +
-                                    (name.isString() ? "\"" + name.asString() + "\"" : "value"));
+                                    (name.isString() ? "\"" + name.asString() + "\"" : "value") +
+                                    " (known: " + std::string(site::knownIndustryList()) + ")");
             cov.industries.push_back(name.asString());
           }
         }

@@ -126,8 +126,9 @@ void checkTagAge(const Evaluation& ev, const site::Station* station, const Rule&
       if (*age < minAge) {
         e.result = EvalResult::kFail;
         e.effect = VerdictKind::kDenied;
-        e.detail = p.id + " is " + std::to_string(*age) + " on " + dayText(ev.firstDay()) + "; " +
-                   stationText(ev, tag) + " needs someone " + std::to_string(minAge) + " or older";
+        e.detail = p.id + " is " + std::to_string(*age) + " on " +
+                   site::formatLocalDay(ev.firstDay()) + "; " + stationText(ev, tag) +
+                   " needs someone " + std::to_string(minAge) + " or older";
       }
     }
   }
@@ -156,7 +157,7 @@ void checkTagCertification(const Evaluation& ev, const site::Station* station, c
   const std::string lacking =
       held == nullptr ? p.id + " holds no " + cert
                       : p.id + "'s " + cert + " expired on " + site::formatDate(*held->expires) +
-                            ", before the shift ends on " + dayText(ev.lastDay());
+                            ", before the shift ends on " + site::formatLocalDay(ev.lastDay());
   const std::string needs = stationText(ev, tag) + " needs a valid " + cert;
   e.detail = lacking + "; " + needs;
   bool withinGrace = false;
@@ -166,13 +167,13 @@ void checkTagCertification(const Evaluation& ev, const site::Station* station, c
     if (p.hireDate) {
       const LocalDays until = LocalDays{*p.hireDate} + chr::days{grace};
       e.input["hireDate"] = site::formatDate(*p.hireDate);
-      e.input["graceUntil"] = dayText(until);
+      e.input["graceUntil"] = site::formatLocalDay(until);
       // A new hire may work while obtaining it; the sentence carries the deadline.
       withinGrace = ev.lastDay() <= until;
-      e.detail += withinGrace ? ", and as a new hire " + p.id + " has until " + dayText(until) +
-                                    " to obtain it"
+      e.detail += withinGrace ? ", and as a new hire " + p.id + " has until " +
+                                    site::formatLocalDay(until) + " to obtain it"
                               : " (the " + std::to_string(grace) + " days after hire ended on " +
-                                    dayText(until) + ")";
+                                    site::formatLocalDay(until) + ")";
     } else if (held == nullptr) {
       // Someone who never held one may be a new hire, who would have time to obtain it.
       e.detail += ". A new hire has " + std::to_string(grace) +

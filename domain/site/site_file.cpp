@@ -8,6 +8,7 @@
 #include "base/canonical_json.h"
 #include "base/digits.h"
 #include "base/one_line.h"
+#include "domain/site/industry.h"
 #include "domain/site/station_tag.h"
 #include "drivers/sms/phone_number.h"
 
@@ -261,8 +262,12 @@ Result<SiteInfo> parseSiteInfo(const Value* v) {
     if (!isValidId(j)) return f.fail("jurisdiction code '" + j + "' is malformed");
   }
   info.jurisdictions = jurisdictions;
-  SITE_TRY(industry, f.optString("industry"));
-  info.industry = industry.value_or("");
+  SITE_TRY(industry, f.string("industry"));
+  if (!isKnownIndustry(industry)) {
+    return f.fail("industry '" + oneLine(industry) +
+                  "' is not one of: " + std::string(knownIndustryList()));
+  }
+  info.industry = industry;
   return info;
 }
 

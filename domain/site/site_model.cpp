@@ -45,6 +45,8 @@ std::string formatDate(Date d) {
   return buf;
 }
 
+std::string formatLocalDay(std::chrono::local_days d) { return formatDate(Date{d}); }
+
 std::string_view punchKindName(PunchKind kind) { return nameOf(kPunchKindNames, kind); }
 
 std::optional<PunchKind> parsePunchKind(std::string_view name) {

@@ -29,6 +29,8 @@ using Date = std::chrono::year_month_day;
 // calendar date, nullopt otherwise.
 std::optional<Date> parseDate(std::string_view text);
 std::string formatDate(Date d);
+// The same for a local day (a date in the site's zone).
+std::string formatLocalDay(std::chrono::local_days d);
 
 // An instant together with the wall-clock time it was written as. local - utc is the UTC offset
 // that applied (or that the file stated explicitly).
@@ -44,7 +46,7 @@ struct SiteInfo {
   std::string timeZone;  // IANA name, "America/Los_Angeles"
   std::vector<std::string>
       jurisdictions;     // most general first: "us", "us-ca", "us-ca-san-francisco"
-  std::string industry;  // "restaurant", "retail", "warehouse", ...
+  std::string industry;  // one of industries() (industry.h): "retail", "fast_food", ...
   friend bool operator==(const SiteInfo&, const SiteInfo&) = default;
 };
 

@@ -47,8 +47,11 @@ site::SiteModel calloutRestaurant(chr::local_days today) {
   auto zone = site::TimeZone::locate(kZone);
   BOOST_TEST_REQUIRE(zone.ok(), zone.message());
   site::SiteModel m;
-  m.site = {
-      "callout-site", "Bistro Maree", kZone, {"us", "us-ca", "us-ca-san-francisco"}, "restaurant"};
+  m.site = {"callout-site",
+            "Bistro Maree",
+            kZone,
+            {"us", "us-ca", "us-ca-san-francisco"},
+            "full_service_restaurant"};
   m.certifications = {{"food-handler", "Food handler card"}};
   m.stations = {{"line", "line cook", {"food-handler"}, std::nullopt, {}},
                 {"lead", "shift lead", {}, std::nullopt, {"shift_lead"}}};

@@ -43,8 +43,9 @@ BOOST_AUTO_TEST_SUITE(rule_table)
 BOOST_AUTO_TEST_CASE(validMinimalTablesCompose) {
   TempDir dir;
   dir.write("us.json", file("us", "null", kWeekly));
-  dir.write("us-xx.json",
-            file("us-xx", "\"us\"", rule("XX-NOTICE-14D", "advance_notice", R"({"days":14})")));
+  dir.write("us-xx.json", file("us-xx", "\"us\"",
+                               rule("XX-NOTICE-14D", "advance_notice",
+                                    R"({"days":14,"measuredTo":"first_day_of_schedule"})")));
   auto book = loadRuleBook(dir.path(), {"us-xx"});
   BOOST_TEST_REQUIRE(book.ok(), book.message());
   BOOST_TEST(book->rules().size() == 2u);
@@ -103,8 +104,10 @@ BOOST_AUTO_TEST_CASE(unknownJurisdictionIsNamedWithTheKnownOnes) {
 BOOST_AUTO_TEST_CASE(overlappingVersionsNameTheIdAndBothRanges) {
   TempDir dir;
   const std::string v1 =
-      rule("XX-NOTICE", "advance_notice", R"({"days":7})", "2018-07-01", "2020-07-01");
-  const std::string v2 = rule("XX-NOTICE", "advance_notice", R"({"days":14})", "2020-07-01");
+      rule("XX-NOTICE", "advance_notice", R"({"days":7,"measuredTo":"first_day_of_schedule"})",
+           "2018-07-01", "2020-07-01");
+  const std::string v2 = rule("XX-NOTICE", "advance_notice",
+                              R"({"days":14,"measuredTo":"first_day_of_schedule"})", "2020-07-01");
   dir.write("us.json", file("us", "null", v1 + "," + v2));
   auto book = loadRuleBook(dir.path(), {"us"});
   BOOST_TEST_REQUIRE(!book.ok());
@@ -116,8 +119,10 @@ BOOST_AUTO_TEST_CASE(overlappingVersionsNameTheIdAndBothRanges) {
 BOOST_AUTO_TEST_CASE(adjacentVersionsDoNotOverlap) {
   TempDir dir;
   const std::string v1 =
-      rule("XX-NOTICE", "advance_notice", R"({"days":7})", "2018-07-01", "2020-06-30");
-  const std::string v2 = rule("XX-NOTICE", "advance_notice", R"({"days":14})", "2020-07-01");
+      rule("XX-NOTICE", "advance_notice", R"({"days":7,"measuredTo":"first_day_of_schedule"})",
+           "2018-07-01", "2020-06-30");
+  const std::string v2 = rule("XX-NOTICE", "advance_notice",
+                              R"({"days":14,"measuredTo":"first_day_of_schedule"})", "2020-07-01");
   dir.write("us.json", file("us", "null", v1 + "," + v2));
   auto book = loadRuleBook(dir.path(), {"us"}, Date{2020, 6, 30});
   BOOST_TEST_REQUIRE(book.ok(), book.message());
@@ -154,12 +159,22 @@ BOOST_AUTO_TEST_CASE(badlyTypedParametersAreRejected) {
        "\"params.thresholdMinutes\" must be a non-negative integer"},
       {"daily_overtime", R"({"thresholdMinutes":480,"multiplier":"1,5"})",
        "\"params.multiplier\" must be a decimal string"},
-      {"min_rest_between_shifts", R"({"minRestMinutes":600,"consentRequired":"yes"})",
+      {"min_rest_between_shifts",
+       R"({"minRestMinutes":600,"consentRequired":"yes","restFrom":"last_shift"})",
        "\"params.consentRequired\" must be a boolean"},
+      {"min_rest_between_shifts", R"({"minRestMinutes":600,"consentRequired":true})",
+       "missing parameter \"params.restFrom\""},
+      {"min_rest_between_shifts",
+       R"({"minRestMinutes":600,"consentRequired":true,"restFrom":"previous_shift"})",
+       "\"params.restFrom\" must be one of \"previous_calendar_day\", \"last_shift\""},
+      {"min_rest_between_shifts",
+       R"({"minRestMinutes":600,"consentRequired":true,"restFrom":"last_shift","premiumOn":"all"})",
+       "\"params.premiumOn\" must be one of \"hours_inside_rest\", \"whole_shift\""},
       {"minor_hours", R"({"minAge":14,"maxAge":15,"windowStart":"7:00","windowEnd":"19:00"})",
        "\"params.windowStart\" must be a time"},
       {"min_rest_between_shifts",
-       R"({"minRestMinutes":600,"consentRequired":true,"premium":{"unit":"cents","amount":"100"}})",
+       R"({"minRestMinutes":600,"consentRequired":true,"restFrom":"last_shift",)"
+       R"("premium":{"unit":"cents","amount":"100"}})",
        "\"params.premium.amount\" must be a positive integer (cents)"},
       {"change_premium",
        R"({"cases":[{"change":"swapped","noticeLessThanHours":24,"pay":{"unit":"cents","amount":1}}]})",
@@ -167,7 +182,9 @@ BOOST_AUTO_TEST_CASE(badlyTypedParametersAreRejected) {
       {"change_premium",
        R"({"cases":[{"change":"added_hours","pay":{"unit":"hours_of_pay","amount":"1"}}]})",
        "missing field \"params.cases[0].noticeLessThanHours\""},
-      {"advance_notice", R"({"days":14,"hours":3})", "unknown parameter \"params.hours\""},
+      {"advance_notice", R"({"days":14,"measuredTo":"each_shift","hours":3})",
+       "unknown parameter \"params.hours\""},
+      {"advance_notice", R"({"days":14})", "missing parameter \"params.measuredTo\""},
   };
   for (const Case& c : cases) {
     TempDir dir;
@@ -216,18 +233,25 @@ BOOST_AUTO_TEST_CASE(fileStructureErrorsAreNamed) {
   const Case cases[] = {
       {"us.json", file("us-ny", "null", ""), "us.json: code \"us-ny\" does not match"},
       {"us.json", "{\"code\":\"us\"", "us.json: invalid JSON"},
-      {"us.json", file("us", "null", rule("lower-case", "advance_notice", R"({"days":1})")),
+      {"us.json",
+       file("us", "null",
+            rule("lower-case", "advance_notice", R"({"days":1,"measuredTo":"each_shift"})")),
        "rule lower-case: id is not of the stable form"},
-      {"us.json", file("us", "null", rule("XX-N", "advance_notice", R"({"days":1})", "2021-02-30")),
+      {"us.json",
+       file(
+           "us", "null",
+           rule("XX-N", "advance_notice", R"({"days":1,"measuredTo":"each_shift"})", "2021-02-30")),
        "rule XX-N: field \"effectiveFrom\" must be a date"},
       {"us.json",
        file("us", "null",
-            rule("XX-N", "advance_notice", R"({"days":1})", "2021-02-01", "2021-01-01")),
+            rule("XX-N", "advance_notice", R"({"days":1,"measuredTo":"each_shift"})", "2021-02-01",
+                 "2021-01-01")),
        "rule XX-N: field \"effectiveTo\" is before \"effectiveFrom\""},
       {"us.json",
-       file("us", "null",
-            R"({"id":"XX-N","kind":"advance_notice","summary":"s","params":{"days":1},)"
-            R"("effectiveFrom":"2020-01-01","source":{"title":"t","section":"1"}})"),
+       file(
+           "us", "null",
+           R"({"id":"XX-N","kind":"advance_notice","summary":"s","params":{"days":1,"measuredTo":"each_shift"},)"
+           R"("effectiveFrom":"2020-01-01","source":{"title":"t","section":"1"}})"),
        "rule XX-N: missing field \"source.url\""},
   };
   for (const Case& c : cases) {

@@ -53,7 +53,7 @@ BOOST_AUTO_TEST_CASE(a_clean_schedule_exits_zero_and_says_so) {
   const test::RunResult r = runEdge({"check", file, "--labor-dir", kLaborDir});
   BOOST_TEST(r.status == 0, r.err);
   BOOST_TEST(contains(r.out, "No findings"), r.out);
-  BOOST_TEST(contains(r.out, "Premium pay in total: 0 min, $0.00"), r.out);
+  BOOST_TEST(contains(r.out, "Premium pay in total: none"), r.out);
   BOOST_TEST(r.err.empty());
 }
 
@@ -129,6 +129,29 @@ BOOST_AUTO_TEST_CASE(a_bad_site_file_is_one_clear_line_and_exit_two) {
   const test::RunResult junk = runEdge({"check", notJson, "--labor-dir", kLaborDir});
   BOOST_TEST(junk.status == 2);
   BOOST_TEST(contains(junk.err, "junk.json: site file: invalid JSON"), junk.err);
+}
+
+// A flat premium has no hours to show: Philadelphia's $40 for a short rest after the previous day's
+// close (9-4604(2)) is "$40.00", never "0 min, $40.00".
+BOOST_AUTO_TEST_CASE(a_flat_premium_is_shown_as_money_only) {
+  TempDir dir;
+  site::SiteModel m = cleanSite();
+  m.site = site::SiteInfo{
+      "phl-site", "Phl", "America/New_York", {"us", "us-pa", "us-pa-philadelphia"}, "retail"};
+  const auto zone = *site::TimeZone::locate("America/New_York");
+  const auto stamp = [&](unsigned day, int hour) {
+    const site::LocalTime t =
+        site::LocalTime{chr::local_days{chr::year{2026} / 10 / day}} + chr::hours{hour};
+    return site::Stamp{*zone.toUtc(t), t};
+  };
+  m.shifts = {site::Shift{"close", "floor", stamp(5, 15), stamp(5, 23), std::nullopt, "p-1"},
+              site::Shift{"open", "floor", stamp(6, 7), stamp(6, 12), std::nullopt, "p-1"}};
+  const std::string file = dir.write("phl.json", site::writeSiteFile(m));
+  const test::RunResult r = runEdge({"check", file, "--labor-dir", kLaborDir});
+  BOOST_TEST(contains(r.out, "PHL-FWW-REST-9H (us-pa-philadelphia): needs the person's consent"),
+             r.out);
+  BOOST_TEST(contains(r.out, "Premium pay in total: $40.00"), r.out);
+  BOOST_TEST(!contains(r.out, "0 min, $40.00"), r.out);
 }
 
 BOOST_AUTO_TEST_CASE(an_unknown_jurisdiction_names_the_site_file_field) {

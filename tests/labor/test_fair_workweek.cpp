@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "tests/labor/change_test_site.h"
+#include "tests/support/text_checks.h"
 
 // Predictive-scheduling rules (domain/labor/fair_workweek.h): advance notice of a published
 // schedule, change premiums, the right to decline added hours. Every case names the rule id of
@@ -13,6 +14,7 @@
 namespace atoms::labor {
 
 using namespace testing;
+using atoms::testing::contains;
 using std::chrono::days;
 using std::chrono::hours;
 using std::chrono::minutes;
@@ -71,9 +73,13 @@ std::vector<std::string> idsIn(const RuleEvaluation& e, const std::string& key) 
 
 BOOST_AUTO_TEST_SUITE(fair_workweek)
 
-// The 13-day vs 14-day edge, per city: a schedule that reaches the person 14 days before their
-// first shift passes; one minute later fails (denied: the box does not publish it on its own).
-BOOST_AUTO_TEST_CASE(advance_notice_edge_per_jurisdiction) {
+// Advance notice counted as the ordinances count it: calendar days from the day a schedule is
+// published to the first day of that schedule, whatever the hour (OAR 839-026-0030(2): "at least
+// 14 calendar days before the first day of the work schedule"; MCC 6-110-050(a): "days before the
+// first day of any new schedule"; the other cities' "14 days in advance" of the schedule). A
+// schedule that starts on the 20th may be posted until the 6th at 23:59; from the 7th at 00:00 it
+// is late, for every shift on it (denied: the box does not publish it on its own).
+BOOST_AUTO_TEST_CASE(advance_notice_is_calendar_days_before_the_first_day_of_the_schedule) {
   struct Case {
     const char* jurisdiction;
     const char* zone;
@@ -84,18 +90,19 @@ BOOST_AUTO_TEST_CASE(advance_notice_edge_per_jurisdiction) {
   };
   const Case cases[] = {
       {"us-ny-nyc", "America/New_York", "fast_food", "NYC-FWW-NOTICE-14D", 14,
-       "NYC Admin. Code Title 20 Ch. 12 Subch. 3 (DCWP)"},
-      {"us-wa-seattle", "America/Los_Angeles", "retail", "SEA-SSO-NOTICE-14D", 14, "SMC 14.22"},
-      {"us-or", "America/Los_Angeles", "retail", "OR-PS-NOTICE", 14, "ORS 653.436 (BOLI)"},
-      {"us-il-chicago", "America/Chicago", "retail", "CHI-FWW-NOTICE", 14, "MCC 6-110"},
+       "NYC Admin. Code 20-1221 (DCWP: 14 days in advance of the start of the schedule)"},
+      {"us-wa-seattle", "America/Los_Angeles", "retail", "SEA-SSO-NOTICE-14D", 14,
+       "SMC 14.22 (14 calendar days before the first day of the work schedule)"},
+      {"us-or", "America/Los_Angeles", "retail", "OR-PS-NOTICE", 14, "OAR 839-026-0030(2)"},
+      {"us-il-chicago", "America/Chicago", "retail", "CHI-FWW-NOTICE", 14, "MCC 6-110-050(a)"},
       {"us-il-evanston", "America/Chicago", "retail", "EVN-FWW-NOTICE-14D", 14,
        "Evanston City Code 3-34"},
-      {"us-pa-philadelphia", "America/New_York", "retail", "PHL-FWW-NOTICE-14D", 14,
-       "Phila. Code 9-4602"},
+      {"us-pa-philadelphia", "America/New_York", "retail", "PHL-FWW-NOTICE", 14,
+       "Phila. Code 9-4602(3), from 2021"},
       {"us-ca-los-angeles", "America/Los_Angeles", "retail", "LA-FWW-NOTICE-14D", 14,
        "LAMC Ch. XVIII Art. 5"},
       {"us-ca-san-francisco", "America/Los_Angeles", "retail", "SF-FRERO-NOTICE-14D", 14,
-       "SF Police Code Art. 33G"},
+       "SF L&E Code 42.4(b)"},
       {"us-ca-berkeley", "America/Los_Angeles", "retail", "BRK-FWW-NOTICE-14D", 14, "BMC 13.102"},
       {"us-ca-emeryville", "America/Los_Angeles", "retail", "EMV-FWW-NOTICE-14D", 14,
        "EMC 5-39.03"},
@@ -107,23 +114,71 @@ BOOST_AUTO_TEST_CASE(advance_notice_edge_per_jurisdiction) {
       s.shift("first", at(2026, 10, 20, 9), at(2026, 10, 20, 17), "ana");
       s.shift("later", at(2026, 10, 24, 9), at(2026, 10, 24, 17), "ana");
       const std::vector<std::string> shifts{"first", "later"};
-      const Instant start = s.instant(at(2026, 10, 20, 9));
+      const unsigned lastDay = 20 - static_cast<unsigned>(c.days);
 
-      const RuleEvaluation pass = noticeOnPublish(s, shifts, start - days{c.days}, c.ruleId, "ana");
+      const RuleEvaluation pass =
+          noticeOnPublish(s, shifts, s.instant(at(2026, 10, lastDay, 23, 59)), c.ruleId, "ana");
       BOOST_TEST(name(pass.result) == "pass");
-      BOOST_TEST(intInput(pass, "noticeMinutes") == c.days * 1440);
+      BOOST_TEST(intInput(pass, "noticeDays") == c.days);
       BOOST_TEST(intInput(pass, "requiredDays") == c.days);
+      BOOST_TEST(textInput(pass, "measuredTo") == "first_day_of_schedule");
+      BOOST_TEST(textInput(pass, "scheduleFirstDay") == "2026-10-20");
 
       const RuleEvaluation fail =
-          noticeOnPublish(s, shifts, start - days{c.days} + minutes{1}, c.ruleId, "ana");
+          noticeOnPublish(s, shifts, s.instant(at(2026, 10, lastDay + 1, 0, 0)), c.ruleId, "ana");
       BOOST_TEST(name(fail.result) == "fail");
       BOOST_TEST(name(fail.effect) == "denied");
-      BOOST_TEST(intInput(fail, "noticeMinutes") == c.days * 1440 - 1);
-      BOOST_TEST(fail.input.at("shiftId").asString() == "first");
-      // The later shift still has its 14 days: only the first is late.
-      BOOST_TEST(idsIn(fail, "lateShiftIds") == std::vector<std::string>{"first"},
+      BOOST_TEST(intInput(fail, "noticeDays") == c.days - 1);
+      BOOST_TEST(idsIn(fail, "lateShiftIds") == (std::vector<std::string>{"first", "later"}),
                  boost::test_tools::per_element());
+      BOOST_TEST(contains(fail.detail, std::to_string(c.days - 1) +
+                                           " days before its first day (2026-10-20); " +
+                                           std::to_string(c.days) + " calendar days"),
+                 fail.detail);
     }
+  }
+}
+
+// NYC retail (Admin. Code 20-1251: "72 hours before the first shift on the schedule") counts
+// hours to the shifts themselves: 72 h before the first passes, a minute less fails, and only the
+// shift that is short of notice is late.
+BOOST_AUTO_TEST_CASE(nyc_retail_notice_is_72_hours_before_the_shift) {
+  ChangeTestSite s("America/New_York", {"us-ny-nyc"}, "retail");
+  s.person("ana");
+  s.shift("first", at(2026, 10, 20, 9), at(2026, 10, 20, 17), "ana");
+  s.shift("later", at(2026, 10, 24, 9), at(2026, 10, 24, 17), "ana");
+  const std::vector<std::string> shifts{"first", "later"};
+  const Instant start = s.instant(at(2026, 10, 20, 9));
+  const char* id = "NYC-FWW-RETAIL-NOTICE-72H";
+  const RuleEvaluation pass = noticeOnPublish(s, shifts, start - hours{72}, id, "ana");
+  BOOST_TEST(name(pass.result) == "pass");
+  BOOST_TEST(intInput(pass, "noticeMinutes") == 72 * 60);
+  BOOST_TEST(textInput(pass, "measuredTo") == "each_shift");
+  const RuleEvaluation fail = noticeOnPublish(s, shifts, start - hours{72} + minutes{1}, id, "ana");
+  BOOST_TEST(name(fail.result) == "fail");
+  BOOST_TEST(intInput(fail, "noticeMinutes") == 72 * 60 - 1);
+  BOOST_TEST(idsIn(fail, "lateShiftIds") == std::vector<std::string>{"first"},
+             boost::test_tools::per_element());
+}
+
+// PHL-FWW-NOTICE (Phila. Code 9-4602(3), as phased in): 10 days for schedules in 2020, 14 days
+// from 2021-01-01.
+BOOST_AUTO_TEST_CASE(philadelphia_notice_is_ten_days_in_2020_then_fourteen) {
+  struct Case {
+    int year;
+    int requiredDays;
+    const char* result;
+  };
+  const Case cases[] = {{2020, 10, "pass"}, {2021, 14, "fail"}};
+  for (const Case& c : cases) {
+    ChangeTestSite s("America/New_York", {"us-pa-philadelphia"});
+    s.person("bo");
+    s.shift("s", at(c.year, 6, 20, 10), at(c.year, 6, 20, 18), "bo");
+    const RuleEvaluation e =
+        noticeOnPublish(s, {"s"}, s.instant(at(c.year, 6, 9, 12)), "PHL-FWW-NOTICE", "bo");
+    BOOST_TEST(intInput(e, "requiredDays") == c.requiredDays);
+    BOOST_TEST(intInput(e, "noticeDays") == 11);
+    BOOST_TEST(name(e.result) == c.result);
   }
 }
 
@@ -158,29 +213,29 @@ BOOST_AUTO_TEST_CASE(oregon_notice_was_seven_days_before_july_2020) {
   BOOST_TEST(name(e.result) == "pass");
 }
 
-// NYC-FWW-NOTICE-14D across DST nights (America/New_York): notice is the shorter of real elapsed
-// time and wall-clock time, so a DST night never shaves an hour off 14 days.
-BOOST_AUTO_TEST_CASE(advance_notice_over_dst_nights) {
+// NYC-FWW-RETAIL-NOTICE-72H across DST nights (America/New_York): notice counted in hours is the
+// shorter of real elapsed time and wall-clock time, so a DST night never shaves an hour off it.
+BOOST_AUTO_TEST_CASE(advance_notice_in_hours_over_dst_nights) {
   struct Case {
     LocalTime published, shiftStart;
     std::int64_t noticeMinutes;
     const char* result;
   };
   const Case cases[] = {
-      // Spring forward 2026-03-08: 14 wall-clock days are 14 d - 1 h of real time.
-      {at(2026, 3, 6, 9), at(2026, 3, 20, 9), 14 * 1440 - 60, "fail"},
-      {at(2026, 3, 6, 8), at(2026, 3, 20, 9), 14 * 1440, "pass"},
-      // Fall back 2026-11-01: 09:30 -> 09:00 fourteen days later is 14 d + 30 min of real time
-      // but 13 d 23 h 30 min on the wall clock.
-      {at(2026, 10, 27, 9, 30), at(2026, 11, 10, 9), 14 * 1440 - 30, "fail"},
-      {at(2026, 10, 27, 9), at(2026, 11, 10, 9), 14 * 1440, "pass"},
+      // Spring forward 2026-03-08: 3 wall-clock days are 71 h of real time.
+      {at(2026, 3, 6, 9), at(2026, 3, 9, 9), 72 * 60 - 60, "fail"},
+      {at(2026, 3, 6, 8), at(2026, 3, 9, 9), 72 * 60, "pass"},
+      // Fall back 2026-11-01: 09:30 -> 09:00 three days later is 72 h 30 min of real time but
+      // 71 h 30 min on the wall clock.
+      {at(2026, 10, 29, 9, 30), at(2026, 11, 1, 9), 72 * 60 - 30, "fail"},
+      {at(2026, 10, 29, 9), at(2026, 11, 1, 9), 72 * 60, "pass"},
   };
   for (const Case& c : cases) {
-    ChangeTestSite s("America/New_York", {"us-ny-nyc"}, "fast_food");
+    ChangeTestSite s("America/New_York", {"us-ny-nyc"}, "retail");
     s.person("di");
     s.shift("s", c.shiftStart, c.shiftStart + hours{6}, "di");
     const RuleEvaluation e =
-        noticeOnPublish(s, {"s"}, s.instant(c.published), "NYC-FWW-NOTICE-14D", "di");
+        noticeOnPublish(s, {"s"}, s.instant(c.published), "NYC-FWW-RETAIL-NOTICE-72H", "di");
     BOOST_TEST(intInput(e, "noticeMinutes") == c.noticeMinutes);
     BOOST_TEST(name(e.result) == c.result);
   }

@@ -276,23 +276,31 @@ BOOST_AUTO_TEST_CASE(move_onto_a_dst_night_counts_real_hours) {
   BOOST_TEST(intInput(findingOf(ana, "SEA-SSO-DECLINE-ADDED"), "outsidePostedMinutes") == 540);
 }
 
-// Publishing through the change API: one verdict per person with newly published shifts; a
-// person whose first shift is less than 14 days away is denied (NYC-FWW-NOTICE-14D).
-BOOST_AUTO_TEST_CASE(publishing_late_for_one_person_is_denied) {
+// Publishing through the change API: one verdict per person with newly published shifts. A
+// schedule published 10 days before its first day is late for everyone on it (NYC-FWW-NOTICE-14D,
+// "14 days before the first day of the schedule"), even one whose own first shift is 20 days off;
+// a person whose shifts are all in a schedule posted in time is not (decision 0015).
+BOOST_AUTO_TEST_CASE(publishing_late_denies_everyone_on_that_schedule) {
   ChangeTestSite s("America/New_York", {"us-ny-nyc"}, "fast_food");
   s.person("ana");
   s.person("bo");
+  s.person("cy");
   s.shift("a1", at(2026, 10, 30, 9), at(2026, 10, 30, 17), "ana");
   s.shift("b1", at(2026, 10, 20, 9), at(2026, 10, 20, 17), "bo");
-  const Instant now = s.instant(at(2026, 10, 10, 9));  // 20 days before a1, 10 before b1
+  s.shift("c1", at(2026, 10, 30, 9), at(2026, 10, 30, 17), "cy");
+  const Instant now = s.instant(at(2026, 10, 10, 9));  // 10 days before the schedule's first day
   const ChangeVerdict v = s.evaluate(
       ScheduleChange{PublishVersion{site::ScheduleVersion{"v1", {}, {"a1", "b1"}}}}, now);
   BOOST_TEST(changeKindName(v.change) == "publish");
-  BOOST_TEST(name(personOf(v, "ana").verdict.kind) == "allowed");
+  BOOST_TEST(name(personOf(v, "ana").verdict.kind) == "denied");
   BOOST_TEST(name(personOf(v, "bo").verdict.kind) == "denied");
   BOOST_TEST(personOf(v, "bo").shiftIds == std::vector<std::string>{"b1"},
              boost::test_tools::per_element());
   BOOST_TEST(name(v.kind) == "denied");
+  // Cy's schedule, starting on the 30th, posted on the 10th: 20 days.
+  const ChangeVerdict later =
+      s.evaluate(ScheduleChange{PublishVersion{site::ScheduleVersion{"v2", {}, {"c1"}}}}, now);
+  BOOST_TEST(name(personOf(later, "cy").verdict.kind) == "allowed");
 }
 
 // Bad changes are one-line errors naming the record; nothing is evaluated.

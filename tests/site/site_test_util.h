@@ -28,7 +28,7 @@ inline std::string readText(const std::string& path) {
 // people, one shift.
 inline constexpr const char* kSmallSite = R"({
   "version": 1,
-  "site": {"id": "t-site", "timeZone": "America/Los_Angeles", "jurisdictions": ["us", "us-ca"]},
+  "site": {"id": "t-site", "timeZone": "America/Los_Angeles", "jurisdictions": ["us", "us-ca"], "industry": "retail"},
   "certifications": [{"id": "fh", "name": "Food handler card"}],
   "stations": [{"id": "line", "name": "Line", "requiredCertifications": ["fh"]},
                {"id": "bar", "name": "Bar", "minimumAge": 21}],

@@ -115,6 +115,23 @@ BOOST_AUTO_TEST_CASE(rejectsUnknownTimeZone) {
   BOOST_TEST(contains(e, "unknown time zone 'America/Springfield'"), e);
 }
 
+// An industry is one of a closed list (domain/site/industry.h): "restaurant", which the docs once
+// showed, matched no ordinance and silently turned every Fair Workweek rule off.
+BOOST_AUTO_TEST_CASE(rejectsAnUnknownOrMissingIndustryNamingTheValidOnes) {
+  std::string e = errorOf([](json::Object& o) { o["site"].asObject()["industry"] = "restaurant"; });
+  BOOST_TEST(contains(e,
+                      "industry 'restaurant' is not one of: retail, fast_food, "
+                      "full_service_restaurant, food_service"),
+             e);
+  BOOST_TEST(contains(e, ", other"), e);
+  e = errorOf([](json::Object& o) { o["site"].asObject().erase("industry"); });
+  BOOST_TEST(contains(e, "industry"), e);
+  for (const char* ok : {"full_service_restaurant", "warehouse_services", "other"}) {
+    auto r = parseMutated([&](json::Object& o) { o["site"].asObject()["industry"] = ok; });
+    BOOST_TEST(r.ok(), r.message());
+  }
+}
+
 BOOST_AUTO_TEST_CASE(requiresBirthDateAtStationsWithMinimumAgeAndForMinors) {
   std::string e = errorOf([](json::Object& o) {
     at(o, "people", 1)["roles"] = json::Array{"line", "bar"};
