@@ -91,9 +91,14 @@ std::string duration(std::int64_t minutes) {
   return s;
 }
 
-// "30 min, $23.25"; "$40.00" for a flat premium.
-std::string premium(std::int64_t minutes, std::int64_t cents) {
-  return (minutes > 0 ? duration(minutes) + ", " : "") + money(cents);
+// Premium pay as a manager reads it: the hours and their whole pay at the premium rate, and the
+// part of it above the regular pay ("30 min paid $23.25, of which $7.75 premium"); a premium owed
+// as such is all extra ("$40.00 premium", "1 h, $20.00 premium").
+std::string premium(std::int64_t minutes, std::int64_t cents, std::int64_t extraCents) {
+  if (extraCents == cents)
+    return (minutes > 0 ? duration(minutes) + ", " : "") + money(cents) + " premium";
+  return duration(minutes) + " paid " + money(cents) + ", of which " + money(extraCents) +
+         " premium";
 }
 
 std::string plural(std::size_t n, const std::string& one, const std::string& many) {
@@ -145,7 +150,7 @@ void printOccurrence(std::ostream& out, const labor::FindingOccurrence& o) {
   if (o.scheduleVersionId) out << " [schedule " << *o.scheduleVersionId << "]";
   if (!o.detail.empty()) out << ": " << o.detail;
   if (o.premiumMinutes > 0 || o.premiumCents > 0) {
-    out << " [" << premium(o.premiumMinutes, o.premiumCents) << "]";
+    out << " [" << premium(o.premiumMinutes, o.premiumCents, o.extraCents) << "]";
   }
   out << "\n";
 }
@@ -159,14 +164,14 @@ void printPerson(std::ostream& out, const site::SiteIndex& index, const labor::P
     if (!r.rule.jurisdiction.empty()) out << " (" << r.rule.jurisdiction << ")";
     out << ": " << effectLabel(r.worst) << ", " << plural(r.occurrences.size(), "time", "times");
     if (r.premiumMinutes > 0 || r.premiumCents > 0) {
-      out << ", " << premium(r.premiumMinutes, r.premiumCents);
+      out << ", " << premium(r.premiumMinutes, r.premiumCents, r.extraCents);
     }
     out << "\n";
     if (!r.rule.summary.empty()) out << "    " << r.rule.summary << "\n";
     for (const labor::FindingOccurrence& o : r.occurrences) printOccurrence(out, o);
   }
   if (p.premiumMinutes > 0 || p.premiumCents > 0) {
-    out << "  Premium for this person: " << premium(p.premiumMinutes, p.premiumCents);
+    out << "  Premium for this person: " << premium(p.premiumMinutes, p.premiumCents, p.extraCents);
     if (p.managerOfRecord) out << "; approval: " << personLabel(index, *p.managerOfRecord);
     out << "\n";
   }
@@ -224,15 +229,16 @@ void printReport(std::ostream& out, const site::SiteModel& model, const site::Ti
       out << "  " << r.ruleId << std::string(width - r.ruleId.size(), ' ') << "  "
           << plural(r.occurrences, "time", "times") << ", " << plural(r.people, "person", "people");
       if (r.premiumMinutes > 0 || r.premiumCents > 0) {
-        out << ", " << premium(r.premiumMinutes, r.premiumCents);
+        out << ", " << premium(r.premiumMinutes, r.premiumCents, r.extraCents);
       }
       out << "\n";
     }
   }
 
   out << "\nPremium pay in total: "
-      << (c.premiumMinutes > 0 || c.premiumCents > 0 ? premium(c.premiumMinutes, c.premiumCents)
-                                                     : std::string("none"))
+      << (c.premiumMinutes > 0 || c.premiumCents > 0
+              ? premium(c.premiumMinutes, c.premiumCents, c.extraCents)
+              : std::string("none"))
       << " (overtime hours counted once where rules overlap)\n"
       << "Findings: " << c.findings << " (" << c.denied << " not allowed as scheduled, "
       << c.needsConsent << " needing the person's consent, " << c.withPremium

@@ -56,6 +56,7 @@ void owePremium(const Evaluation& ev, const Rule& r, RuleEvaluation& e) {
   const PremiumAmount owed = premiumFor(r.pay("premium"), 1, {}, ev.person().hourlyRateCents);
   e.premiumMinutes = owed.minutes;
   e.premiumCents = owed.cents;
+  e.extraCents = owed.extraCents;
   e.effect = VerdictKind::kAllowedWithPremium;
   e.detail += "; premium owed: " + formatCents(owed.cents);
   if (owed.minutes > 0) {

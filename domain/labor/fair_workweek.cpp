@@ -334,6 +334,7 @@ std::vector<RuleEvaluation> FairWorkweek::changeFindings(const WorkChange& chang
     e.effect = VerdictKind::kAllowedWithPremium;
     e.premiumMinutes = bestAmount.minutes;
     e.premiumCents = bestAmount.cents;
+    e.extraCents = bestAmount.extraCents;
     e.input["noticeLessThanHours"] = best->noticeLessThanHours;
     if (best->noticeAtLeastHours) e.input["noticeAtLeastHours"] = *best->noticeAtLeastHours;
     e.input["pay"] = payText(best->pay);
@@ -349,6 +350,7 @@ std::vector<RuleEvaluation> FairWorkweek::changeFindings(const WorkChange& chang
     }
     out[i].premiumMinutes = 0;
     out[i].premiumCents = 0;
+    out[i].extraCents = 0;
     out[i].detail += "; not added: the costlier premium of " + out[*costliest].ruleId + " applies";
   }
 

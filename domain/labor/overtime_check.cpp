@@ -258,6 +258,7 @@ void checkOvertime(const Evaluation& ev, Findings& out) {
         e.result = EvalResult::kThresholdExceeded;
         e.premiumMinutes = added.count() / 60;
         e.premiumCents = signedPayCents(added, ev.person().hourlyRateCents, c.rate);
+        e.extraCents = signedPayCents(added, ev.person().hourlyRateCents, extraRate(c.rate));
         if (added > Seconds{0}) e.effect = VerdictKind::kAllowedWithPremium;
       }
       out.push_back(std::move(e));

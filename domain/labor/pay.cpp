@@ -23,8 +23,12 @@ std::int64_t payCents(site::Seconds worked, std::int64_t hourlyRateCents, Decima
   return (numerator * 2 + denominator) / (denominator * 2);
 }
 
+Decimal extraRate(Decimal rate) {
+  return rate.num > rate.den ? Decimal{rate.num - rate.den, rate.den} : Decimal{0, 1};
+}
+
 PremiumAmount premiumFor(const Pay& pay, std::int64_t occurrences, site::Seconds affected,
-                         std::int64_t hourlyRateCents) {
+                         std::int64_t hourlyRateCents, AffectedHours affectedHours) {
   PremiumAmount out;
   switch (pay.unit) {
     case PayUnit::kCents:
@@ -37,11 +41,17 @@ PremiumAmount premiumFor(const Pay& pay, std::int64_t occurrences, site::Seconds
       out.cents = payCents(paid, hourlyRateCents, hours);
       break;
     }
-    case PayUnit::kRateOfAffectedHours:
+    case PayUnit::kRateOfAffectedHours: {
+      const Decimal rate = parseDecimal(pay.amount);
       out.minutes = affected.count() / 60;
-      out.cents = payCents(affected, hourlyRateCents, parseDecimal(pay.amount));
-      break;
+      out.cents = payCents(affected, hourlyRateCents, rate);
+      out.extraCents = affectedHours == AffectedHours::kWorked
+                           ? payCents(affected, hourlyRateCents, extraRate(rate))
+                           : out.cents;
+      return out;
+    }
   }
+  out.extraCents = out.cents;
   return out;
 }
 

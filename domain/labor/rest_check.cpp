@@ -69,10 +69,11 @@ void checkRestRule(const Evaluation& ev, const Rule& r, Findings& out) {
   e.result = EvalResult::kThresholdExceeded;
   e.effect = consent ? VerdictKind::kNeedsConsent : VerdictKind::kAllowedWithPremium;
   if (r.has("premium")) {
-    const PremiumAmount owed =
-        premiumFor(r.pay("premium"), shortRests, affected, ev.person().hourlyRateCents);
+    const PremiumAmount owed = premiumFor(r.pay("premium"), shortRests, affected,
+                                          ev.person().hourlyRateCents, AffectedHours::kWorked);
     e.premiumMinutes = owed.minutes;
     e.premiumCents = owed.cents;
+    e.extraCents = owed.extraCents;
   }
   e.input["consentRequired"] = consent;
   e.detail = "rest of " + durationText(shortest) + " between shifts, under " +

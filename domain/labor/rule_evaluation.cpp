@@ -37,6 +37,7 @@ namespace {
 struct Premium {
   std::int64_t minutes = 0;
   std::int64_t cents = 0;
+  std::int64_t extraCents = 0;
   bool costlierThan(const Premium& o) const {
     return cents != o.cents ? cents > o.cents : minutes > o.minutes;
   }
@@ -60,6 +61,7 @@ Verdict Verdict::combine(std::vector<RuleEvaluation> evaluations,
     if (e.premiumGroup.empty()) {
       v.premiumMinutes += e.premiumMinutes;
       v.premiumCents += e.premiumCents;
+      v.extraCents += e.extraCents;
       continue;
     }
     auto it = std::find_if(alternatives.begin(), alternatives.end(), [&](const Alternative& a) {
@@ -71,6 +73,7 @@ Verdict Verdict::combine(std::vector<RuleEvaluation> evaluations,
     }
     it->sum.minutes += e.premiumMinutes;
     it->sum.cents += e.premiumCents;
+    it->sum.extraCents += e.extraCents;
   }
   // Each group counts its costliest alternative once (the first of equals).
   for (std::size_t i = 0; i < alternatives.size(); ++i) {
@@ -84,6 +87,7 @@ Verdict Verdict::combine(std::vector<RuleEvaluation> evaluations,
     if (!counted) continue;
     v.premiumMinutes += a.sum.minutes;
     v.premiumCents += a.sum.cents;
+    v.extraCents += a.sum.extraCents;
   }
   if (v.premiumMinutes > 0 || v.premiumCents > 0) v.approver = managerOfRecord;
   v.evaluations = std::move(evaluations);

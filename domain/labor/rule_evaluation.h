@@ -37,6 +37,9 @@ struct RuleEvaluation {
   // hours from this rule to another (a shift that completes a seven-day workweek).
   std::int64_t premiumMinutes = 0;
   std::int64_t premiumCents = 0;
+  // The part of premiumCents above the regular pay of the same hours: the extra cost (pay.h,
+  // PremiumAmount::extraCents). 0.5 x of overtime at 1.5 x; all of a flat premium.
+  std::int64_t extraCents = 0;
   // How the verdict counts this premium. Findings of one non-empty `premiumGroup` pay for the same
   // obligation under different rules (the same overtime hours under federal and state law, one
   // day's meal premium under two meal rules): only the costliest alternative counts. Findings that
@@ -55,6 +58,7 @@ struct Verdict {
   // premiums (see RuleEvaluation::premiumGroup).
   std::int64_t premiumMinutes = 0;
   std::int64_t premiumCents = 0;
+  std::int64_t extraCents = 0;  // the extra cost within premiumCents, counted the same way
   // The person's manager of record, set when a premium or overtime applies.
   std::optional<std::string> approver;
   std::vector<RuleEvaluation> evaluations;

@@ -372,6 +372,8 @@ class ChangeRun {
           0, after->premiumMinutes - (before != nullptr ? before->premiumMinutes : 0));
       v.premiumCents = std::max<std::int64_t>(
           0, after->premiumCents - (before != nullptr ? before->premiumCents : 0));
+      v.extraCents = std::max<std::int64_t>(
+          0, after->extraCents - (before != nullptr ? before->extraCents : 0));
       owesPremium = v.premiumMinutes > 0 || v.premiumCents > 0;
       for (RuleEvaluation& e : after->evaluations) {
         VerdictKind effect = e.effect;
@@ -389,6 +391,7 @@ class ChangeRun {
         if (e.effect == VerdictKind::kAllowedWithPremium) owesPremium = true;
         v.premiumMinutes += e.premiumMinutes;
         v.premiumCents += e.premiumCents;
+        v.extraCents += e.extraCents;
         if (e.effect == VerdictKind::kNeedsConsent) {
           const auto it = e.input.find("writtenConsentRequired");
           if (it != e.input.end() && it->second.isBool() && it->second.asBool()) {
@@ -416,6 +419,7 @@ class ChangeRun {
       out_.kind = std::max(out_.kind, p.verdict.kind);
       out_.premiumMinutes += p.verdict.premiumMinutes;
       out_.premiumCents += p.verdict.premiumCents;
+      out_.extraCents += p.verdict.extraCents;
       if (p.verdict.approver) out_.approvers.push_back(*p.verdict.approver);
       if (p.verdict.kind == VerdictKind::kNeedsConsent) out_.consentFrom.push_back(p.personId);
     }

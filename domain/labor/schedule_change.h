@@ -105,6 +105,7 @@ struct ChangeVerdict {
   std::vector<PersonVerdict> people;         // in the order the change names them
   std::int64_t premiumMinutes = 0;           // sums over the people
   std::int64_t premiumCents = 0;
+  std::int64_t extraCents = 0;           // the extra cost within premiumCents (rule_evaluation.h)
   std::vector<std::string> approvers;    // managers of record of people owed a premium; sorted
   std::vector<std::string> consentFrom;  // people whose verdict is needs_consent, in order
   // What could not be settled: a person owed a premium with no manager of record.

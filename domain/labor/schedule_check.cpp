@@ -105,6 +105,7 @@ FindingOccurrence occurrenceOf(const RuleEvaluation& e, const site::Shift& shift
   o.effect = e.effect;
   o.premiumMinutes = e.premiumMinutes;
   o.premiumCents = e.premiumCents;
+  o.extraCents = e.extraCents;
   o.detail = e.detail;
   o.input = e.input;
   return o;
@@ -124,6 +125,7 @@ void add(PersonFindings& person, const RuleBook& rules, const std::string& ruleI
   group->worst = std::max(group->worst, occurrence.effect);
   group->premiumMinutes += occurrence.premiumMinutes;
   group->premiumCents += occurrence.premiumCents;
+  group->extraCents += occurrence.extraCents;
   person.worst = std::max(person.worst, occurrence.effect);
   group->occurrences.push_back(std::move(occurrence));
 }
@@ -170,6 +172,7 @@ Status addNoticeFindings(const LaborContext& context, const site::SiteModel& mod
       o.scheduleVersionId = version.id;
       person->premiumMinutes += o.premiumMinutes;
       person->premiumCents += o.premiumCents;
+      person->extraCents += o.extraCents;
       add(*person, rules, e.ruleId, std::move(o));
     }
   }
@@ -199,6 +202,7 @@ json::Value occurrenceJson(const FindingOccurrence& o) {
       {"effect", std::string(verdictKindName(o.effect))},
       {"premiumMinutes", o.premiumMinutes},
       {"premiumCents", o.premiumCents},
+      {"extraCents", o.extraCents},
       {"detail", o.detail},
       {"input", o.input},
   };
@@ -219,6 +223,7 @@ json::Value ruleFindingsJson(const RuleFindings& r) {
       {"worst", std::string(verdictKindName(r.worst))},
       {"premiumMinutes", r.premiumMinutes},
       {"premiumCents", r.premiumCents},
+      {"extraCents", r.extraCents},
       {"occurrences", std::move(occurrences)},
   };
 }
@@ -235,6 +240,7 @@ json::Value personJson(const PersonFindings& p) {
       {"worst", std::string(verdictKindName(p.worst))},
       {"premiumMinutes", p.premiumMinutes},
       {"premiumCents", p.premiumCents},
+      {"extraCents", p.extraCents},
       {"rules", std::move(rules)},
   };
 }
@@ -310,6 +316,7 @@ Result<ScheduleCheck> checkSchedule(const site::SiteModel& model, const RuleBook
           chr::duration_cast<chr::minutes>(shift.end.utc - shift.start.utc).count();
       found.premiumMinutes += verdict->premiumMinutes;
       found.premiumCents += verdict->premiumCents;
+      found.extraCents += verdict->extraCents;
       for (const RuleEvaluation& e : verdict->evaluations) {
         if (!isFinding(e)) continue;
         add(found, rules, e.ruleId, occurrenceOf(e, shift, relatedShifts(e, rules, shifts, i)));
@@ -335,6 +342,7 @@ Result<ScheduleCheck> checkSchedule(const site::SiteModel& model, const RuleBook
       t.occurrences += r.occurrences.size();
       t.premiumMinutes += r.premiumMinutes;
       t.premiumCents += r.premiumCents;
+      t.extraCents += r.extraCents;
       for (const FindingOccurrence& o : r.occurrences) {
         ++check.findings;
         check.denied += o.effect == VerdictKind::kDenied ? 1 : 0;
@@ -345,6 +353,7 @@ Result<ScheduleCheck> checkSchedule(const site::SiteModel& model, const RuleBook
     }
     check.premiumMinutes += p.premiumMinutes;
     check.premiumCents += p.premiumCents;
+    check.extraCents += p.extraCents;
     check.people.push_back(std::move(p));
   }
   for (auto& [id, total] : totals) check.rules.push_back(std::move(total));
@@ -366,7 +375,8 @@ json::Value scheduleCheckJson(const ScheduleCheck& check) {
                                     {"occurrences", count(r.occurrences)},
                                     {"people", count(r.people)},
                                     {"premiumMinutes", r.premiumMinutes},
-                                    {"premiumCents", r.premiumCents}});
+                                    {"premiumCents", r.premiumCents},
+                                    {"extraCents", r.extraCents}});
   }
   return json::Object{
       {"version", 1},
@@ -384,6 +394,7 @@ json::Value scheduleCheckJson(const ScheduleCheck& check) {
       {"rules", std::move(rules)},
       {"totals", json::Object{{"premiumMinutes", check.premiumMinutes},
                               {"premiumCents", check.premiumCents},
+                              {"extraCents", check.extraCents},
                               {"findings", count(check.findings)},
                               {"denied", count(check.denied)},
                               {"needsConsent", count(check.needsConsent)},

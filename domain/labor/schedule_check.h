@@ -40,6 +40,7 @@ struct FindingOccurrence {
   VerdictKind effect = VerdictKind::kAllowed;
   std::int64_t premiumMinutes = 0;
   std::int64_t premiumCents = 0;
+  std::int64_t extraCents = 0;  // the extra cost within premiumCents (rule_evaluation.h)
   std::string detail;
   json::Object input;  // the engine's figures
 };
@@ -61,6 +62,7 @@ struct RuleFindings {
   // across rules; PersonFindings has the total.
   std::int64_t premiumMinutes = 0;
   std::int64_t premiumCents = 0;
+  std::int64_t extraCents = 0;  // the extra cost within premiumCents (rule_evaluation.h)
   std::vector<FindingOccurrence> occurrences;
 };
 
@@ -75,6 +77,7 @@ struct PersonFindings {
   // costlier reading), plus notice premiums.
   std::int64_t premiumMinutes = 0;
   std::int64_t premiumCents = 0;
+  std::int64_t extraCents = 0;  // the extra cost within premiumCents (rule_evaluation.h)
   std::vector<RuleFindings> rules;
 };
 
@@ -93,6 +96,7 @@ struct RuleTotal {
   std::size_t people = 0;
   std::int64_t premiumMinutes = 0;
   std::int64_t premiumCents = 0;
+  std::int64_t extraCents = 0;  // the extra cost within premiumCents (rule_evaluation.h)
 };
 
 struct VersionChecked {
@@ -119,6 +123,7 @@ struct ScheduleCheck {
   // Sum of the people's premiums.
   std::int64_t premiumMinutes = 0;
   std::int64_t premiumCents = 0;
+  std::int64_t extraCents = 0;  // the extra cost within premiumCents (rule_evaluation.h)
   // Occurrences by effect.
   std::size_t findings = 0;
   std::size_t denied = 0;

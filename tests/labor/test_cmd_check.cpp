@@ -150,7 +150,7 @@ BOOST_AUTO_TEST_CASE(a_flat_premium_is_shown_as_money_only) {
   const test::RunResult r = runEdge({"check", file, "--labor-dir", kLaborDir});
   BOOST_TEST(contains(r.out, "PHL-FWW-REST-9H (us-pa-philadelphia): needs the person's consent"),
              r.out);
-  BOOST_TEST(contains(r.out, "Premium pay in total: $40.00"), r.out);
+  BOOST_TEST(contains(r.out, "Premium pay in total: $40.00 premium"), r.out);
   BOOST_TEST(!contains(r.out, "0 min, $40.00"), r.out);
 }
 

@@ -37,6 +37,8 @@ BOOST_AUTO_TEST_CASE(weekly_overtime_starts_after_forty_hours) {
     BOOST_TEST((e.result == c.result));
     BOOST_TEST(intInput(e, "overtimeMinutes") == c.overtimeMinutes);
     BOOST_TEST(e.premiumCents == c.cents);
+    // Of the 1.5 x, the 0.5 x above the regular pay is the extra cost.
+    BOOST_TEST(e.extraCents == c.cents / 3);
     BOOST_TEST((v.kind == c.kind));
     BOOST_TEST(v.premiumCents == c.cents);
     BOOST_TEST((v.approver == (c.cents > 0 ? std::optional<std::string>("manager-1")
@@ -154,6 +156,7 @@ BOOST_AUTO_TEST_CASE(philadelphia_rest_after_the_shift_owes_flat_premium) {
   BOOST_TEST(intInput(e, "restMinutes") == 480);
   BOOST_TEST(v.kind == VerdictKind::kNeedsConsent);
   BOOST_TEST(v.premiumCents == 4000);
+  BOOST_TEST(v.extraCents == 4000);  // a flat premium is all extra
   BOOST_TEST((v.approver == std::optional<std::string>("manager-1")));
 }
 

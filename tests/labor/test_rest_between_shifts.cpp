@@ -29,13 +29,10 @@ const City kPreviousDayCities[] = {
      "previous_calendar_day",
      "NYC Admin. Code 20-1231: the first shift closes and the second opens 'the next day'"},
     {"America/Los_Angeles", "us-wa-seattle", "retail", "SEA-SSO-REST-10H", 10,
-     "previous_calendar_day",
-     "SMC 14.22 (OLS): 'hours worked between closing and opening shifts'"},
-    {"America/Chicago", "us-il-chicago", "retail", "CHI-FWW-REST-10H", 10,
-     "previous_calendar_day",
+     "previous_calendar_day", "SMC 14.22 (OLS): 'hours worked between closing and opening shifts'"},
+    {"America/Chicago", "us-il-chicago", "retail", "CHI-FWW-REST-10H", 10, "previous_calendar_day",
      "MCC 6-110 (OLS FAQ): 'less than 10 hours following the end of the previous day's shift'"},
-    {"America/Los_Angeles", "us-or", "retail", "OR-PS-REST-10H", 10,
-     "previous_calendar_day",
+    {"America/Los_Angeles", "us-or", "retail", "OR-PS-REST-10H", 10, "previous_calendar_day",
      "OAR 839-026-0040(1)(a), (5): 'the previous calendar day's work shift'; split shifts within "
      "one calendar day are not covered"},
     {"America/New_York", "us-pa-philadelphia", "retail", "PHL-FWW-REST-9H", 9,
@@ -110,13 +107,12 @@ BOOST_AUTO_TEST_CASE(the_previous_days_shift_and_one_spanning_midnight_count_eve
             s.shift("earlier", at(2026, 10, w.startDay, w.startHour),
                     at(2026, 10, w.endDay, w.endHour), "ren");
             const LocalTime open = at(2026, 10, w.endDay, w.endHour) +
-                                   std::chrono::hours{c.restHours} -
-                                   std::chrono::minutes{shortBy};
+                                   std::chrono::hours{c.restHours} - std::chrono::minutes{shortBy};
             s.shift("open", open, open + std::chrono::hours{4});
             const Verdict v = s.evaluate("ren", "open");
             const RuleEvaluation& e = finding(v, c.ruleId);
-            BOOST_TEST((e.result ==
-                        (shortBy == 0 ? EvalResult::kPass : EvalResult::kThresholdExceeded)));
+            BOOST_TEST(
+                (e.result == (shortBy == 0 ? EvalResult::kPass : EvalResult::kThresholdExceeded)));
             BOOST_TEST(intInput(e, "restMinutes") == c.restHours * 60 - shortBy);
           }
         }
@@ -132,14 +128,15 @@ BOOST_AUTO_TEST_CASE(the_previous_days_shift_and_one_spanning_midnight_count_eve
 BOOST_AUTO_TEST_CASE(los_angeles_pays_the_whole_shift_the_others_the_hours_inside_the_rest) {
   struct Case {
     City city;
-    int restHours;                 // the rest the schedule leaves
-    std::int64_t premiumMinutes;   // the hours the premium is counted on
-    std::int64_t cents;            // at 1.5 x $20.00/h
+    int restHours;                // the rest the schedule leaves
+    std::int64_t premiumMinutes;  // the hours the premium is counted on
+    std::int64_t cents;           // their pay at 1.5 x $20.00/h
+    std::int64_t extraCents;      // the 0.5 x above the pay they earn anyway
   };
   const Case cases[] = {
-      {kLastShiftCities[0], 8, 8 * 60, 24000},  // LA: 8 h x $30.00
-      {kLastShiftCities[1], 8, 3 * 60, 9000},   // Berkeley: 11 h - 8 h = 3 h x $30.00
-      {kPreviousDayCities[1], 8, 2 * 60, 6000},  // Seattle: 10 h - 8 h = 2 h x $30.00
+      {kLastShiftCities[0], 8, 8 * 60, 24000, 8000},   // LA: 8 h x $30.00, $10.00 of it extra
+      {kLastShiftCities[1], 8, 3 * 60, 9000, 3000},    // Berkeley: 11 h - 8 h = 3 h x $30.00
+      {kPreviousDayCities[1], 8, 2 * 60, 6000, 2000},  // Seattle: 10 h - 8 h = 2 h x $30.00
   };
   for (const Case& c : cases) {
     BOOST_TEST_CONTEXT(c.city.text) {
@@ -152,6 +149,7 @@ BOOST_AUTO_TEST_CASE(los_angeles_pays_the_whole_shift_the_others_the_hours_insid
       BOOST_TEST((e.result == EvalResult::kThresholdExceeded));
       BOOST_TEST(e.premiumMinutes == c.premiumMinutes);
       BOOST_TEST(e.premiumCents == c.cents);
+      BOOST_TEST(e.extraCents == c.extraCents);
     }
   }
 }
