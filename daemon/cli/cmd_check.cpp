@@ -221,6 +221,26 @@ void printReport(std::ostream& out, const site::SiteModel& model, const site::Ti
     }
   }
 
+  if (!c.breaksToPlan.empty()) {
+    // One line per workday: what its last shift's evaluation says is still to plan.
+    out << "\nBreaks to plan (the schedule does not give them yet; not findings):\n";
+    std::string lastPerson;
+    for (std::size_t i = 0; i < c.breaksToPlan.size(); ++i) {
+      const labor::BreakToPlan& b = c.breaksToPlan[i];
+      if (b.personId != lastPerson) {
+        out << "  " << personLabel(index, b.personId) << "\n";
+        lastPerson = b.personId;
+      }
+      const bool sameDay = i > 0 && c.breaksToPlan[i - 1].personId == b.personId &&
+                           c.breaksToPlan[i - 1].workday == b.workday;
+      out << (sameDay ? "; " : "    - " + b.workday + " (" + b.shiftId + "): ") << b.detail;
+      const bool dayEnds = i + 1 == c.breaksToPlan.size() ||
+                           c.breaksToPlan[i + 1].personId != b.personId ||
+                           c.breaksToPlan[i + 1].workday != b.workday;
+      if (dayEnds) out << "\n";
+    }
+  }
+
   if (!c.rules.empty()) {
     out << "\nBy rule:\n";
     std::size_t width = 0;

@@ -122,6 +122,7 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
   } else if (!day.punched) {
     // Nothing is wrong with the shift: the manager plans the break. The sentence says when.
     e.detail = "a " + durationText(length) + " meal period is due " + deadline + waiver;
+    e.toPlan = true;
   } else if (waivable) {
     e.result = EvalResult::kThresholdExceeded;
     e.detail = "no full meal period in " + durationText(day.work) +
@@ -175,6 +176,7 @@ void judgeRest(const Evaluation& ev, const Rule& r, const Workday& day, Findings
     e.detail = "no rest period due for " + durationText(day.work) + " of work";
   } else if (!day.punched) {
     e.detail = dueText;  // the manager plans them; nothing is wrong with the shift
+    e.toPlan = true;
   } else if (!ev.options().punchesRecordRestBreaks) {
     e.result = EvalResult::kNotApplicable;
     e.detail = dueText + "; the time clock does not record rest breaks, so they are not checked";

@@ -48,6 +48,9 @@ struct RuleEvaluation {
   // group: the premium adds to the verdict on its own.
   std::string premiumGroup;
   std::string premiumAlternative;
+  // A meal or rest period S's workday needs and the schedule does not give yet: not a finding
+  // (result pass), what the manager has to plan; `detail` says what and by when.
+  bool toPlan = false;
   // Set for the overtime kinds (weekly_overtime, daily_overtime, double_time, seventh_day).
   std::optional<RuleKind> overtimeKind;
 };

@@ -306,6 +306,7 @@ Result<ScheduleCheck> checkSchedule(const site::SiteModel& model, const RuleBook
     std::vector<const site::Shift*>& shifts = mine->second;
     std::sort(shifts.begin(), shifts.end(), earlier);
     ++check.peopleScheduled;
+    std::map<std::string, std::vector<BreakToPlan>> toPlan;  // by workday: its last shift's
     for (std::size_t i = 0; i < shifts.size(); ++i) {
       const site::Shift& shift = *shifts[i];
       auto verdict = context->evaluate(person.id, shift.id, Scope::kEarlierShifts);
@@ -318,9 +319,21 @@ Result<ScheduleCheck> checkSchedule(const site::SiteModel& model, const RuleBook
       found.premiumCents += verdict->premiumCents;
       found.extraCents += verdict->extraCents;
       for (const RuleEvaluation& e : verdict->evaluations) {
+        const auto workday = e.input.find("workday");
+        if (workday != e.input.end() && workday->second.isString()) {
+          std::vector<BreakToPlan>& day = toPlan[workday->second.asString()];
+          if (!day.empty() && day.front().shiftId != shift.id) day.clear();
+          if (e.toPlan) {
+            day.push_back(
+                BreakToPlan{person.id, workday->second.asString(), shift.id, e.ruleId, e.detail});
+          }
+        }
         if (!isFinding(e)) continue;
         add(found, rules, e.ruleId, occurrenceOf(e, shift, relatedShifts(e, rules, shifts, i)));
       }
+    }
+    for (auto& [day, breaks] : toPlan) {
+      for (BreakToPlan& b : breaks) check.breaksToPlan.push_back(std::move(b));
     }
     people.push_back(std::move(found));
   }
@@ -362,7 +375,14 @@ Result<ScheduleCheck> checkSchedule(const site::SiteModel& model, const RuleBook
 }
 
 json::Value scheduleCheckJson(const ScheduleCheck& check) {
-  json::Array people, open, rules, versions;
+  json::Array people, open, rules, versions, breaks;
+  for (const BreakToPlan& b : check.breaksToPlan) {
+    breaks.emplace_back(json::Object{{"personId", b.personId},
+                                     {"workday", b.workday},
+                                     {"shiftId", b.shiftId},
+                                     {"ruleId", b.ruleId},
+                                     {"detail", b.detail}});
+  }
   for (const VersionChecked& v : check.versions) {
     versions.emplace_back(json::Object{{"id", v.versionId},
                                        {"publishedAt", site::formatInstant(v.publishedAt)},
@@ -392,6 +412,7 @@ json::Value scheduleCheckJson(const ScheduleCheck& check) {
       {"people", std::move(people)},
       {"openShifts", std::move(open)},
       {"rules", std::move(rules)},
+      {"breaksToPlan", std::move(breaks)},
       {"totals", json::Object{{"premiumMinutes", check.premiumMinutes},
                               {"premiumCents", check.premiumCents},
                               {"extraCents", check.extraCents},

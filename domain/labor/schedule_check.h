@@ -99,6 +99,17 @@ struct RuleTotal {
   std::int64_t extraCents = 0;  // the extra cost within premiumCents (rule_evaluation.h)
 };
 
+// A meal or rest period a workday needs that the schedule leaves to the manager to plan (the
+// engine's RuleEvaluation::toPlan): not a finding. One list per workday, from the evaluation of
+// its last shift, which sees the whole day.
+struct BreakToPlan {
+  std::string personId;
+  std::string workday;  // local date, "2026-03-09"
+  std::string shiftId;  // the workday's last shift
+  std::string ruleId;
+  std::string detail;  // "a 30 min meal period is due before the end of the 5th hour (by 14:00)"
+};
+
 struct VersionChecked {
   std::string versionId;
   site::Instant publishedAt{};
@@ -119,6 +130,8 @@ struct ScheduleCheck {
   std::vector<PersonFindings> people;  // only people with findings, in the model's order
   std::vector<OpenShift> openShifts;   // by start, then id
   std::vector<RuleTotal> rules;        // by rule id
+  // Breaks to plan, by person in the model's order, then by workday.
+  std::vector<BreakToPlan> breaksToPlan;
 
   // Sum of the people's premiums.
   std::int64_t premiumMinutes = 0;

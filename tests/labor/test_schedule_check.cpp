@@ -96,6 +96,33 @@ std::vector<std::string> shiftIdsOf(const RuleFindings& r) {
 
 BOOST_AUTO_TEST_SUITE(schedule_check)
 
+// The breaks a workday needs and the schedule does not give are listed for the manager to plan
+// (CA-MEAL-1: a 30 min meal before the end of the 5th hour; CA-REST-10-PER-4: 10 min per 4 h),
+// once per workday, as its last shift sees the day: a lunch and a dinner shift with a 2 h gap
+// between them already give the meal period, so only the rest periods are left to plan.
+BOOST_AUTO_TEST_CASE(breaks_to_plan_are_listed_once_per_workday) {
+  Site s("America/Los_Angeles", {"us", "us-ca"});
+  s.add("p-1");
+  s.shift("long", at(2026, 10, 5, 9), at(2026, 10, 5, 17), "p-1");     // 8 h in one piece
+  s.shift("lunch", at(2026, 10, 6, 10), at(2026, 10, 6, 14), "p-1");   // 4 h,
+  s.shift("dinner", at(2026, 10, 6, 16), at(2026, 10, 6, 20), "p-1");  // a 2 h gap, then 4 h
+  const ScheduleCheck c = s.check({"us", "us-ca"});
+  std::vector<std::string> seen;
+  for (const BreakToPlan& b : c.breaksToPlan) {
+    BOOST_TEST(b.personId == "p-1");
+    seen.push_back(b.workday + " " + b.shiftId + " " + b.ruleId);
+  }
+  const std::vector<std::string> expected{"2026-10-05 long CA-MEAL-1",
+                                          "2026-10-05 long CA-REST-10-PER-4",
+                                          "2026-10-06 dinner CA-REST-10-PER-4"};
+  BOOST_TEST(seen == expected, boost::test_tools::per_element());
+  BOOST_TEST_REQUIRE(!c.breaksToPlan.empty());
+  BOOST_TEST(c.breaksToPlan.front().detail ==
+             "a 30 min meal period is due before the end of the 5th hour of work (by 14:00)");
+  // They are not findings: nothing is wrong with the schedule yet.
+  BOOST_TEST(c.findings == 0u);
+}
+
 // Seattle (SEA-SSO-REST-10H: 10 h rest, consent, 1.5 x per hour inside the rest): three closes
 // each followed by an open 6 h later. Checked shift by shift against earlier shifts only, each
 // short rest is one finding, on the later shift, naming the earlier one.
