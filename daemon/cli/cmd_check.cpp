@@ -271,6 +271,14 @@ void printReport(std::ostream& out, const site::SiteModel& model, const site::Ti
         << (c.findings > 0 ? "; see above for premiums to approve and consents to ask for.\n"
                            : ".\n");
   }
+  if (!c.notEvaluated.empty()) {
+    out << "Not evaluated by this check: ";
+    for (std::size_t i = 0; i < c.notEvaluated.size(); ++i) {
+      out << (i == 0 ? "" : ", ") << c.notEvaluated[i];
+    }
+    out << " (predictability pay and the right to decline apply to changes after a schedule is "
+           "published; they are judged when a change is made).\n";
+  }
   out << "These are findings about the schedule, not about anyone's work. Rule sources: "
          "docs/labor-rules.md.\n";
 }

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <utility>
 
+#include "domain/labor/applicability.h"
 #include "domain/labor/fair_workweek.h"
 #include "domain/site/site_file.h"
 
@@ -272,6 +273,15 @@ Result<ScheduleCheck> checkSchedule(const site::SiteModel& model, const RuleBook
   for (const Jurisdiction& j : rules.jurisdictions()) check.jurisdictions.push_back(j.code);
   check.shifts = model.shifts.size();
   check.scheduleVersions = model.scheduleVersions.size();
+  for (const Rule& r : rules.rules()) {
+    if ((r.kind == RuleKind::kChangePremium || r.kind == RuleKind::kRightToDeclineAddedHours) &&
+        covers(r, model.site.industry, options.labor.employer) &&
+        std::find(check.notEvaluated.begin(), check.notEvaluated.end(), r.id) ==
+            check.notEvaluated.end()) {
+      check.notEvaluated.push_back(r.id);
+    }
+  }
+  std::sort(check.notEvaluated.begin(), check.notEvaluated.end());
 
   std::map<std::string_view, std::vector<const site::Shift*>> byPerson;
   for (const site::Shift& s : model.shifts) {
@@ -413,6 +423,7 @@ json::Value scheduleCheckJson(const ScheduleCheck& check) {
       {"openShifts", std::move(open)},
       {"rules", std::move(rules)},
       {"breaksToPlan", std::move(breaks)},
+      {"notEvaluated", textArray(check.notEvaluated)},
       {"totals", json::Object{{"premiumMinutes", check.premiumMinutes},
                               {"premiumCents", check.premiumCents},
                               {"extraCents", check.extraCents},

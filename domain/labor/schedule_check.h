@@ -132,6 +132,11 @@ struct ScheduleCheck {
   std::vector<RuleTotal> rules;        // by rule id
   // Breaks to plan, by person in the model's order, then by workday.
   std::vector<BreakToPlan> breaksToPlan;
+  // Rules that cover this employer but that a check of one schedule does not evaluate: the
+  // premiums and the right to decline for changes after publication (change_premium,
+  // right_to_decline_added_hours), which are judged when a change is made
+  // (schedule_change.h). By id, each once.
+  std::vector<std::string> notEvaluated;
 
   // Sum of the people's premiums.
   std::int64_t premiumMinutes = 0;

@@ -151,6 +151,12 @@ BOOST_AUTO_TEST_CASE(a_flat_premium_is_shown_as_money_only) {
   BOOST_TEST(contains(r.out, "PHL-FWW-REST-9H (us-pa-philadelphia): needs the person's consent"),
              r.out);
   BOOST_TEST(contains(r.out, "Premium pay in total: $40.00 premium"), r.out);
+  // The check judges one schedule; Philadelphia's rules for later changes are named as not
+  // evaluated rather than passed over in silence.
+  BOOST_TEST(contains(r.out,
+                      "Not evaluated by this check: PHL-FWW-DECLINE-ADDED, "
+                      "PHL-FWW-PREDICTABILITY-PAY"),
+             r.out);
   BOOST_TEST(!contains(r.out, "0 min, $40.00"), r.out);
 }
 
