@@ -52,9 +52,11 @@ ScheduleChange changeOf(const ChangeTestSite& s, Kind kind, LocalTime start, Loc
   switch (kind) {
     case Kind::kExtend:
       return ScheduleChange{ExtendShift{"s", s.stamp(start), s.stamp(end + by)}};
-    case Kind::kMove:
+    case Kind::kMove: {  // later by `by`, or by an hour
+      const minutes shift = by > minutes{0} ? by : minutes{60};
       return ScheduleChange{
-          MoveShift{"s", s.stamp(start + hours{1}), s.stamp(end + hours{1}), std::nullopt}};
+          MoveShift{"s", s.stamp(start + shift), s.stamp(end + shift), std::nullopt}};
+    }
     case Kind::kCut:
       return ScheduleChange{CutShift{"s", false, s.stamp(start), s.stamp(end - by)}};
     case Kind::kCancel:
@@ -348,6 +350,8 @@ BOOST_AUTO_TEST_CASE(change_premiums_per_city) {
        hours{72}, 4000, 240, "SMC 14.22: 4 h cut x 0.5 x $20"},
       {"us-wa-seattle", "America/Los_Angeles", "SEA-SSO-PREDICTABILITY-PAY", Kind::kCancel, 0,
        hours{72}, 8000, 480, "SMC 14.22: 8 h cancelled x 0.5 x $20"},
+      {"us-wa-seattle", "America/Los_Angeles", "SEA-SSO-PREDICTABILITY-PAY", Kind::kMove, 0,
+       hours{72}, 2000, 60, "SMC 14.22 (OLS): a shift's time changed with no loss of hours"},
       // Oregon: added work counts only over 30 minutes.
       {"us-or", "America/Los_Angeles", "OR-PS-PREDICTABILITY-PAY", Kind::kExtend, 30, hours{72}, 0,
        0, "ORS 653.455: exactly 30 min added"},
@@ -355,6 +359,15 @@ BOOST_AUTO_TEST_CASE(change_premiums_per_city) {
        2000, 60, "ORS 653.455: 31 min added"},
       {"us-or", "America/Los_Angeles", "OR-PS-PREDICTABILITY-PAY", Kind::kCut, 240, hours{72}, 4000,
        240, "ORS 653.455: half the rate for hours not worked"},
+      // ORS 653.455(3)(a): no compensation when the start or end time changes by 30 min or less.
+      {"us-or", "America/Los_Angeles", "OR-PS-PREDICTABILITY-PAY", Kind::kCut, 30, hours{72}, 0, 0,
+       "ORS 653.455(3)(a): ended 30 min early"},
+      {"us-or", "America/Los_Angeles", "OR-PS-PREDICTABILITY-PAY", Kind::kCut, 31, hours{72}, 517,
+       31, "ORS 653.455: ended 31 min early, 31 min x 0.5 x $20"},
+      {"us-or", "America/Los_Angeles", "OR-PS-PREDICTABILITY-PAY", Kind::kMove, 30, hours{72}, 0, 0,
+       "ORS 653.455(3)(a): moved 30 min later"},
+      {"us-or", "America/Los_Angeles", "OR-PS-PREDICTABILITY-PAY", Kind::kMove, 31, hours{72}, 2000,
+       60, "ORS 653.455(2)(a): moved 31 min later"},
       // Chicago (from 2022-07-01): under 24 h, half the rate for hours cut.
       {"us-il-chicago", "America/Chicago", "CHI-FWW-PREDICTABILITY-PAY", Kind::kCancel, 0,
        hours{20}, 8000, 480, "MCC 6-110: cancelled under 24 h"},
