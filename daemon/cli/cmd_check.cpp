@@ -277,7 +277,8 @@ void printReport(std::ostream& out, const site::SiteModel& model, const site::Ti
       out << (i == 0 ? "" : ", ") << c.notEvaluated[i];
     }
     out << " (predictability pay and the right to decline apply to changes after a schedule is "
-           "published; they are judged when a change is made).\n";
+           "published: shifts a later version adds are checked above; moves, cuts and "
+           "cancellations are judged when the change is made).\n";
   }
   out << "These are findings about the schedule, not about anyone's work. Rule sources: "
          "docs/labor-rules.md.\n";

@@ -151,6 +151,33 @@ Status addNoticeFindings(const LaborContext& context, const site::SiteModel& mod
     check.versions.push_back(VersionChecked{version.id, version.publishedAt, at});
     auto findings = fairWorkweek->publishFindings(version, at);
     if (!findings) return makeError("schedule version " + version.id + ": " + findings.message());
+    // Shifts this version adds to days an earlier one published are changes after publication:
+    // judged as additions made when the version went out (predictability pay, the right to
+    // decline), as the change evaluation would judge them (schedule_change.h).
+    std::vector<std::string> added;
+    for (const RuleEvaluation& e : *findings) {
+      const auto ids = e.input.find("addedShiftIds");
+      if (ids == e.input.end() || !ids->second.isArray()) continue;
+      for (const json::Value& id : ids->second.asArray()) {
+        if (id.isString() && std::find(added.begin(), added.end(), id.asString()) == added.end())
+          added.push_back(id.asString());
+      }
+    }
+    for (const std::string& id : added) {
+      const site::Shift* shift = index.shift(id);
+      if (shift == nullptr || !shift->assignee) continue;
+      WorkChange change;
+      change.personId = *shift->assignee;
+      change.shiftId = id;
+      change.type = ChangeType::kAddedHours;
+      change.firstAffected = shift->start.utc;
+      change.newLength = shift->end.utc - shift->start.utc;
+      change.outsidePosted = change.newLength;
+      change.oldStart = change.oldEnd = shift->start.utc;
+      change.newStart = shift->start.utc;
+      change.newEnd = shift->end.utc;
+      for (RuleEvaluation& e : fairWorkweek->changeFindings(change, at)) findings->push_back(e);
+    }
     for (const RuleEvaluation& e : *findings) {
       if (!isFinding(e)) continue;
       const std::string personId = inputText(e, "personId");

@@ -132,10 +132,11 @@ struct ScheduleCheck {
   std::vector<RuleTotal> rules;        // by rule id
   // Breaks to plan, by person in the model's order, then by workday.
   std::vector<BreakToPlan> breaksToPlan;
-  // Rules that cover this employer but that a check of one schedule does not evaluate: the
-  // premiums and the right to decline for changes after publication (change_premium,
-  // right_to_decline_added_hours), which are judged when a change is made
-  // (schedule_change.h). By id, each once.
+  // Rules that cover this employer and that the check evaluates only in part: the premiums and
+  // the right to decline for changes after publication (change_premium,
+  // right_to_decline_added_hours). Shifts a later version adds to days an earlier one published
+  // are judged (as additions made when it went out); moves, cuts and cancellations are judged
+  // when the change is made (schedule_change.h). By id, each once.
   std::vector<std::string> notEvaluated;
 
   // Sum of the people's premiums.

@@ -96,6 +96,33 @@ std::vector<std::string> shiftIdsOf(const RuleFindings& r) {
 
 BOOST_AUTO_TEST_SUITE(schedule_check)
 
+// A shift that a later version adds to days an earlier version published is a change after
+// publication (SMC 14.22, Seattle): one hour of predictability pay and the right to decline,
+// judged as if made when the later version went out. A schedule check of the two versions says
+// so instead of leaving it to the change evaluation.
+BOOST_AUTO_TEST_CASE(a_shift_a_later_version_adds_owes_predictability_pay) {
+  Site s("America/Los_Angeles", {"us", "us-wa", "us-wa-seattle"});
+  s.add("p-1");
+  s.shift("mon", at(2026, 10, 19, 9), at(2026, 10, 19, 17), "p-1");
+  s.shift("fri", at(2026, 10, 23, 9), at(2026, 10, 23, 17), "p-1");
+  s.shift("wed", at(2026, 10, 21, 9), at(2026, 10, 21, 13), "p-1");  // added by v2
+  s.model.scheduleVersions = {
+      site::ScheduleVersion{"v1", s.stamp(at(2026, 10, 1, 12)).utc, {"mon", "fri"}},
+      site::ScheduleVersion{"v2", s.stamp(at(2026, 10, 18, 9)).utc, {"mon", "fri", "wed"}}};
+  const ScheduleCheck c = s.check({"us", "us-wa", "us-wa-seattle"});
+  const PersonFindings* p = personOf(c, "p-1");
+  BOOST_TEST_REQUIRE(p != nullptr);
+  const RuleFindings* pay = ruleOf(*p, "SEA-SSO-PREDICTABILITY-PAY");
+  BOOST_TEST_REQUIRE(pay != nullptr);
+  BOOST_TEST(shiftIdsOf(*pay) == std::vector<std::string>{"wed"}, boost::test_tools::per_element());
+  BOOST_TEST(pay->premiumCents == 2000);  // one hour at $20.00
+  BOOST_TEST((pay->occurrences.front().scheduleVersionId == std::optional<std::string>("v2")));
+  const RuleFindings* decline = ruleOf(*p, "SEA-SSO-DECLINE-ADDED");
+  BOOST_TEST_REQUIRE(decline != nullptr);
+  BOOST_TEST((decline->worst == VerdictKind::kNeedsConsent));
+  BOOST_TEST(c.premiumCents >= 2000);
+}
+
 // The breaks a workday needs and the schedule does not give are listed for the manager to plan
 // (CA-MEAL-1: a 30 min meal before the end of the 5th hour; CA-REST-10-PER-4: 10 min per 4 h),
 // once per workday, as its last shift sees the day: a lunch and a dinner shift with a 2 h gap
