@@ -69,7 +69,37 @@ std::string payText(const Pay& pay) {
   return {};
 }
 
+Seconds overlapOf(Instant a0, Instant a1, Instant b0, Instant b1) {
+  const Instant s = std::max(a0, b0);
+  const Instant e = std::min(a1, b1);
+  return e > s ? Seconds{e - s} : Seconds{0};
+}
+
 }  // namespace
+
+WorkChange workChange(std::string personId, std::string shiftId, Instant oldStart, Instant oldEnd,
+                      Instant newStart, Instant newEnd, bool employeeRequested) {
+  WorkChange c;
+  c.personId = std::move(personId);
+  c.shiftId = std::move(shiftId);
+  c.oldStart = oldStart;
+  c.oldEnd = oldEnd;
+  c.newStart = newStart;
+  c.newEnd = newEnd;
+  c.oldLength = Seconds{oldEnd - oldStart};
+  c.newLength = Seconds{newEnd - newStart};
+  c.outsidePosted = c.newLength - overlapOf(newStart, newEnd, oldStart, oldEnd);
+  c.employeeRequested = employeeRequested;
+  const bool hadWork = c.oldLength > Seconds{0};
+  const bool hasWork = c.newLength > Seconds{0};
+  c.firstAffected = !hadWork ? newStart : !hasWork ? oldStart : std::min(oldStart, newStart);
+  c.type = !hadWork                     ? ChangeType::kAddedHours
+           : !hasWork                   ? ChangeType::kCancelledShift
+           : c.newLength > c.oldLength  ? ChangeType::kAddedHours
+           : c.newLength == c.oldLength ? ChangeType::kChangedNoLoss
+                                        : ChangeType::kReducedHours;
+  return c;
+}
 
 Result<FairWorkweek> FairWorkweek::build(const LaborContext& ctx) {
   FairWorkweek fww(ctx);
@@ -169,7 +199,9 @@ Result<std::vector<RuleEvaluation>> FairWorkweek::publishFindings(
   for (const auto& [personId, mine] : byPerson) {
     for (const site::Shift* s : mine.fresh) firstFresh = std::min(firstFresh, s->start.utc);
   }
-  const chr::local_days firstDay = chr::floor<chr::days>(zone.toLocal(firstFresh));
+  // (No fresh shift: nothing is judged against it; the publication day stands in.)
+  const chr::local_days firstDay =
+      firstFresh == Instant::max() ? publishDay : chr::floor<chr::days>(zone.toLocal(firstFresh));
   const std::int64_t scheduleDays = (firstDay - publishDay).count();
   const auto byScheduleDay = [](const Rule& r) {
     return r.text("measuredTo") == "first_day_of_schedule";

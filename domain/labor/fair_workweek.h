@@ -57,6 +57,12 @@ struct WorkChange {
   site::Instant oldStart{}, oldEnd{}, newStart{}, newEnd{};
 };
 
+// One person's work before and after a change, as the fair-workweek rules see it. An empty
+// interval (start == end) is no work: the old one of an addition, the new one of a cancellation.
+WorkChange workChange(std::string personId, std::string shiftId, site::Instant oldStart,
+                      site::Instant oldEnd, site::Instant newStart, site::Instant newEnd,
+                      bool employeeRequested);
+
 class FairWorkweek {
  public:
   // Errors: a schedule version naming a shift that is not in the model.

@@ -25,21 +25,19 @@ void checkRestRule(const Evaluation& ev, const Rule& r, Findings& out) {
   const bool previousDayOnly = r.text("restFrom") == "previous_calendar_day";
   const bool wholeShift = r.has("premiumOn") && r.text("premiumOn") == "whole_shift";
   // Under previous_calendar_day, an earlier shift counts only when it started on an earlier local
-  // date than the later one: a same-day split is not a rest between shifts.
+  // date than the later one (S starts on ev.firstDay()): a same-day split is not a rest between
+  // shifts.
   const auto startDay = [&](site::Instant t) {
     return std::chrono::floor<std::chrono::days>(ev.zone().toLocal(t));
-  };
-  const auto counts = [&](site::Instant earlierStart, site::Instant laterStart) {
-    return !previousDayOnly || startDay(earlierStart) < startDay(laterStart);
   };
   const WorkSpan* prev = nullptr;
   const WorkSpan* next = nullptr;
   for (const WorkSpan& w : ev.work()) {
-    if (w.end <= ev.start() && counts(w.start, ev.start()) &&
-        (prev == nullptr || w.end > prev->end))
+    if (w.end <= ev.start() && (prev == nullptr || w.end > prev->end) &&
+        (!previousDayOnly || startDay(w.start) < ev.firstDay()))
       prev = &w;
-    if (w.start >= ev.end() && counts(ev.start(), w.start) &&
-        (next == nullptr || w.start < next->start))
+    if (w.start >= ev.end() && (next == nullptr || w.start < next->start) &&
+        (!previousDayOnly || ev.firstDay() < startDay(w.start)))
       next = &w;
   }
   // Each short rest: its length and the time of the later shift that falls inside it.

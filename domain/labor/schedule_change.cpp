@@ -39,38 +39,6 @@ namespace {
 
 std::string quoted(std::string_view id) { return "'" + std::string(id) + "'"; }
 
-Seconds overlapOf(Instant a0, Instant a1, Instant b0, Instant b1) {
-  const Instant s = std::max(a0, b0);
-  const Instant e = std::min(a1, b1);
-  return e > s ? Seconds{e - s} : Seconds{0};
-}
-
-// One person's work before and after a change, as the fair-workweek rules see it. An empty
-// interval (start == end) is no work: the old one of an addition, the new one of a cancellation.
-WorkChange workChange(std::string personId, std::string shiftId, Instant oldStart, Instant oldEnd,
-                      Instant newStart, Instant newEnd, bool employeeRequested) {
-  WorkChange c;
-  c.personId = std::move(personId);
-  c.shiftId = std::move(shiftId);
-  c.oldStart = oldStart;
-  c.oldEnd = oldEnd;
-  c.newStart = newStart;
-  c.newEnd = newEnd;
-  c.oldLength = Seconds{oldEnd - oldStart};
-  c.newLength = Seconds{newEnd - newStart};
-  c.outsidePosted = c.newLength - overlapOf(newStart, newEnd, oldStart, oldEnd);
-  c.employeeRequested = employeeRequested;
-  const bool hadWork = c.oldLength > Seconds{0};
-  const bool hasWork = c.newLength > Seconds{0};
-  c.firstAffected = !hadWork ? newStart : !hasWork ? oldStart : std::min(oldStart, newStart);
-  c.type = !hadWork                     ? ChangeType::kAddedHours
-           : !hasWork                   ? ChangeType::kCancelledShift
-           : c.newLength > c.oldLength  ? ChangeType::kAddedHours
-           : c.newLength == c.oldLength ? ChangeType::kChangedNoLoss
-                                        : ChangeType::kReducedHours;
-  return c;
-}
-
 // Evaluates one change; each method validates its change and lists the affected people.
 class ChangeRun {
  public:

@@ -166,16 +166,9 @@ Status addNoticeFindings(const LaborContext& context, const site::SiteModel& mod
     for (const std::string& id : added) {
       const site::Shift* shift = index.shift(id);
       if (shift == nullptr || !shift->assignee) continue;
-      WorkChange change;
-      change.personId = *shift->assignee;
-      change.shiftId = id;
-      change.type = ChangeType::kAddedHours;
-      change.firstAffected = shift->start.utc;
-      change.newLength = shift->end.utc - shift->start.utc;
-      change.outsidePosted = change.newLength;
-      change.oldStart = change.oldEnd = shift->start.utc;
-      change.newStart = shift->start.utc;
-      change.newEnd = shift->end.utc;
+      const WorkChange change = workChange(*shift->assignee, id, shift->start.utc, shift->start.utc,
+                                           shift->start.utc, shift->end.utc,
+                                           /*employeeRequested=*/false);
       for (RuleEvaluation& e : fairWorkweek->changeFindings(change, at)) findings->push_back(e);
     }
     for (const RuleEvaluation& e : *findings) {
@@ -302,13 +295,13 @@ Result<ScheduleCheck> checkSchedule(const site::SiteModel& model, const RuleBook
   check.scheduleVersions = model.scheduleVersions.size();
   for (const Rule& r : rules.rules()) {
     if ((r.kind == RuleKind::kChangePremium || r.kind == RuleKind::kRightToDeclineAddedHours) &&
-        covers(r, model.site.industry, options.labor.employer) &&
-        std::find(check.notEvaluated.begin(), check.notEvaluated.end(), r.id) ==
-            check.notEvaluated.end()) {
-      check.notEvaluated.push_back(r.id);
+        covers(r, model.site.industry, options.labor.employer)) {
+      check.notEvaluated.push_back(r.id);  // once per version of the rule
     }
   }
   std::sort(check.notEvaluated.begin(), check.notEvaluated.end());
+  check.notEvaluated.erase(std::unique(check.notEvaluated.begin(), check.notEvaluated.end()),
+                           check.notEvaluated.end());
 
   std::map<std::string_view, std::vector<const site::Shift*>> byPerson;
   for (const site::Shift& s : model.shifts) {

@@ -272,6 +272,24 @@ BOOST_AUTO_TEST_CASE(republishing_judges_only_newly_published_periods) {
   BOOST_TEST(findings->size() == 2u);  // nothing for the open shift
 }
 
+// A version that only adds a shift to days already published has no new schedule to count notice
+// to: the addition is n/a here (a change after publication), and nothing is late.
+BOOST_AUTO_TEST_CASE(a_version_that_only_adds_to_published_days_has_no_notice_to_judge) {
+  ChangeTestSite s("America/Los_Angeles", {"us-wa-seattle"});
+  s.person("ed");
+  s.shift("a", at(2026, 10, 19, 9), at(2026, 10, 19, 17), "ed");
+  s.shift("b", at(2026, 10, 23, 9), at(2026, 10, 23, 17), "ed");
+  s.shift("added", at(2026, 10, 21, 9), at(2026, 10, 21, 17), "ed");
+  s.publish("v1", s.instant(at(2026, 10, 1, 12)), {"a", "b"});
+  const site::ScheduleVersion v2{"v2", {}, {"a", "b", "added"}};
+  auto findings = s.fairWorkweek().publishFindings(v2, s.instant(at(2026, 10, 18, 9)));
+  BOOST_TEST_REQUIRE(findings.ok(), findings.message());
+  BOOST_TEST_REQUIRE(findings->size() == 1u);
+  BOOST_TEST(name(findings->front().result) == "n/a");
+  BOOST_TEST(idsIn(findings->front(), "addedShiftIds") == std::vector<std::string>{"added"},
+             boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(version_naming_an_unknown_shift_is_an_error) {
   ChangeTestSite s("America/Los_Angeles", {"us-wa-seattle"});
   s.person("ed");
