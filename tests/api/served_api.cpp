@@ -15,6 +15,7 @@
 #include "store/state_dir.h"
 #include "tests/site/site_test_util.h"
 #include "tests/support/audit_entries.h"
+#include "tests/support/build_paths.h"
 
 namespace atoms::test {
 
@@ -40,7 +41,7 @@ ServedApi::ServedApi(const std::string& smsDriver, const std::map<std::string, s
   std::map<std::string, std::string> settings{
       {"state.dir", stateDir},
       {"sms.driver", smsDriver},
-      {"labor.rules_dir", std::string(ATOMS_SOURCE_DIR) + "/etc/labor"},
+      {"labor.rules_dir", atoms::testing::sourceDir() + "/etc/labor"},
       {"api.listen", "127.0.0.1:0"},
       {"api.tokens_file", tokensFile}};
   for (const auto& [key, value] : config) settings[key] = value;

@@ -31,6 +31,7 @@
 #include "store/log_verifier.h"
 #include "store/site_store.h"
 #include "tests/bench/bench_support.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/temp_dir.h"
 
 extern char** environ;
@@ -159,7 +160,7 @@ int main(int argc, char** argv) {
   if (!initSodium()) die("libsodium init failed");
   const std::size_t entries = std::stoull(argValue(argc, argv, "--entries", "1000000"));
   const std::size_t appends = std::stoull(argValue(argc, argv, "--appends", "4096"));
-  const std::string serve = argValue(argc, argv, "--serve", ATOMS_EDGE_BINARY);
+  const std::string serve = argValue(argc, argv, "--serve", atoms::testing::edgeBinary());
   testing::TempDir tmp;
   const std::size_t rowBytes = sampleEntryBytes();
 

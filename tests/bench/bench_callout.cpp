@@ -78,6 +78,7 @@
 #include "store/state_dir.h"
 #include "store/store_runner.h"
 #include "tests/bench/bench_support.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/fake_twilio.h"
 #include "tests/support/synthetic_site.h"
 #include "tests/support/temp_dir.h"
@@ -375,7 +376,7 @@ class Phase {
     contact_ = {manager.name, manager.phone};
     policy_.graduation["staffing_scheduling"] = graduation_;
     gate_ = std::make_unique<policy::PolicyGate>(must(policy::shippedActionTable(), "actions"));
-    callout_.laborDir = std::string(ATOMS_SOURCE_DIR) + "/etc/labor";
+    callout_.laborDir = atoms::testing::sourceDir() + "/etc/labor";
     // The generated site has no time clocks: with the watch on, every shift of the four weeks
     // would look like a no-show to ask the manager about. A site without clocks turns it off.
     callout_.noShowGrace = 0min;
@@ -742,7 +743,7 @@ int run(const Options& o) {
   spec.weeks = static_cast<int>(o.weeks);
   spec.industry = "retail";
   const site::SiteModel model = atoms::testing::syntheticSite(spec);
-  const std::string laborDir = std::string(ATOMS_SOURCE_DIR) + "/etc/labor";
+  const std::string laborDir = atoms::testing::sourceDir() + "/etc/labor";
   std::size_t assigned = 0;
   for (const site::Shift& s : model.shifts) assigned += s.assignee ? 1 : 0;
   std::string codes;

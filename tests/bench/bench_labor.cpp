@@ -29,6 +29,7 @@
 #include "domain/site/site_file.h"
 #include "domain/site/site_model.h"
 #include "tests/bench/bench_support.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/synthetic_site.h"
 
 namespace atoms {
@@ -60,7 +61,7 @@ struct Options {
   long evaluations = 200000;
   std::uint64_t seed = 1;
   std::vector<std::string> jurisdictions{"us", "us-ca", "us-ca-san-francisco"};
-  std::string laborDir = std::string(ATOMS_SOURCE_DIR) + "/etc/labor";
+  std::string laborDir = atoms::testing::sourceDir() + "/etc/labor";
   std::string writeSite;  // also write the generated site file here (for `atoms-edge check`)
 };
 

@@ -9,6 +9,7 @@
 #include "store/receipt.h"
 #include "store/state_dir.h"
 #include "tests/support/audit_entries.h"
+#include "tests/support/build_paths.h"
 
 namespace atoms::callout::testing {
 
@@ -136,7 +137,7 @@ void CalloutFixture::open() {
   outreach = std::make_unique<sms::conversation::Outreach>(*runner, *outbox, *roster, *siteTime,
                                                            conversationSettings, clock);
   auto rules =
-      labor::loadRuleBook(std::string(ATOMS_SOURCE_DIR) + "/etc/labor", stored->site.jurisdictions);
+      labor::loadRuleBook(atoms::testing::sourceDir() + "/etc/labor", stored->site.jurisdictions);
   BOOST_TEST_REQUIRE(rules.ok(), rules.message());
   auto built = SiteSnapshot::build(*stored, std::move(*rules));
   BOOST_TEST_REQUIRE(built.ok(), built.message());

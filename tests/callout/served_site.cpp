@@ -22,6 +22,7 @@
 #include "store/state_dir.h"
 #include "tests/callout/callout_fixture.h"
 #include "tests/support/audit_entries.h"
+#include "tests/support/build_paths.h"
 
 namespace atoms::callout::testing {
 
@@ -69,7 +70,7 @@ ServedSite::ServedSite()
              {"sms.retry.max-delay-ms", "120000"},
              {"sms.contact.name", "Kwame"},
              {"sms.contact.phone", kKwame},
-             {"labor.rules_dir", std::string(ATOMS_SOURCE_DIR) + "/etc/labor"},
+             {"labor.rules_dir", atoms::testing::sourceDir() + "/etc/labor"},
              {"callout.general_manager", "p-kwame"},
              {"policy.graduation.staffing_scheduling", "autonomous"}};
   open();

@@ -189,8 +189,6 @@ void ChildProcess::signal(int sig) {
   if (pid_ > 0) ::kill(pid_, sig);
 }
 
-std::string edgeBinary() { return ATOMS_EDGE_BINARY; }
-
 RunResult runEdge(const std::vector<std::string>& args, const EnvChanges& env) {
   std::vector<std::string> argv{edgeBinary()};
   argv.insert(argv.end(), args.begin(), args.end());

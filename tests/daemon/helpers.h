@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/build_paths.h"
 #include "tests/support/temp_dir.h"
 
 namespace atoms::test {
@@ -75,7 +76,7 @@ struct RunResult {
   std::string err;
 };
 RunResult runEdge(const std::vector<std::string>& args, const EnvChanges& env = {});
-std::string edgeBinary();
+using ::atoms::testing::edgeBinary;
 
 // The whole content of a file; BOOST_REQUIREs that it can be read.
 std::string readFile(const std::string& path);

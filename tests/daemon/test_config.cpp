@@ -8,6 +8,7 @@
 #include "daemon/service/callout_config.h"
 #include "daemon/service/config_schema.h"
 #include "tests/daemon/helpers.h"
+#include "tests/support/build_paths.h"
 
 using namespace atoms;
 
@@ -91,7 +92,7 @@ BOOST_AUTO_TEST_CASE(defaultsHoldEveryKeyOfTheSchema) {
 }
 
 BOOST_AUTO_TEST_CASE(theShippedConfigIsValidAndDocumentsEveryKeyWithItsDefault) {
-  std::string path = std::string(ATOMS_SOURCE_DIR) + "/etc/atoms-edge.conf";
+  std::string path = atoms::testing::sourceDir() + "/etc/atoms-edge.conf";
   auto shipped = loadServiceConfig(path);
   BOOST_REQUIRE_MESSAGE(shipped.ok(), (shipped.ok() ? "" : shipped.message()));
   for (const ConfigKey& row : serviceConfigSchema()) {

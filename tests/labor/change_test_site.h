@@ -18,6 +18,7 @@
 #include "domain/site/site_model.h"
 #include "domain/site/time_zone.h"
 #include "tests/labor/engine_test_site.h"
+#include "tests/support/build_paths.h"
 
 namespace atoms::labor::testing {
 
@@ -39,7 +40,7 @@ class ChangeTestSite : public TestSite {
     model.site.industry = industry;
     model.stations.push_back({"floor", "Floor", {}, std::nullopt});
     if (jurisdictions.size() > 1) {
-      auto loaded = loadRuleBook(std::string(ATOMS_SOURCE_DIR) + "/etc/labor", jurisdictions);
+      auto loaded = loadRuleBook(atoms::testing::sourceDir() + "/etc/labor", jurisdictions);
       BOOST_TEST_REQUIRE(loaded.ok(), loaded.message());
       rules.emplace(std::move(*loaded));
     }

@@ -18,6 +18,7 @@
 #include "domain/labor/rule_table.h"
 #include "domain/site/site_model.h"
 #include "domain/site/time_zone.h"
+#include "tests/support/build_paths.h"
 
 namespace atoms::labor {
 
@@ -43,7 +44,7 @@ inline site::Date date(int y, unsigned m, unsigned d) {
 struct TestSite {
   // The shipped tables of `jurisdiction` and its ancestors, or those of `ruleDir`.
   TestSite(const std::string& zone, const std::string& jurisdiction,
-           const std::string& ruleDir = std::string(ATOMS_SOURCE_DIR) + "/etc/labor") {
+           const std::string& ruleDir = atoms::testing::sourceDir() + "/etc/labor") {
     model.site = site::SiteInfo{"test-site", "Test", zone, {jurisdiction}, "retail"};
     model.certifications = {{"food-handler", "Food handler card"},
                             {"alcohol", "Alcohol server permit"}};

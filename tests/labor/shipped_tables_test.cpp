@@ -9,6 +9,7 @@
 
 #include "domain/labor/rule_table.h"
 #include "domain/site/station_tag.h"
+#include "tests/support/build_paths.h"
 
 namespace {
 
@@ -19,7 +20,7 @@ using atoms::labor::PayUnit;
 using atoms::labor::Rule;
 using atoms::labor::RuleKind;
 
-const std::string kDir = std::string(ATOMS_SOURCE_DIR) + "/etc/labor";
+const std::string kDir = atoms::testing::sourceDir() + "/etc/labor";
 
 std::vector<std::string> shippedCodes() {
   std::vector<std::string> codes;

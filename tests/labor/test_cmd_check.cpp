@@ -10,6 +10,7 @@
 #include "domain/site/site_model.h"
 #include "domain/site/time_zone.h"
 #include "tests/daemon/helpers.h"
+#include "tests/support/build_paths.h"
 
 namespace atoms {
 namespace {
@@ -19,8 +20,8 @@ using test::contains;
 using test::runEdge;
 using test::TempDir;
 
-const std::string kLaborDir = std::string(ATOMS_SOURCE_DIR) + "/etc/labor";
-const std::string kDemoSite = std::string(ATOMS_SOURCE_DIR) + "/etc/sites/demo-site.json";
+const std::string kLaborDir = atoms::testing::sourceDir() + "/etc/labor";
+const std::string kDemoSite = atoms::testing::sourceDir() + "/etc/sites/demo-site.json";
 
 // One person, one 6 h shift on a Monday in Chicago, federal rules only: nothing to find.
 site::SiteModel cleanSite() {

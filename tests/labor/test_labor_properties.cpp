@@ -23,6 +23,7 @@
 #include "domain/site/site_file.h"
 #include "domain/site/site_model.h"
 #include "domain/site/time_zone.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/synthetic_site.h"
 
 namespace atoms::labor {
@@ -55,7 +56,7 @@ class Picker {
 struct RuleBooks {
   RuleBooks() {
     for (const auto& codes : kJurisdictions) {
-      auto loaded = loadRuleBook(std::string(ATOMS_SOURCE_DIR) + "/etc/labor", codes);
+      auto loaded = loadRuleBook(atoms::testing::sourceDir() + "/etc/labor", codes);
       BOOST_TEST_REQUIRE(loaded.ok(), loaded.message());
       books.push_back(std::move(*loaded));
     }

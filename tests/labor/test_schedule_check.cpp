@@ -14,6 +14,7 @@
 #include "domain/site/site_model.h"
 #include "domain/site/time_zone.h"
 #include "tests/labor/engine_test_site.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/synthetic_site.h"
 
 namespace atoms::labor {
@@ -25,7 +26,7 @@ using site::LocalTime;
 using testing::at;
 
 RuleBook loadRules(const std::vector<std::string>& jurisdictions) {
-  auto rules = loadRuleBook(std::string(ATOMS_SOURCE_DIR) + "/etc/labor", jurisdictions);
+  auto rules = loadRuleBook(atoms::testing::sourceDir() + "/etc/labor", jurisdictions);
   BOOST_TEST_REQUIRE(rules.ok(), rules.message());
   return std::move(*rules);
 }

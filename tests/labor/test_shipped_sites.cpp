@@ -12,6 +12,7 @@
 #include "domain/labor/rule_table.h"
 #include "domain/site/industry.h"
 #include "domain/site/site_file.h"
+#include "tests/support/build_paths.h"
 
 namespace atoms::labor {
 namespace {
@@ -19,7 +20,7 @@ namespace {
 std::vector<std::filesystem::path> shippedSiteFiles() {
   std::vector<std::filesystem::path> out;
   for (const char* dir : {"/etc/sites", "/etc/demo"}) {
-    for (const auto& e : std::filesystem::directory_iterator(std::string(ATOMS_SOURCE_DIR) + dir))
+    for (const auto& e : std::filesystem::directory_iterator(atoms::testing::sourceDir() + dir))
       if (e.path().extension() == ".json") out.push_back(e.path());
   }
   return out;
@@ -44,7 +45,7 @@ BOOST_AUTO_TEST_CASE(every_shipped_site_file_gets_the_rules_its_city_has) {
       BOOST_TEST_REQUIRE(model.ok(), model.message());
       BOOST_TEST(site::isKnownIndustry(model->site.industry));
       auto book =
-          loadRuleBook(std::string(ATOMS_SOURCE_DIR) + "/etc/labor", model->site.jurisdictions);
+          loadRuleBook(atoms::testing::sourceDir() + "/etc/labor", model->site.jurisdictions);
       BOOST_TEST_REQUIRE(book.ok(), book.message());
       // The most local jurisdiction (the city): each of its rules in force covers this site, the
       // employer's size being unknown (which counts as covered).

@@ -8,13 +8,15 @@
 #include <vector>
 
 #include "domain/policy/action_classes.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/temp_dir.h"
 
 namespace atoms::policy {
 namespace {
 
-// The table the repository ships (ATOMS_SOURCE_DIR: the checkout, set by tests/policy/CMakeLists).
-const std::string kShippedTable = std::string(ATOMS_SOURCE_DIR) + "/etc/policy/actions.json";
+// The table the repository ships (atoms::testing::sourceDir(): the checkout, set by
+// tests/policy/CMakeLists).
+const std::string kShippedTable = atoms::testing::sourceDir() + "/etc/policy/actions.json";
 
 constexpr std::array kGraduations{Graduation::kShadow, Graduation::kPropose,
                                   Graduation::kAutonomous};

@@ -10,6 +10,7 @@
 
 #include "domain/policy/policy_gate.h"
 #include "domain/policy/shipped_actions.h"
+#include "tests/support/build_paths.h"
 
 namespace atoms::policy {
 namespace {
@@ -141,7 +142,7 @@ BOOST_AUTO_TEST_CASE(aDecisionRecordsWhatItWasDecidedOn) {
 }
 
 BOOST_AUTO_TEST_CASE(theBuiltInTableIsTheCheckedInFile) {
-  std::ifstream in(std::string(ATOMS_SOURCE_DIR) + "/etc/policy/actions.json");
+  std::ifstream in(atoms::testing::sourceDir() + "/etc/policy/actions.json");
   std::stringstream file;
   file << in.rdbuf();
   BOOST_REQUIRE(!file.str().empty());

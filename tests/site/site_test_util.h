@@ -10,11 +10,12 @@
 
 #include "base/canonical_json.h"
 #include "domain/site/site_file.h"
+#include "tests/support/build_paths.h"
 
 namespace atoms::site::testing {
 
 inline std::string demoSitePath() {
-  return std::string(ATOMS_SOURCE_DIR) + "/etc/sites/demo-site.json";
+  return atoms::testing::sourceDir() + "/etc/sites/demo-site.json";
 }
 
 inline std::string readText(const std::string& path) {

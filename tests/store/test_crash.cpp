@@ -11,6 +11,7 @@
 #include "store/audit_entry.h"
 #include "store/log_verifier.h"
 #include "store/site_store.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/durable_child.h"
 #include "tests/support/temp_dir.h"
 
@@ -27,7 +28,7 @@ BOOST_AUTO_TEST_CASE(logSurvivesSigkillAtRandomPoints) {
   std::mt19937 rng(20261129);
   std::uint64_t durable = 0;
   for (int round = 0; round < 30; ++round) {
-    testing::DurableChild child({ATOMS_APPEND_CHILD, dir, std::to_string(rng())});
+    testing::DurableChild child({atoms::testing::appendChild(), dir, std::to_string(rng())});
     // Round 0 kills during start-up; the others after a random number of commits, so the kill
     // lands at a random point of the next batch (writing rows, signing, committing, printing).
     const int lines = round == 0 ? 0 : static_cast<int>(rng() % 12);

@@ -24,6 +24,7 @@
 #include "store/site_store.h"
 #include "store/state_dir.h"
 #include "tests/support/audit_entries.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_app.h"
 
@@ -54,7 +55,7 @@ struct TerminalSite {
     Status s = initStateDir(stateDir, InitOptions{"site-terminal"});
     BOOST_REQUIRE_MESSAGE(s.ok(), s.message());
     auto model =
-        site::parseSiteFile(readText(std::string(ATOMS_SOURCE_DIR) + "/etc/sites/demo-site.json"));
+        site::parseSiteFile(readText(atoms::testing::sourceDir() + "/etc/sites/demo-site.json"));
     BOOST_REQUIRE_MESSAGE(model, model.message());
     sitePunches = model->punches.size();
     auto store = SiteStore::open(stateDir);

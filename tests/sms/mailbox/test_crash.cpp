@@ -20,6 +20,7 @@
 #include "store/state_dir.h"
 #include "store/store_runner.h"
 #include "tests/sms/mailbox/ledger_gateway.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/durable_child.h"
 #include "tests/support/temp_dir.h"
 
@@ -40,7 +41,7 @@ BOOST_AUTO_TEST_CASE(nothingIsLostOrSentTwiceAcrossSigkillAtRandomPoints) {
   constexpr int kRounds = 30;
   for (int round = 0; round < kRounds; ++round) {
     atoms::testing::DurableChild child(
-        {ATOMS_OUTBOX_CHILD, dir, ledger, std::to_string(round), std::to_string(rng())});
+        {atoms::testing::outboxChild(), dir, ledger, std::to_string(round), std::to_string(rng())});
     // Round 0 dies during start-up; the others after a random number of enqueues, so the kill
     // lands anywhere in enqueue, claim, send, record or reconcile.
     const int lines = round == 0 ? 0 : static_cast<int>(rng() % 25);

@@ -13,6 +13,7 @@
 #include "store/site_store.h"
 #include "tests/callout/callout_fixture.h"
 #include "tests/sms/serve/serve_support.h"
+#include "tests/support/build_paths.h"
 
 namespace atoms::test {
 namespace {
@@ -50,14 +51,15 @@ BOOST_AUTO_TEST_CASE(serveKilledMidFlowResumesFromTheStoreAndNobodyGetsAnOfferTw
         site::importSite((*opened)->db(), callout::testing::calloutRestaurant(shiftDay()));
     BOOST_REQUIRE_MESSAGE(imported.ok(), imported.message());
   }
-  const std::string config = t.config(std::string("labor.rules_dir = ") + ATOMS_SOURCE_DIR +
-                                      "/etc/labor\n"
-                                      "callout.lookahead_hours = 48\n"
-                                      "callout.general_manager = p-kwame\n"
-                                      "policy.graduation.staffing_scheduling = autonomous\n"
-                                      // The test runs at any hour: a site without quiet hours.
-                                      "sms.quiet-hours.start = 00:00\n"
-                                      "sms.quiet-hours.end = 00:00\n");
+  const std::string config =
+      t.config(std::string("labor.rules_dir = ") + atoms::testing::sourceDir() +
+               "/etc/labor\n"
+               "callout.lookahead_hours = 48\n"
+               "callout.general_manager = p-kwame\n"
+               "policy.graduation.staffing_scheduling = autonomous\n"
+               // The test runs at any hour: a site without quiet hours.
+               "sms.quiet-hours.start = 00:00\n"
+               "sms.quiet-hours.end = 00:00\n");
   // Who is offered depends on the day (ages, the week's hours): the test follows the first wave.
   auto firstWaveOut = [](const std::vector<drivers::twilio::FakeMessage>& messages) {
     return std::count_if(messages.begin(), messages.end(), isOffer) == 3;
