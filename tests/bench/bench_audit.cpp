@@ -160,7 +160,7 @@ int main(int argc, char** argv) {
   if (!initSodium()) die("libsodium init failed");
   const std::size_t entries = std::stoull(argValue(argc, argv, "--entries", "1000000"));
   const std::size_t appends = std::stoull(argValue(argc, argv, "--appends", "4096"));
-  const std::string serve = argValue(argc, argv, "--serve", atoms::testing::edgeBinary());
+  const std::string serve = argValue(argc, argv, "--serve", atoms::testing::edgeBinary().c_str());
   testing::TempDir tmp;
   const std::size_t rowBytes = sampleEntryBytes();
 
