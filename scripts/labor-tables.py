@@ -37,7 +37,19 @@ def value_text(kind, q):
             span += f" to {hours(q['upToMinutes'])} h"
         return f"day {q['consecutiveDay']}, {span}: {q['multiplier']} x"
     if kind == "meal_break":
-        t = f"{q['breakMinutes']} min after {hours(q['afterWorkMinutes'])} h"
+        if "requiredFromWorkMinutes" in q:
+            t = f"{q['breakMinutes']} min for >= {hours(q['requiredFromWorkMinutes'])} h"
+        else:
+            t = f"{q['breakMinutes']} min after {hours(q['afterWorkMinutes'])} h"
+        if "forWorkOverMinutes" in q:
+            t += f" (days over {hours(q['forWorkOverMinutes'])} h)"
+        if "forWorkUpToMinutes" in q:
+            t += f" (days up to {hours(q['forWorkUpToMinutes'])} h)"
+        if "earliestAfterWorkMinutes" in q:
+            t += (f"; starts between {hours(q['earliestAfterWorkMinutes'])} h and "
+                  f"{hours(q['afterWorkMinutes'])} h of work")
+        elif "requiredFromWorkMinutes" in q:
+            t += f"; starts by {hours(q['afterWorkMinutes'])} h of work"
         if "waivableIfWorkAtMostMinutes" in q:
             t += f"; waivable if day <= {hours(q['waivableIfWorkAtMostMinutes'])} h"
         if "premium" in q:
@@ -45,6 +57,9 @@ def value_text(kind, q):
         return t
     if kind == "rest_break":
         t = f"{q['breakMinutes']} min per {hours(q['perWorkMinutes'])} h"
+        t += " (whole periods)" if q.get("fraction") == "whole" else " (or major part)"
+        if "maxWorkWithoutRestMinutes" in q:
+            t += f"; no more than {hours(q['maxWorkWithoutRestMinutes'])} h without one"
         if "notRequiredBelowMinutes" in q:
             t += f"; none under {hours(q['notRequiredBelowMinutes'])} h"
         if "premium" in q:

@@ -10,8 +10,23 @@
 //   only with a waiver on file). Rest periods likewise, when the time clock records them
 //   (LaborOptions::punchesRecordRestBreaks); otherwise they are n/a.
 // Premiums: one per kind per workday (226.7(c): an hour of pay for the meal periods, another for
-// the rest periods), so each kind is a premium group whose rules are alternatives.
+// the rest periods), so each kind is a premium group whose rules are alternatives. States without
+// a pay remedy (WA, OR, IL) have rules without a premium: a missed break is a fail that owes
+// nothing here.
+// States word the meal period differently, and the parameters follow the words:
+// - when it is due: work of more than afterWorkMinutes (CA 512(a) "more than five hours"), or of at
+//   least requiredFromWorkMinutes (820 ILCS 140/3 "7 1/2 continuous hours"; OAR 839-020-0050
+//   "not less than six");
+// - which workdays the rule is for: over forWorkOverMinutes and up to forWorkUpToMinutes of work,
+//   where a state's meal window depends on the length of the day (OAR 839-020-0050(2)(d): "If the
+//   work period is seven hours or less ... If the work period is more than seven hours");
+// - when it may start: after earliestAfterWorkMinutes of work (WAC 296-126-092 "no less than two
+//   hours"; OAR 839-020-0050(2)(d) "after the conclusion of the second hour worked") and with at
+//   most afterWorkMinutes worked;
+// - which meal of the day it is: mealNumber, where two rules describe the same meal for different
+//   lengths of day (Oregon); otherwise the rules' order by afterWorkMinutes.
 #include <algorithm>
+#include <optional>
 
 #include "domain/labor/evaluation.h"
 #include "domain/labor/workday.h"
@@ -39,13 +54,33 @@ std::string ordinal(std::int64_t n) {
   return std::to_string(n) + suffix;
 }
 
-// "before the end of the 5th hour of work (by 14:00)".
-std::string deadlineText(const Evaluation& ev, const Workday& day, Seconds after) {
-  const std::int64_t minutes = after.count() / 60;
-  std::string text = minutes % 60 == 0
-                         ? "before the end of the " + ordinal(minutes / 60) + " hour of work"
-                         : "before " + durationText(after) + " of work";
-  return text + " (by " + ev.clockText(whenWorkReaches(day, after)) + ")";
+// "the end of the 5th hour" or "4 h 30 min".
+std::string workMarkText(Seconds mark) {
+  const std::int64_t minutes = mark.count() / 60;
+  return minutes % 60 == 0 ? "the end of the " + ordinal(minutes / 60) + " hour"
+                           : durationText(mark);
+}
+
+// When a meal may start: "before the end of the 5th hour of work (by 14:00)", or with an
+// earliest start "after the end of the 2nd hour and before the end of the 4th hour of work
+// (between 11:00 and 13:00)".
+std::string deadlineText(const Evaluation& ev, const Workday& day, std::optional<Seconds> earliest,
+                         Seconds after) {
+  const std::string by = ev.clockText(whenWorkReaches(day, after));
+  if (!earliest) return "before " + workMarkText(after) + " of work (by " + by + ")";
+  return "after " + workMarkText(*earliest) + " and before " + workMarkText(after) +
+         " of work (between " + ev.clockText(whenWorkReaches(day, *earliest)) + " and " + by + ")";
+}
+
+std::optional<Seconds> minutesParam(const Rule& r, std::string_view name) {
+  if (!r.has(name)) return std::nullopt;
+  return Seconds{chr::minutes{r.integer(name)}};
+}
+
+// Whether `work` calls for r's meal period (see the top of this file).
+bool mealDue(const Rule& r, Seconds work) {
+  if (const auto from = minutesParam(r, "requiredFromWorkMinutes")) return work >= *from;
+  return work > chr::minutes{r.integer("afterWorkMinutes")};
 }
 
 // A missed, late or short break: a fail that owes the rule's premium, if it has one (one per
@@ -84,6 +119,9 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
   e.premiumGroup = "meal_break";
   e.premiumAlternative = r.id;
   const Seconds after = chr::minutes{r.integer("afterWorkMinutes")};
+  const std::optional<Seconds> earliest = minutesParam(r, "earliestAfterWorkMinutes");
+  const std::optional<Seconds> over = minutesParam(r, "forWorkOverMinutes");
+  const std::optional<Seconds> upTo = minutesParam(r, "forWorkUpToMinutes");
   const Seconds length = chr::minutes{r.integer("breakMinutes")};
   describeDay(day, e);
   e.input["afterWorkMinutes"] = r.integer("afterWorkMinutes");
@@ -94,14 +132,23 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
     out.push_back(std::move(e));
     return;
   }
-  if (day.work <= after) {
+  if ((upTo && day.work > *upTo) || (over && day.work <= *over)) {
+    // Another rule of the jurisdiction covers a day of this length.
+    e.result = EvalResult::kNotApplicable;
+    e.detail = "this rule covers workdays of " +
+               (upTo ? "at most " + durationText(*upTo) : "over " + durationText(*over)) +
+               " of work; this one has " + durationText(day.work);
+    out.push_back(std::move(e));
+    return;
+  }
+  if (!mealDue(r, day.work)) {
     e.detail = "no meal period due for " + durationText(day.work) + " of work";
     out.push_back(std::move(e));
     return;
   }
   const bool waivable = r.has("waivableIfWorkAtMostMinutes") &&
                         day.work <= chr::minutes{r.integer("waivableIfWorkAtMostMinutes")};
-  const std::string deadline = deadlineText(ev, day, after);
+  const std::string deadline = deadlineText(ev, day, earliest, after);
   const std::string waiver =
       waivable ? "; it may be waived by mutual consent, as the workday is at most " +
                      durationText(chr::minutes{r.integer("waivableIfWorkAtMostMinutes")})
@@ -113,7 +160,8 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
     e.input["mealStart"] = ev.clockText(meal->span.start);
     e.input["mealMinutes"] = meal->span.length().count() / 60;
   }
-  const bool onTime = meal != nullptr && meal->workBefore <= after;
+  const bool tooEarly = meal != nullptr && earliest && meal->workBefore < *earliest;
+  const bool onTime = meal != nullptr && meal->workBefore <= after && !tooEarly;
   const bool longEnough = meal != nullptr && meal->span.length() >= length;
   if (onTime && longEnough) {
     e.detail = "meal period at " + ev.clockText(meal->span.start) + " (" +
@@ -143,19 +191,30 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
         e.detail += std::string(longEnough ? "" : " and") + " started after " +
                     durationText(meal->workBefore) + " of work; it was due " + deadline;
       }
+      if (tooEarly) e.input["outcome"] = longEnough ? "early" : "short_and_early";
     }
     owePremium(ev, r, e);
   }
   out.push_back(std::move(e));
 }
 
-// Rest periods due for `work`: one per perWork or major fraction of it, none below the minimum.
+// Rest periods due for `work`: one per perWork or major fraction of it (IWC Wage Order 12(A), OAR
+// 839-020-0050(2)(b) "two hours and one minute through four hours"), or per whole perWork where
+// the rule says so (WAC 296-126-092(4) "for each four hours of working time"); at least one when
+// the work is longer than a stretch the rule allows without one (092(4): "No employee shall be
+// required to work more than three hours without a rest period"); none below the minimum.
 std::int64_t restPeriodsDue(const Rule& r, Seconds work) {
   const std::int64_t minutes = work.count() / 60;
   if (r.has("notRequiredBelowMinutes") && minutes < r.integer("notRequiredBelowMinutes")) return 0;
   const std::int64_t per = r.integer("perWorkMinutes");
   if (per <= 0) return 0;
-  return minutes / per + (minutes % per > per / 2 ? 1 : 0);
+  const bool whole = r.has("fraction") && r.text("fraction") == "whole";
+  std::int64_t due = minutes / per + (!whole && minutes % per > per / 2 ? 1 : 0);
+  if (const auto stretch = minutesParam(r, "maxWorkWithoutRestMinutes");
+      stretch && work > *stretch) {
+    due = std::max<std::int64_t>(due, 1);
+  }
+  return due;
 }
 
 void judgeRest(const Evaluation& ev, const Rule& r, const Workday& day, Findings& out) {
@@ -166,9 +225,12 @@ void judgeRest(const Evaluation& ev, const Rule& r, const Workday& day, Findings
   const Seconds length = chr::minutes{r.integer("breakMinutes")};
   describeDay(day, e);
   e.input["due"] = due;
-  const std::string dueText = std::to_string(due) + " paid " + durationText(length) +
-                              " rest period" + (due == 1 ? " is" : "s are") + " due for " +
-                              durationText(day.work) + " of work";
+  std::string dueText = std::to_string(due) + " paid " + durationText(length) + " rest period" +
+                        (due == 1 ? " is" : "s are") + " due for " + durationText(day.work) +
+                        " of work";
+  if (const auto stretch = minutesParam(r, "maxWorkWithoutRestMinutes"); stretch && due > 0) {
+    dueText += ", with no more than " + durationText(*stretch) + " of work without one";
+  }
   if (!day.notJudged.empty()) {
     e.result = EvalResult::kNotApplicable;
     e.detail = "rest periods: " + day.notJudged;
@@ -219,9 +281,13 @@ void checkBreaks(const Evaluation& ev, Findings& out) {
     // Rules of one jurisdiction count their meals together; another jurisdiction's first meal
     // rule is again a first meal.
     std::size_t nth = 1;
-    for (const Rule* o : byOrder) {
-      if (o == r) break;
-      if (o->jurisdiction == r->jurisdiction) ++nth;
+    if (r->has("mealNumber")) {
+      nth = static_cast<std::size_t>(std::max<std::int64_t>(1, r->integer("mealNumber")));
+    } else {
+      for (const Rule* o : byOrder) {
+        if (o == r) break;
+        if (o->jurisdiction == r->jurisdiction) ++nth;
+      }
     }
     judgeMeal(ev, *r, nth, *day, gaps, out);
   }

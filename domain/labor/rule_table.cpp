@@ -61,6 +61,9 @@ constexpr std::string_view kRestFromChoices[] = {"previous_calendar_day", "last_
 constexpr std::string_view kPremiumOnChoices[] = {"hours_inside_rest", "whole_shift"};
 // advance_notice: calendar days before the first day of the schedule, or time before each shift.
 constexpr std::string_view kNoticeChoices[] = {"first_day_of_schedule", "each_shift"};
+// rest_break: a rest period per perWorkMinutes "or major fraction thereof" (CA, OR), or per whole
+// perWorkMinutes (WA, "for each four hours of working time").
+constexpr std::string_view kFractionChoices[] = {"major", "whole"};
 
 // The parameter schema of each kind: the contract between these tables and the engine.
 const std::vector<ParamSpec>& specsFor(RuleKind kind) {
@@ -73,11 +76,18 @@ const std::vector<ParamSpec>& specsFor(RuleKind kind) {
                                               {"multiplier", kDecimal, true}};
   static const std::vector<ParamSpec> meal{{"afterWorkMinutes", kInt, true},
                                            {"breakMinutes", kInt, true},
+                                           {"requiredFromWorkMinutes", kInt, false},
+                                           {"forWorkOverMinutes", kInt, false},
+                                           {"forWorkUpToMinutes", kInt, false},
+                                           {"earliestAfterWorkMinutes", kInt, false},
+                                           {"mealNumber", kInt, false},
                                            {"waivableIfWorkAtMostMinutes", kInt, false},
                                            {"premium", kPay, false}};
   static const std::vector<ParamSpec> rest{{"perWorkMinutes", kInt, true},
                                            {"breakMinutes", kInt, true},
                                            {"notRequiredBelowMinutes", kInt, false},
+                                           {"fraction", kChoice, false, kFractionChoices},
+                                           {"maxWorkWithoutRestMinutes", kInt, false},
                                            {"premium", kPay, false}};
   static const std::vector<ParamSpec> minor{{"minAge", kInt, true},
                                             {"maxAge", kInt, true},
