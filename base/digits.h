@@ -3,6 +3,7 @@
 // files and rule tables, which every reader checks character by character.
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace atoms {
@@ -19,6 +20,23 @@ constexpr int readDigits(std::string_view s, std::size_t pos, std::size_t n) {
     value = value * 10 + (s[i] - '0');
   }
   return value;
+}
+
+// Writes `value` (0 <= value < 10^n) as exactly `n` digits, zero-padded, at out[0..n).
+constexpr void writeDigits(char* out, int value, std::size_t n) {
+  for (std::size_t i = n; i > 0; --i) {
+    out[i - 1] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  }
+}
+
+// "YYYY-MM-DD" for a year of 0..9999 (the caller checks), without the cost of a printf.
+inline std::string isoDate(int year, unsigned month, unsigned day) {
+  std::string text(10, '-');
+  writeDigits(text.data(), year, 4);
+  writeDigits(text.data() + 5, static_cast<int>(month), 2);
+  writeDigits(text.data() + 8, static_cast<int>(day), 2);
+  return text;
 }
 
 // Days in `month` (1..12) of the Gregorian calendar's `year`.

@@ -39,7 +39,7 @@ namespace chr = std::chrono;
 using site::Seconds;
 
 void describeDay(const Workday& day, RuleEvaluation& e) {
-  e.input["workday"] = site::formatLocal(site::LocalTime{day.day}).substr(0, 10);
+  e.input["workday"] = site::formatLocalDay(day.day);
   e.input["workMinutes"] = day.work.count() / 60;
   e.input["punched"] = day.punched;
 }

@@ -192,7 +192,7 @@ void describe(const Evaluation& ev, const Claim& c, const std::vector<Week>& wee
         if (w.with[i] > Seconds{0}) ++n;
         if (isConsecutiveDay(w.with, i, c.consecutiveDay)) {
           const LocalDays day = w.start + chr::days{i};
-          e.input["seventhDay"] = site::formatLocal(site::LocalTime{day}).substr(0, 10);
+          e.input["seventhDay"] = site::formatLocalDay(day);
           reached = e.input["seventhDay"].asString() + " is day " +
                     std::to_string(c.consecutiveDay) + " of work in a row in its workweek";
         }

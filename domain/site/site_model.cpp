@@ -39,6 +39,9 @@ std::optional<Date> parseDate(std::string_view s) {
 }
 
 std::string formatDate(Date d) {
+  if (d.ok() && int(d.year()) >= 0 && int(d.year()) <= 9999) {
+    return isoDate(int(d.year()), unsigned(d.month()), unsigned(d.day()));
+  }
   char buf[32];
   std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", int(d.year()), unsigned(d.month()),
                 unsigned(d.day()));

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <exception>
 
+#include "base/digits.h"
+
 namespace atoms::site {
 namespace {
 
@@ -65,6 +67,16 @@ std::string formatLocal(LocalTime local) {
   const auto day = std::chrono::floor<std::chrono::days>(local);
   const std::chrono::year_month_day ymd{day};
   const std::chrono::hh_mm_ss<Seconds> tod{local - day};
+  if (ymd.ok() && int(ymd.year()) >= 0 && int(ymd.year()) <= 9999) {
+    // The labor engine formats times in every finding: no printf on that path.
+    std::string text = isoDate(int(ymd.year()), unsigned(ymd.month()), unsigned(ymd.day()));
+    text.resize(19, ':');
+    text[10] = 'T';
+    writeDigits(text.data() + 11, static_cast<int>(tod.hours().count()), 2);
+    writeDigits(text.data() + 14, static_cast<int>(tod.minutes().count()), 2);
+    writeDigits(text.data() + 17, static_cast<int>(tod.seconds().count()), 2);
+    return text;
+  }
   char buf[64];
   std::snprintf(
       buf, sizeof buf, "%04d-%02u-%02uT%02lld:%02lld:%02lld", int(ymd.year()),

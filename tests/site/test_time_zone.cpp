@@ -54,6 +54,12 @@ BOOST_AUTO_TEST_CASE(formatsOffsetsAndLocalTimes) {
   BOOST_TEST(formatOffset(hours{5} + minutes{30}) == "+05:30");
   BOOST_TEST(formatOffset(Seconds{0}) == "+00:00");
   BOOST_TEST(formatLocal(local(2026, 3, 8, 2, 30)) == "2026-03-08T02:30:00");
+  // Every field zero-padded, the last second of a day, and years outside four digits.
+  BOOST_TEST(formatLocal(local(999, 1, 2, 3, 4) + Seconds{5}) == "0999-01-02T03:04:05");
+  BOOST_TEST(formatLocal(local(2026, 12, 31, 23, 59) + Seconds{59}) == "2026-12-31T23:59:59");
+  BOOST_TEST(formatLocal(local(10000, 1, 1, 0, 0)) == "10000-01-01T00:00:00");
+  BOOST_TEST(formatLocalDay(std::chrono::local_days{std::chrono::year{2026} / 2 / 3}) ==
+             "2026-02-03");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
