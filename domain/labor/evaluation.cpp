@@ -72,12 +72,27 @@ std::span<const site::Punch* const> Evaluation::punches(Instant from, Instant to
   return {first, last};
 }
 
-Instant Evaluation::dayStart(LocalDays d) const {
-  const LocalTime midnight{d};
-  if (auto u = ctx_.zone_.toUtc(midnight); u.ok()) return *u;
-  const std::vector<Seconds> offsets = ctx_.zone_.offsetsFor(midnight);
+namespace {
+
+// A local time as UTC; one inside a DST gap takes the offset in force before the jump, one in
+// the repeated hour its first occurrence.
+Instant toInstant(const site::TimeZone& zone, LocalTime local) {
+  if (auto u = zone.toUtc(local); u.ok()) return *u;
+  const std::vector<Seconds> offsets = zone.offsetsFor(local);
   const Seconds off = offsets.empty() ? Seconds{0} : offsets.front();
-  return Instant{midnight.time_since_epoch() - off};
+  return Instant{local.time_since_epoch() - off};
+}
+
+}  // namespace
+
+Instant Evaluation::dayStart(LocalDays d) const { return toInstant(ctx_.zone_, LocalTime{d}); }
+
+LocalDays Evaluation::workdayOf(LocalTime t) const {
+  return chr::floor<chr::days>(t - ctx_.options_.workdayStart);
+}
+
+Instant Evaluation::workdayStart(LocalDays d) const {
+  return toInstant(ctx_.zone_, LocalTime{d} + ctx_.options_.workdayStart);
 }
 
 LocalDays Evaluation::weekStartOf(LocalDays d, unsigned weekStart) {

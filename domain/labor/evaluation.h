@@ -50,6 +50,10 @@ class Evaluation {
   site::LocalTime localEnd() const { return localEnd_; }
   LocalDays firstDay() const { return firstDay_; }  // the local day S starts on
   LocalDays lastDay() const { return lastDay_; }    // the local day of S's last second
+  // The workdays (LaborOptions::workdayStart) S starts and ends in: its calendar days when
+  // workdays begin at midnight.
+  LocalDays firstWorkday() const { return workdayOf(localStart_); }
+  LocalDays lastWorkday() const { return workdayOf(localEnd_ - site::Seconds{1}); }
 
   // The site.
   const site::SiteModel& model() const { return *ctx_.model_; }
@@ -68,6 +72,9 @@ class Evaluation {
   // The calendar, in the site's zone. dayStart: local midnight as UTC (midnight inside a DST gap,
   // in the few zones that have one, takes the offset in force before the jump).
   site::Instant dayStart(LocalDays d) const;
+  // Workday d (named by the calendar day it begins on) begins at d + workdayStart, local time.
+  LocalDays workdayOf(site::LocalTime t) const;
+  site::Instant workdayStart(LocalDays d) const;
   static LocalDays weekStartOf(LocalDays d, unsigned weekStart);
   // Seconds of P's counted work inside [from, to), and of S inside it.
   std::pair<site::Seconds, site::Seconds> worked(site::Instant from, site::Instant to) const;

@@ -1,7 +1,8 @@
 // Overtime: weekly_overtime, daily_overtime, double_time and seventh_day rules.
 //
 // Each jurisdiction's overtime rules form one pay system in which an hour is paid once, at the
-// highest rate of the rules that claim it. Each local day's work is laid end to end, and every
+// highest rate of the rules that claim it. Each workday's work (a local day, or from
+// LaborOptions::workdayStart to the same time the next day) is laid end to end, and every
 // position of it goes to the highest-rate rule that covers it (CA: over 8 h at 1.5x, over 12 h at
 // 2x; on the seventh day of work in one workweek the first 8 h at 1.5x and over 8 h at 2x, Labor
 // Code 510(a)). The weekly rules then count only the time no daily rule claimed: California does
@@ -28,7 +29,7 @@ using site::Seconds;
 constexpr std::string_view kOvertimeGroup = "overtime";
 constexpr Seconds kUnbounded = Seconds::max();
 
-// The work of one workweek, per local day, with and without S.
+// The work of one workweek, per workday, with and without S.
 struct Week {
   LocalDays start;
   std::array<Seconds, 7> with{};
@@ -139,13 +140,13 @@ Seconds classify(const std::array<Seconds, 7>& days, std::vector<Claim>& claims,
 std::vector<Week> weeksOf(const Evaluation& ev) {
   std::vector<Week> weeks;
   const unsigned weekStart = ev.options().workweekStart;
-  const LocalDays last = Evaluation::weekStartOf(ev.lastDay(), weekStart);
-  for (LocalDays w = Evaluation::weekStartOf(ev.firstDay(), weekStart); w <= last;
+  const LocalDays last = Evaluation::weekStartOf(ev.lastWorkday(), weekStart);
+  for (LocalDays w = Evaluation::weekStartOf(ev.firstWorkday(), weekStart); w <= last;
        w += chr::days{7}) {
     Week week{w, {}, {}};
     for (std::size_t i = 0; i < 7; ++i) {
       const LocalDays d = w + chr::days{i};
-      const auto [before, mine] = ev.worked(ev.dayStart(d), ev.dayStart(d + chr::days{1}));
+      const auto [before, mine] = ev.worked(ev.workdayStart(d), ev.workdayStart(d + chr::days{1}));
       week.without[i] = before;
       week.with[i] = before + mine;
     }
@@ -205,7 +206,7 @@ void describe(const Evaluation& ev, const Claim& c, const std::vector<Week>& wee
     for (const Week& w : weeks) {
       for (std::size_t i = 0; i < 7; ++i) {
         const LocalDays d = w.start + chr::days{i};
-        if (d >= ev.firstDay() && d <= ev.lastDay()) day = std::max(day, w.with[i]);
+        if (d >= ev.firstWorkday() && d <= ev.lastWorkday()) day = std::max(day, w.with[i]);
       }
     }
     e.input["thresholdMinutes"] = r.integer("thresholdMinutes");

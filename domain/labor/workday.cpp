@@ -106,9 +106,9 @@ Instant whenWorkReaches(const Workday& day, Seconds work) {
 
 Workday scheduledWorkday(const Evaluation& ev) {
   Workday day;
-  day.day = ev.firstDay();
-  const Instant from = ev.dayStart(day.day);
-  const Instant to = ev.dayStart(day.day + chr::days{1});
+  day.day = ev.firstWorkday();
+  const Instant from = ev.workdayStart(day.day);
+  const Instant to = ev.workdayStart(day.day + chr::days{1});
   std::vector<Stretch> shifts{{ev.start(), ev.end()}};
   for (const WorkSpan& w : ev.work()) {
     if (w.start >= from && w.start < to) shifts.push_back({w.start, w.end});
@@ -145,10 +145,11 @@ std::optional<Workday> punchedWorkday(const Evaluation& ev, Seconds shortestMeal
   if (best == nullptr) return std::nullopt;
   Workday day;
   day.punched = true;
-  day.day = chr::floor<chr::days>(ev.zone().toLocal(best->span.start));
-  const Instant dayTo = ev.dayStart(day.day + chr::days{1});
+  day.day = ev.workdayOf(ev.zone().toLocal(best->span.start));
+  const Instant dayTo = ev.workdayStart(day.day + chr::days{1});
   std::vector<ClockPeriod> periods;
-  const std::string problem = readPeriods(ev, ev.dayStart(day.day), dayTo + reach, dayTo, periods);
+  const std::string problem =
+      readPeriods(ev, ev.workdayStart(day.day), dayTo + reach, dayTo, periods);
   // Judged once, with the first of P's shifts that overlaps the day's clock periods.
   for (const WorkSpan& w : ev.work()) {
     if (std::pair(w.start, w.shiftId) >= std::pair(ev.start(), std::string_view(ev.shift().id))) {

@@ -1,11 +1,12 @@
 // Internal to domain/labor: a person's workday as stretches of work, read from the schedule or
 // from the time clock, for the meal and rest period checks (break_check.cpp).
 //
-// The workday is the local day a shift starts on. On the schedule it is P's shifts starting that
-// day, back-to-back shifts joined; from the time clock it is the clock periods (clock_in to
-// clock_out) that start that day, cut by the punched breaks that are meal periods. The gaps
-// between stretches are the off-duty periods that can serve as meal periods. Pure functions of
-// an Evaluation (which they read, never change).
+// The workday is the one a shift starts in: the local day, or from LaborOptions::workdayStart to
+// the same time the next day. On the schedule it is P's shifts starting that day, back-to-back
+// shifts joined; from the time clock it is the clock periods (clock_in to clock_out) that start
+// that day, cut by the punched breaks that are meal periods. The gaps between stretches are the
+// off-duty periods that can serve as meal periods. Pure functions of an Evaluation (which they
+// read, never change).
 #pragma once
 
 #include <optional>
