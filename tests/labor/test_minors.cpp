@@ -158,6 +158,36 @@ BOOST_AUTO_TEST_CASE(california_sixteen_seventeen_hours) {
              });
 }
 
+// California's rules are in force from 1996-01-01 (Labor Code 1391; the school-day limits as
+// amended by Stats. 1995 ch. 887, decision 0016): 8 h 1 min on a non-school day (1391(a)(1),
+// (a)(3)) is not checked on 1995-12-31 and fails on 1996-01-01, for a 15- and a 17-year-old.
+BOOST_AUTO_TEST_CASE(california_rules_apply_from_1996) {
+  struct Case {
+    const char* ruleId;
+    site::Date birth;
+    unsigned year, month, day;
+    bool inForce;
+  };
+  const Case cases[] = {
+      {"CA-MINOR-14-15-HOURS", date(1980, 6, 1), 1995, 12, 31, false},
+      {"CA-MINOR-14-15-HOURS", date(1980, 6, 1), 1996, 1, 1, true},
+      {"CA-MINOR-16-17-HOURS", date(1978, 6, 1), 1995, 12, 31, false},
+      {"CA-MINOR-16-17-HOURS", date(1978, 6, 1), 1996, 1, 1, true},
+  };
+  for (const Case& c : cases) {
+    TestSite s("America/Los_Angeles", "us-ca");
+    s.person("kid", 1600, c.birth);
+    const int y = static_cast<int>(c.year);
+    s.shift("s", at(y, c.month, c.day, 9), at(y, c.month, c.day, 17, 1));
+    const Verdict v = s.evaluate("kid", "s");
+    const RuleEvaluation* e = v.find(c.ruleId);
+    BOOST_TEST((e != nullptr) == c.inForce, c.ruleId << " on " << c.year << "-" << c.day);
+    if (e == nullptr) continue;
+    BOOST_TEST((e->result == EvalResult::kFail), e->detail);
+    BOOST_TEST(exceeded(*e, "nonSchoolDay"), e->detail);
+  }
+}
+
 // Federal and California law both limit a 15-year-old (US-FLSA-MINOR-14-15-HOURS and
 // CA-MINOR-14-15-HOURS): both are checked and each failing one is reported under its own id.
 // The federal rule does not reach a 17-year-old; California's 16-17 rule does.
