@@ -78,6 +78,8 @@ def value_text(kind, q):
             parts.append(f"until {q['beforeNonSchoolDayWindowEnd']} before a non-school day")
         if "summerWindowEnd" in q:
             parts.append(f"until {q['summerWindowEnd']} from {q['summerFrom']} to {q['summerTo']}")
+        if q.get("notDuringSchoolHours"):
+            parts.append("not during school hours")
         return "; ".join(parts)
     if kind == "advance_notice":
         if q["measuredTo"] == "first_day_of_schedule":

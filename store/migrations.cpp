@@ -255,6 +255,12 @@ constexpr Migration kStoreMigrations[] = {
      " verdict TEXT CHECK(verdict IN ('agreed','disagreed','unknown')),"
      " worker TEXT NOT NULL, judged_by TEXT NOT NULL, judged_at INTEGER);"
      "CREATE INDEX callout_shadow_awaiting ON callout_shadow(verdict, shift_start);"},
+    // The school calendar's hours of a school day (domain/site/site_model.h SchoolHours): local
+    // minutes after midnight, both NULL when the calendar does not give them (every site stored
+    // before this migration).
+    {21, "site_school_hours",
+     "ALTER TABLE site_info ADD COLUMN school_start_minute INTEGER;"
+     "ALTER TABLE site_info ADD COLUMN school_end_minute INTEGER;"},
 };
 
 constexpr std::string_view kCreateTable =

@@ -2,9 +2,14 @@
 // minAge..maxAge, S must lie inside the rule's time window, and the day and week totals must stay
 // within its school / non-school limits (the site's school calendar decides which days are school
 // days; a school week is a week, from the calendar's weekStart, with at least one school day).
+// A rule with notDuringSchoolHours also bars S from the calendar's school hours on a school day;
+// when the calendar gives no hours the finding says that limit was not evaluated.
 // Every rule is checked on its own, so where federal and state law both limit an age, each
 // failing limit is reported under its own rule id and the verdict is denied.
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "domain/labor/evaluation.h"
 
@@ -34,6 +39,12 @@ LocalDays monthDayIn(std::string_view text, LocalDays day) {
 
 std::string timeText(LocalTime t) { return site::formatLocal(t).substr(11, 5); }
 
+// Minutes after midnight as "HH:MM", "24:00" for the end of the day.
+std::string minutesText(int minutes) {
+  const auto two = [](int n) { return std::string(n < 10 ? "0" : "") + std::to_string(n); };
+  return two(minutes / 60) + ":" + two(minutes % 60);
+}
+
 // The window of local day d under rule r, as local times [start, end]; an end past midnight
 // belongs to d + 1.
 std::pair<LocalTime, LocalTime> windowOf(const Evaluation& ev, const Rule& r, LocalDays d) {
@@ -52,10 +63,12 @@ std::pair<LocalTime, LocalTime> windowOf(const Evaluation& ev, const Rule& r, Lo
   return {LocalTime{d} + chr::minutes{startMin}, LocalTime{d} + chr::minutes{endMin}};
 }
 
-// The limits a rule's check found exceeded: codes for input.exceeded, and sentences.
+// The limits a rule's check found exceeded: codes for input.exceeded, and sentences; and the
+// limits it could not evaluate, as sentences.
 struct Breaches {
   json::Array codes;
   std::vector<std::string> sentences;
+  std::vector<std::string> notEvaluated;
 };
 
 // A limit on the work of one period (a day or a week), by whether school is in session.
@@ -87,6 +100,32 @@ void checkPeriod(const Evaluation& ev, const Rule& r, const PeriodLimit& limit, 
   breaches.codes.push_back(limit.code);
   breaches.sentences.push_back(durationText(total) + " " + where + ", over the " +
                                durationText(max) + " " + std::string(limit.allowed));
+}
+
+// notDuringSchoolHours (29 CFR 570.35(a)(1) "outside of school hours"; Labor Code 1391(a)(2)
+// "nor during school hours"): on each school day S touches, S must not overlap the calendar's
+// school hours (wall-clock time; the end is exclusive, so work may end as school starts).
+void checkSchoolHours(const Evaluation& ev, const Rule& r, RuleEvaluation& e, Breaches& breaches) {
+  if (!r.has("notDuringSchoolHours") || !r.flag("notDuringSchoolHours")) return;
+  const std::optional<site::SchoolHours>& hours = ev.model().schoolCalendar.schoolHours;
+  for (LocalDays d = ev.firstDay(); d <= ev.lastDay(); d += chr::days{1}) {
+    if (!ev.schoolDay(d)) continue;
+    if (!hours) {
+      e.input["schoolHours"] = "unknown";
+      breaches.notEvaluated.push_back("not evaluated for school hours: " + site::formatLocalDay(d) +
+                                      " is a school day and the school calendar gives no hours");
+      continue;
+    }
+    const std::string span = minutesText(hours->startMinute) + "-" + minutesText(hours->endMinute);
+    e.input["schoolHours"] = span;
+    const LocalTime from = LocalTime{d} + chr::minutes{hours->startMinute};
+    const LocalTime to = LocalTime{d} + chr::minutes{hours->endMinute};
+    if (ev.localStart() >= to || ev.localEnd() <= from) continue;
+    breaches.codes.push_back("schoolHours");
+    breaches.sentences.push_back(
+        "the shift " + timeText(ev.localStart()) + "-" + timeText(ev.localEnd()) +
+        " falls in school hours on a school day, " + span + " (" + site::formatLocalDay(d) + ")");
+  }
 }
 
 void checkMinorRule(const Evaluation& ev, const Rule& r, Findings& out) {
@@ -145,6 +184,7 @@ void checkMinorRule(const Evaluation& ev, const Rule& r, Findings& out) {
     checkPeriod(ev, r, school ? kSchoolWeek : kNonSchoolWeek, w, chr::days{7},
                 "in the week of " + site::formatLocalDay(w), e, breaches);
   }
+  checkSchoolHours(ev, r, e, breaches);
 
   if (ev.model().schoolCalendar.schoolDays.empty()) e.input["schoolCalendar"] = false;
   const bool failed = !breaches.sentences.empty();
@@ -159,6 +199,10 @@ void checkMinorRule(const Evaluation& ev, const Rule& r, Findings& out) {
     if (ev.model().schoolCalendar.schoolDays.empty()) {
       e.detail += " (the site has no school calendar, so every day counts as a non-school day)";
     }
+  }
+  // What could not be checked is said whether or not the rest passed: a pass is not a clearance.
+  for (const std::string& note : breaches.notEvaluated) {
+    e.detail += (e.detail.empty() ? p.id + " is " + std::to_string(*age) + ": " : "; ") + note;
   }
   out.push_back(std::move(e));
 }

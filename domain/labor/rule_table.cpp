@@ -100,7 +100,8 @@ const std::vector<ParamSpec>& specsFor(RuleKind kind) {
                                             {"beforeNonSchoolDayWindowEnd", kTime, false},
                                             {"summerWindowEnd", kTime, false},
                                             {"summerFrom", kMonthDay, false},
-                                            {"summerTo", kMonthDay, false}};
+                                            {"summerTo", kMonthDay, false},
+                                            {"notDuringSchoolHours", kBool, false}};
   static const std::vector<ParamSpec> notice{{"days", kInt, true},
                                              {"measuredTo", kChoice, true, kNoticeChoices}};
   static const std::vector<ParamSpec> premium{{"cases", kCases, true}};

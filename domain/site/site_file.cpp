@@ -485,7 +485,7 @@ Result<SiteModel> parseModel(const Value& root) {
 
   if (const Value* cal = top.get("schoolCalendar"); cal != nullptr) {
     Fields f(*cal, "schoolCalendar");
-    SITE_CHECK(f.check({"weekStart", "schoolDays"}));
+    SITE_CHECK(f.check({"weekStart", "schoolDays", "schoolHours"}));
     SITE_TRY(start, f.optString("weekStart"));
     if (start) {
       auto wd = parseWeekday(*start);
@@ -500,6 +500,23 @@ Result<SiteModel> parseModel(const Value& root) {
       if (!date) return f.fail("school day '" + d + "' is not a date (YYYY-MM-DD)");
       if (!seen.insert(d).second) return f.fail("school day '" + d + "' is listed twice");
       m.schoolCalendar.schoolDays.push_back(*date);
+    }
+    if (const Value* hours = f.get("schoolHours"); hours != nullptr) {
+      Fields h(*hours, "schoolCalendar schoolHours");
+      SITE_CHECK(h.check({"start", "end"}));
+      SITE_TRY(opens, h.string("start"));
+      SITE_TRY(closes, h.string("end"));
+      const auto from = parseTimeOfDay(opens);
+      const auto to = parseTimeOfDay(closes);
+      if (!from || *from == 1440) {
+        return h.fail("start '" + opens + "' is not a time of day (HH:MM)");
+      }
+      if (!to) return h.fail("end '" + closes + "' is not a time of day (HH:MM, up to 24:00)");
+      if (*to <= *from) {
+        return h.fail("end '" + closes + "' is not after start '" + opens +
+                      "' (school hours lie within one day)");
+      }
+      m.schoolCalendar.schoolHours = SchoolHours{*from, *to};
     }
   }
   return m;
@@ -666,6 +683,12 @@ Value toJson(const SiteModel& m) {
   }
   Array days;
   for (const auto& d : m.schoolCalendar.schoolDays) days.emplace_back(formatDate(d));
+  Object calendar{{"weekStart", std::string(kWeekdays[m.schoolCalendar.weekStart % 7])},
+                  {"schoolDays", std::move(days)}};
+  if (const auto& h = m.schoolCalendar.schoolHours) {
+    calendar["schoolHours"] =
+        Object{{"start", formatTimeOfDay(h->startMinute)}, {"end", formatTimeOfDay(h->endMinute)}};
+  }
   return Object{{"version", kSiteFileVersion},
                 {"site", std::move(site)},
                 {"certifications", std::move(certs)},
@@ -674,9 +697,7 @@ Value toJson(const SiteModel& m) {
                 {"shifts", std::move(shifts)},
                 {"scheduleVersions", std::move(versions)},
                 {"punches", std::move(punches)},
-                {"schoolCalendar",
-                 Object{{"weekStart", std::string(kWeekdays[m.schoolCalendar.weekStart % 7])},
-                        {"schoolDays", std::move(days)}}}};
+                {"schoolCalendar", std::move(calendar)}};
 }
 
 bool isFlat(const Value& v) {

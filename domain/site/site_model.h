@@ -147,11 +147,22 @@ struct Punch {
   friend bool operator==(const Punch&, const Punch&) = default;
 };
 
+// The hours school is in session on a school day, local wall-clock minutes after midnight:
+// 0 <= startMinute < endMinute <= 1440 (school does not run past midnight).
+struct SchoolHours {
+  int startMinute = 0;
+  int endMinute = 0;
+  friend bool operator==(const SchoolHours&, const SchoolHours&) = default;
+};
+
 // School calendar for the minors' hour limits. A school week is a week (beginning on weekStart)
 // that contains at least one school day; a school day is a date listed in schoolDays.
+// schoolHours applies to every school day; none: the hours are not known, and a rule that bars
+// work during school hours cannot be evaluated (the engine says so rather than guess).
 struct SchoolCalendar {
   unsigned weekStart = 0;  // c_encoding, 0 = Sunday
   std::vector<Date> schoolDays;
+  std::optional<SchoolHours> schoolHours;
   friend bool operator==(const SchoolCalendar&, const SchoolCalendar&) = default;
 };
 

@@ -85,13 +85,19 @@ Status writeRows(Database& db, const SiteModel& m) {
   }
   REPO_TRY(info, Inserter::make(db,
                                 "INSERT INTO site_info(id, site_id, name, time_zone, industry,"
-                                " school_week_start) VALUES(1, ?, ?, ?, ?, ?)"));
+                                " school_week_start, school_start_minute, school_end_minute)"
+                                " VALUES(1, ?, ?, ?, ?, ?, ?, ?)"));
   info.row()
       .bind(1, m.site.id)
       .bind(2, m.site.name)
       .bind(3, m.site.timeZone)
       .bind(4, m.site.industry)
       .bind(5, std::int64_t{m.schoolCalendar.weekStart});
+  if (const auto& hours = m.schoolCalendar.schoolHours) {
+    info.row().bind(6, std::int64_t{hours->startMinute}).bind(7, std::int64_t{hours->endMinute});
+  } else {
+    info.row().bindNull(6).bindNull(7);
+  }
   REPO_CHECK(info.run());
 
   REPO_TRY(jur, Inserter::make(db, "INSERT INTO site_jurisdiction(position, code) VALUES(?, ?)"));
@@ -308,7 +314,8 @@ Stamp stamp(RowReader& r) {
 
 Status loadInto(Database& db, SiteModel& m, bool& found) {
   REPO_CHECK(eachRow(db,
-                     "SELECT site_id, name, time_zone, industry, school_week_start FROM site_info",
+                     "SELECT site_id, name, time_zone, industry, school_week_start,"
+                     " school_start_minute, school_end_minute FROM site_info",
                      [&](RowReader& r) {
                        found = true;
                        m.site.id = r.text();
@@ -316,6 +323,15 @@ Status loadInto(Database& db, SiteModel& m, bool& found) {
                        m.site.timeZone = r.text();
                        m.site.industry = r.text();
                        m.schoolCalendar.weekStart = static_cast<unsigned>(r.int64());
+                       const auto start = r.optionalInt64();
+                       const auto end = r.optionalInt64();
+                       if (start.has_value() != end.has_value()) {
+                         return Status(makeError("stored school hours are incomplete"));
+                       }
+                       if (start) {
+                         m.schoolCalendar.schoolHours =
+                             SchoolHours{static_cast<int>(*start), static_cast<int>(*end)};
+                       }
                        return Status::success();
                      }));
   if (!found) return Status::success();

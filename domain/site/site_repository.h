@@ -1,5 +1,6 @@
-// The site model in the encrypted store (tables of migration 3 "site", and of migration 5
-// "site_station_tags": station tags and hire dates; store/migrations.cpp).
+// The site model in the encrypted store (tables of migration 3 "site", of migration 5
+// "site_station_tags": station tags and hire dates, and of migration 21 "site_school_hours": the
+// school calendar's hours; store/migrations.cpp).
 //
 // Contract:
 // - The store holds at most one site model. importSite() replaces all of it: the old rows go and

@@ -172,6 +172,10 @@ BOOST_AUTO_TEST_CASE(badlyTypedParametersAreRejected) {
        "\"params.premiumOn\" must be one of \"hours_inside_rest\", \"whole_shift\""},
       {"minor_hours", R"({"minAge":14,"maxAge":15,"windowStart":"7:00","windowEnd":"19:00"})",
        "\"params.windowStart\" must be a time"},
+      {"minor_hours",
+       R"({"minAge":14,"maxAge":15,"windowStart":"07:00","windowEnd":"19:00",)"
+       R"("notDuringSchoolHours":"yes"})",
+       "\"params.notDuringSchoolHours\" must be a boolean"},
       {"min_rest_between_shifts",
        R"({"minRestMinutes":600,"consentRequired":true,"restFrom":"last_shift",)"
        R"("premium":{"unit":"cents","amount":"100"}})",

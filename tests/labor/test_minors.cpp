@@ -158,6 +158,113 @@ BOOST_AUTO_TEST_CASE(california_sixteen_seventeen_hours) {
              });
 }
 
+// California's rules are in force from 1996-01-01 (Labor Code 1391; the school-day limits as
+// amended by Stats. 1995 ch. 887, decision 0016): 8 h 1 min on a non-school day (1391(a)(1),
+// (a)(3)) is not checked on 1995-12-31 and fails on 1996-01-01, for a 15- and a 17-year-old.
+BOOST_AUTO_TEST_CASE(california_rules_apply_from_1996) {
+  struct Case {
+    const char* ruleId;
+    site::Date birth;
+    unsigned year, month, day;
+    bool inForce;
+  };
+  const Case cases[] = {
+      {"CA-MINOR-14-15-HOURS", date(1980, 6, 1), 1995, 12, 31, false},
+      {"CA-MINOR-14-15-HOURS", date(1980, 6, 1), 1996, 1, 1, true},
+      {"CA-MINOR-16-17-HOURS", date(1978, 6, 1), 1995, 12, 31, false},
+      {"CA-MINOR-16-17-HOURS", date(1978, 6, 1), 1996, 1, 1, true},
+  };
+  for (const Case& c : cases) {
+    TestSite s("America/Los_Angeles", "us-ca");
+    s.person("kid", 1600, c.birth);
+    const int y = static_cast<int>(c.year);
+    s.shift("s", at(y, c.month, c.day, 9), at(y, c.month, c.day, 17, 1));
+    const Verdict v = s.evaluate("kid", "s");
+    const RuleEvaluation* e = v.find(c.ruleId);
+    BOOST_TEST((e != nullptr) == c.inForce, c.ruleId << " on " << c.year << "-" << c.day);
+    if (e == nullptr) continue;
+    BOOST_TEST((e->result == EvalResult::kFail), e->detail);
+    BOOST_TEST(exceeded(*e, "nonSchoolDay"), e->detail);
+  }
+}
+
+// Not during school hours on a school day: 29 CFR 570.35(a)(1) "Outside of school hours"
+// (US-FLSA-MINOR-14-15-HOURS) and Labor Code 1391(a)(2) "nor during school hours"
+// (CA-MINOR-14-15-HOURS), with the calendar's hours 08:00-15:00. Work may end as school starts
+// and start as it ends. Monday 2026-10-05 is a school day, Saturday 10-10 is not. Neither rule
+// reaches a 17-year-old (1391(a)(4) limits hours, not school hours).
+BOOST_AUTO_TEST_CASE(fourteen_fifteen_not_during_school_hours) {
+  struct Case {
+    const char* name;
+    site::Date birth;
+    LocalTime start, end;
+    bool pass;
+  };
+  const site::Date fifteen = date(2011, 1, 15);
+  const Case cases[] = {
+      {"07:00-08:00, ends as school starts", fifteen, at(2026, 10, 5, 7), at(2026, 10, 5, 8), true},
+      {"07:00-08:01", fifteen, at(2026, 10, 5, 7), at(2026, 10, 5, 8, 1), false},
+      {"15:00-18:00, starts as school ends", fifteen, at(2026, 10, 5, 15), at(2026, 10, 5, 18),
+       true},
+      {"14:59-17:59", fifteen, at(2026, 10, 5, 14, 59), at(2026, 10, 5, 17, 59), false},
+      {"10:00-12:00 on a Saturday", fifteen, at(2026, 10, 10, 10), at(2026, 10, 10, 12), true},
+  };
+  for (const char* ruleId : {"US-FLSA-MINOR-14-15-HOURS", "CA-MINOR-14-15-HOURS"}) {
+    for (const Case& c : cases) {
+      TestSite s("America/Los_Angeles", "us-ca");
+      schoolWeekOfOctober5(s);
+      s.model.schoolCalendar.schoolHours = site::SchoolHours{8 * 60, 15 * 60};
+      s.person("kid", 1600, c.birth);
+      s.shift("s", c.start, c.end);
+      const Verdict v = s.evaluate("kid", "s");
+      const RuleEvaluation& e = finding(v, ruleId);
+      BOOST_TEST((e.result == (c.pass ? EvalResult::kPass : EvalResult::kFail)),
+                 ruleId << ", " << c.name << ": " << e.detail);
+      BOOST_TEST(exceeded(e, "schoolHours") == !c.pass, ruleId << ", " << c.name);
+      if (!c.pass) {
+        BOOST_TEST(e.detail.find("school hours on a school day, 08:00-15:00 (2026-10-05)") !=
+                       std::string::npos,
+                   e.detail);
+        BOOST_TEST((v.kind == VerdictKind::kDenied), c.name);
+      }
+    }
+  }
+  TestSite s("America/Los_Angeles", "us-ca");
+  schoolWeekOfOctober5(s);
+  s.model.schoolCalendar.schoolHours = site::SchoolHours{8 * 60, 15 * 60};
+  s.person("seventeen", 1600, date(2009, 3, 1));
+  s.shift("s", at(2026, 10, 5, 9), at(2026, 10, 5, 12));
+  const Verdict v = s.evaluate("seventeen", "s");
+  BOOST_TEST((finding(v, "CA-MINOR-16-17-HOURS").result == EvalResult::kPass));
+  BOOST_TEST((v.kind == VerdictKind::kAllowed));
+}
+
+// A school day whose hours the calendar does not give: the school-hours limit is not evaluated
+// and the finding says so rather than guess; the other limits still decide.
+BOOST_AUTO_TEST_CASE(school_day_without_hours_is_not_evaluated_for_school_hours) {
+  TestSite s("America/Los_Angeles", "us-ca");
+  schoolWeekOfOctober5(s);
+  s.person("kid", 1600, date(2011, 1, 15));
+  s.shift("morning", at(2026, 10, 5, 10), at(2026, 10, 5, 12));
+  s.shift("long", at(2026, 10, 6, 10), at(2026, 10, 6, 14));
+  for (const char* ruleId : {"US-FLSA-MINOR-14-15-HOURS", "CA-MINOR-14-15-HOURS"}) {
+    const Verdict morning = s.evaluate("kid", "morning");
+    const RuleEvaluation& e = finding(morning, ruleId);
+    BOOST_TEST((e.result == EvalResult::kPass), e.detail);
+    BOOST_TEST(textInput(e, "schoolHours") == "unknown");
+    BOOST_TEST(e.detail.find("not evaluated for school hours: 2026-10-05 is a school day") !=
+                   std::string::npos,
+               e.detail);
+    // 4 h on a school day fails the 3 h limit; the note still follows.
+    const Verdict long4h = s.evaluate("kid", "long");
+    const RuleEvaluation& f = finding(long4h, ruleId);
+    BOOST_TEST((f.result == EvalResult::kFail), f.detail);
+    BOOST_TEST(exceeded(f, "schoolDay"), f.detail);
+    BOOST_TEST(!exceeded(f, "schoolHours"), f.detail);
+    BOOST_TEST(f.detail.find("; not evaluated for school hours") != std::string::npos, f.detail);
+  }
+}
+
 // Federal and California law both limit a 15-year-old (US-FLSA-MINOR-14-15-HOURS and
 // CA-MINOR-14-15-HOURS): both are checked and each failing one is reported under its own id.
 // The federal rule does not reach a 17-year-old; California's 16-17 rule does.

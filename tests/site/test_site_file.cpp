@@ -284,4 +284,69 @@ BOOST_AUTO_TEST_CASE(newYorkGapAndOverlap) {
       (r->shifts[0].end.utc - r->shifts[0].start.utc == hours{9}));  // the night gains an hour
 }
 
+// The school calendar's hours of a school day: optional, "HH:MM" within one day, written back
+// as read (29 CFR 570.35(a)(1) and Labor Code 1391(a)(2) bar 14-15-year-olds from school hours).
+BOOST_AUTO_TEST_CASE(schoolHoursParseAndRoundTrip) {
+  auto withHours = [](json::Value hours) {
+    return [hours](json::Object& o) {
+      o["schoolCalendar"] = json::Object{
+          {"weekStart", "mon"}, {"schoolDays", json::Array{"2026-06-01"}}, {"schoolHours", hours}};
+    };
+  };
+  auto r = parseMutated(withHours(json::Object{{"start", "08:00"}, {"end", "15:00"}}));
+  BOOST_REQUIRE_MESSAGE(r.ok(), r.message());
+  BOOST_REQUIRE(r->schoolCalendar.schoolHours.has_value());
+  BOOST_TEST(r->schoolCalendar.schoolHours->startMinute == 8 * 60);
+  BOOST_TEST(r->schoolCalendar.schoolHours->endMinute == 15 * 60);
+  const std::string written = writeSiteFile(*r);
+  BOOST_TEST(contains(written, R"("schoolHours": {"end": "15:00", "start": "08:00"})"), written);
+  auto again = parseSiteFile(written);
+  BOOST_REQUIRE_MESSAGE(again.ok(), again.message());
+  BOOST_TEST((*again == *r));
+
+  auto until = parseMutated(withHours(json::Object{{"start", "00:00"}, {"end", "24:00"}}));
+  BOOST_REQUIRE_MESSAGE(until.ok(), until.message());
+  BOOST_TEST(until->schoolCalendar.schoolHours->endMinute == 1440);
+
+  auto none = parseMutated([](json::Object& o) {
+    o["schoolCalendar"] = json::Object{{"schoolDays", json::Array{"2026-06-01"}}};
+  });
+  BOOST_REQUIRE_MESSAGE(none.ok(), none.message());
+  BOOST_TEST(!none->schoolCalendar.schoolHours.has_value());
+  BOOST_TEST(!contains(writeSiteFile(*none), "schoolHours"));
+}
+
+BOOST_AUTO_TEST_CASE(rejectsSchoolHoursNamingTheField) {
+  auto withHours = [](json::Value hours) {
+    return [hours](json::Object& o) {
+      o["schoolCalendar"] =
+          json::Object{{"schoolDays", json::Array{"2026-06-01"}}, {"schoolHours", hours}};
+    };
+  };
+  struct Case {
+    json::Value hours;
+    const char* error;
+  };
+  const Case cases[] = {
+      {json::Object{{"start", "8:00"}, {"end", "15:00"}},
+       "schoolCalendar schoolHours: start '8:00' is not a time of day (HH:MM)"},
+      {json::Object{{"start", "24:00"}, {"end", "24:00"}},
+       "schoolCalendar schoolHours: start '24:00' is not a time of day (HH:MM)"},
+      {json::Object{{"start", "08:00"}, {"end", "25:00"}},
+       "schoolCalendar schoolHours: end '25:00' is not a time of day (HH:MM, up to 24:00)"},
+      {json::Object{{"start", "15:00"}, {"end", "08:00"}},
+       "schoolCalendar schoolHours: end '08:00' is not after start '15:00'"},
+      {json::Object{{"start", "08:00"}, {"end", "08:00"}},
+       "schoolCalendar schoolHours: end '08:00' is not after start '08:00'"},
+      {json::Object{{"start", "08:00"}}, "schoolCalendar schoolHours: 'end' is missing"},
+      {json::Object{{"start", "08:00"}, {"end", "15:00"}, {"days", "mon"}},
+       "schoolCalendar schoolHours: unknown field 'days'"},
+      {json::Value("08:00-15:00"), "schoolCalendar schoolHours: must be a JSON object"},
+  };
+  for (const Case& c : cases) {
+    const std::string e = errorOf(withHours(c.hours));
+    BOOST_TEST(contains(e, c.error), e);
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,8 +1,11 @@
 #include <boost/test/unit_test.hpp>
+#include <span>
 #include <string>
 
+#include "base/secret.h"
 #include "domain/site/site_file.h"
 #include "domain/site/site_repository.h"
+#include "store/migrations.h"
 #include "store/state_dir.h"
 #include "tests/site/site_test_util.h"
 #include "tests/support/temp_dir.h"
@@ -122,6 +125,50 @@ BOOST_AUTO_TEST_CASE(aFailureHalfWayThroughTheWriteRollsEverythingBack) {
   auto loaded = loadSite(f.db);
   BOOST_REQUIRE_MESSAGE(loaded.ok(), loaded.message());
   BOOST_TEST((*loaded == first));
+}
+
+BOOST_AUTO_TEST_CASE(schoolHoursSurviveTheStore) {
+  StoreFixture f;
+  SiteModel model = demoModel();
+  model.schoolCalendar.schoolHours = SchoolHours{8 * 60 + 15, 15 * 60 + 5};
+  BOOST_REQUIRE(importSite(f.db, model).ok());
+  auto loaded = loadSite(f.db);
+  BOOST_REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+  BOOST_TEST((*loaded == model));
+  BOOST_TEST(writeSiteFile(*loaded) == writeSiteFile(model));
+
+  model.schoolCalendar.schoolHours.reset();  // a later import without hours clears them
+  BOOST_REQUIRE(importSite(f.db, model).ok());
+  loaded = loadSite(f.db);
+  BOOST_REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+  BOOST_TEST(!loaded->schoolCalendar.schoolHours.has_value());
+}
+
+// Migration 21 (site_school_hours) is forward-only: a store that held a site before it keeps the
+// site, whose calendar then has no school hours until the next import gives them.
+BOOST_AUTO_TEST_CASE(aSiteStoredBeforeMigration21LoadsWithoutSchoolHours) {
+  TempDir dir;
+  BOOST_REQUIRE(initSodium());
+  auto opened = Database::open(dir.file("atoms.db"), SecretBytes(32), OpenMode::Create);
+  BOOST_REQUIRE_MESSAGE(opened.ok(), opened.message());
+  Database db = std::move(opened).value();
+  const std::span<const Migration> all = storeMigrations();
+  BOOST_REQUIRE(all.back().version == 21);
+  BOOST_REQUIRE(migrate(db, all.first(all.size() - 1)).ok());
+  BOOST_REQUIRE(db.exec("INSERT INTO site_info(id, site_id, name, time_zone, industry,"
+                        " school_week_start) VALUES(1, 'old', 'Old', 'America/Los_Angeles',"
+                        " 'retail', 1);"
+                        "INSERT INTO site_jurisdiction(position, code) VALUES(0, 'us');"
+                        "INSERT INTO site_school_day(day, position) VALUES('2026-10-05', 0);")
+                    .ok());
+  Status migrated = migrate(db, all);
+  BOOST_REQUIRE_MESSAGE(migrated.ok(), migrated.message());
+  auto loaded = loadSite(db);
+  BOOST_REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+  BOOST_TEST(loaded->site.id == "old");
+  BOOST_TEST(loaded->schoolCalendar.weekStart == 1u);
+  BOOST_TEST(loaded->schoolCalendar.schoolDays.size() == 1u);
+  BOOST_TEST(!loaded->schoolCalendar.schoolHours.has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
