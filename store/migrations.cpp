@@ -261,6 +261,11 @@ constexpr Migration kStoreMigrations[] = {
     {21, "site_school_hours",
      "ALTER TABLE site_info ADD COLUMN school_start_minute INTEGER;"
      "ALTER TABLE site_info ADD COLUMN school_end_minute INTEGER;"},
+    // The employer's workweek and workday (SiteInfo::workweekStart, workdayStartMinute): Sunday
+    // and midnight for every site stored before.
+    {22, "site_workweek",
+     "ALTER TABLE site_info ADD COLUMN workweek_start INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE site_info ADD COLUMN workday_start_minute INTEGER NOT NULL DEFAULT 0;"},
 };
 
 constexpr std::string_view kCreateTable =

@@ -48,17 +48,19 @@ Result<site::Instant> parseAsOf(const std::string& text, const site::TimeZone& z
   return at;
 }
 
+// --workweek-start: the site file's workweekStart for this check only.
+Result<std::optional<unsigned>> workweekStart(const Args& args) {
+  if (!args.has("workweek-start")) return std::optional<unsigned>{};
+  const std::string day = args.get("workweek-start", "");
+  const auto it = std::find(std::begin(kWeekdays), std::end(kWeekdays), day);
+  if (it == std::end(kWeekdays)) {
+    return makeError("--workweek-start '" + day + "': expected one of sun mon tue wed thu fri sat");
+  }
+  return std::optional<unsigned>{static_cast<unsigned>(it - std::begin(kWeekdays))};
+}
+
 Result<labor::LaborOptions> laborOptions(const Args& args) {
   labor::LaborOptions options;
-  if (args.has("workweek-start")) {
-    const std::string day = args.get("workweek-start", "");
-    const auto it = std::find(std::begin(kWeekdays), std::end(kWeekdays), day);
-    if (it == std::end(kWeekdays)) {
-      return makeError("--workweek-start '" + day +
-                       "': expected one of sun mon tue wed thu fri sat");
-    }
-    options.workweekStart = static_cast<unsigned>(it - std::begin(kWeekdays));
-  }
   const std::pair<const char*, std::optional<std::int64_t>*> sizes[] = {
       {"employees", &options.employer.employeesGlobal},
       {"locations", &options.employer.locationsGlobal},
@@ -288,8 +290,9 @@ int runCheck(const Args& args, Io& io) {
   const std::string& path = args.positionals[0];
   const std::string laborDir = args.get("labor-dir", kDefaultLaborDir);
   auto options = laborOptions(args);
-  if (!options) {
-    io.err << "atoms-edge check: " << options.message() << "\n";
+  auto week = workweekStart(args);
+  if (!options || !week) {
+    io.err << "atoms-edge check: " << (options ? week.message() : options.message()) << "\n";
     return kExitUsage;
   }
   auto model = readSiteFile(path);
@@ -297,6 +300,7 @@ int runCheck(const Args& args, Io& io) {
     io.err << "atoms-edge check: " << model.message() << "\n";
     return kExitBadInput;
   }
+  if (*week) model->site.workweekStart = **week;
   // The tables on their own first: a broken or missing directory is the installation's problem
   // (EX_CONFIG), an unknown code in site.jurisdictions the site file's.
   if (auto all = labor::loadRuleBook(laborDir, {}); !all) {
@@ -368,7 +372,7 @@ Command checkCommand() {
                    "now, for schedule versions not yet published (their notice is checked as if "
                    "published then)"},
                   {"workweek-start", "DAY",
-                   "first day of the workweek for overtime: sun..sat (sun)"},
+                   "first day of the workweek for overtime: sun..sat (the site file's, sun)"},
                   {"employees", "N", "employees of the employer, all locations"},
                   {"locations", "N", "locations of the employer"},
                   {"employees-in-jurisdiction", "N", "employees in the city or state of the site"}},

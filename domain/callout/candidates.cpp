@@ -17,7 +17,7 @@ bool hasRole(const site::Person& p, std::string_view station) {
 std::map<std::string, std::int64_t, std::less<>> weekMinutes(const SiteSnapshot& site,
                                                              const site::Shift& shift) {
   using namespace std::chrono;
-  const unsigned weekStart = site.labor().options().workweekStart;
+  const unsigned weekStart = site.labor().model().site.workweekStart;
   const local_days day = floor<days>(shift.start.local);
   const unsigned wd = weekday(day).c_encoding();
   const local_days first = day - days((wd + 7 - weekStart) % 7);

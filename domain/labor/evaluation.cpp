@@ -88,11 +88,11 @@ Instant toInstant(const site::TimeZone& zone, LocalTime local) {
 Instant Evaluation::dayStart(LocalDays d) const { return toInstant(ctx_.zone_, LocalTime{d}); }
 
 LocalDays Evaluation::workdayOf(LocalTime t) const {
-  return chr::floor<chr::days>(t - ctx_.options_.workdayStart);
+  return chr::floor<chr::days>(t - chr::minutes{ctx_.model_->site.workdayStartMinute});
 }
 
 Instant Evaluation::workdayStart(LocalDays d) const {
-  return toInstant(ctx_.zone_, LocalTime{d} + ctx_.options_.workdayStart);
+  return toInstant(ctx_.zone_, LocalTime{d} + chr::minutes{ctx_.model_->site.workdayStartMinute});
 }
 
 LocalDays Evaluation::weekStartOf(LocalDays d, unsigned weekStart) {

@@ -50,7 +50,7 @@ class Evaluation {
   site::LocalTime localEnd() const { return localEnd_; }
   LocalDays firstDay() const { return firstDay_; }  // the local day S starts on
   LocalDays lastDay() const { return lastDay_; }    // the local day of S's last second
-  // The workdays (LaborOptions::workdayStart) S starts and ends in: its calendar days when
+  // The workdays (SiteInfo::workdayStartMinute) S starts and ends in: its calendar days when
   // workdays begin at midnight.
   LocalDays firstWorkday() const { return workdayOf(localStart_); }
   LocalDays lastWorkday() const { return workdayOf(localEnd_ - site::Seconds{1}); }

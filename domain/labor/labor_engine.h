@@ -20,7 +20,6 @@
 //   elapsed minutes (a DST night is 7 or 9 hours long).
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -56,13 +55,10 @@ struct EmployerSize {
 enum class Scope { kAllShifts, kEarlierShifts };
 
 struct LaborOptions {
-  unsigned workweekStart = 0;  // weekday c_encoding, 0 = Sunday; the week starts with its workday
-  // The local time of day at which each workday begins, for daily overtime, the seventh day, the
-  // workweek and meal and rest periods (California Labor Code 500(a): "any consecutive 24-hour
-  // period commencing at the same time each calendar day"; 29 CFR 778.105 likewise for the
-  // workweek). 04:00 keeps a closing shift that runs past midnight in one workday. 0..23:59;
-  // minors' limits and the rules' dates stay on calendar days.
-  std::chrono::minutes workdayStart{0};
+  // The workweek and the workday are the site's (SiteInfo::workweekStart, workdayStartMinute):
+  // daily overtime, the seventh day, weekly overtime and meal and rest periods count by them
+  // (California Labor Code 500(a): "any consecutive 24-hour period commencing at the same time
+  // each calendar day"); minors' limits and the rules' dates stay on calendar days.
   EmployerSize employer;
   // Whether the time clock records paid rest breaks as well as meal periods. When false (the
   // common case: rest breaks are paid and rarely punched), every punched break is a meal period

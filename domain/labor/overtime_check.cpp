@@ -2,7 +2,7 @@
 //
 // Each jurisdiction's overtime rules form one pay system in which an hour is paid once, at the
 // highest rate of the rules that claim it. Each workday's work (a local day, or from
-// LaborOptions::workdayStart to the same time the next day) is laid end to end, and every
+// the site's workday start to the same time the next day) is laid end to end, and every
 // position of it goes to the highest-rate rule that covers it (CA: over 8 h at 1.5x, over 12 h at
 // 2x; on the seventh day of work in one workweek the first 8 h at 1.5x and over 8 h at 2x, Labor
 // Code 510(a)). The weekly rules then count only the time no daily rule claimed: California does
@@ -139,7 +139,7 @@ Seconds classify(const std::array<Seconds, 7>& days, std::vector<Claim>& claims,
 
 std::vector<Week> weeksOf(const Evaluation& ev) {
   std::vector<Week> weeks;
-  const unsigned weekStart = ev.options().workweekStart;
+  const unsigned weekStart = ev.model().site.workweekStart;
   const LocalDays last = Evaluation::weekStartOf(ev.lastWorkday(), weekStart);
   for (LocalDays w = Evaluation::weekStartOf(ev.firstWorkday(), weekStart); w <= last;
        w += chr::days{7}) {

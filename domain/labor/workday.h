@@ -1,7 +1,7 @@
 // Internal to domain/labor: a person's workday as stretches of work, read from the schedule or
 // from the time clock, for the meal and rest period checks (break_check.cpp).
 //
-// The workday is the one a shift starts in: the local day, or from LaborOptions::workdayStart to
+// The workday is the one a shift starts in: the local day, or from the site's workday start to
 // the same time the next day. On the schedule it is P's shifts starting that day, back-to-back
 // shifts joined; from the time clock it is the clock periods (clock_in to clock_out) that start
 // that day, cut by the punched breaks that are meal periods. The gaps between stretches are the

@@ -248,7 +248,8 @@ Status checkUnique(const std::vector<T>& items, std::string_view section) {
 Result<SiteInfo> parseSiteInfo(const Value* v) {
   if (v == nullptr) return makeError("site: is missing");
   Fields f(*v, "site");
-  SITE_CHECK(f.check({"id", "name", "timeZone", "jurisdictions", "industry"}));
+  SITE_CHECK(f.check(
+      {"id", "name", "timeZone", "jurisdictions", "industry", "workweekStart", "workdayStart"}));
   SiteInfo info;
   SITE_TRY(id, f.id());
   info.id = id;
@@ -268,6 +269,23 @@ Result<SiteInfo> parseSiteInfo(const Value* v) {
                   "' is not one of: " + std::string(knownIndustryList()));
   }
   info.industry = industry;
+  SITE_TRY(week, f.optString("workweekStart"));
+  if (week) {
+    const auto wd = parseWeekday(*week);
+    if (!wd) {
+      return f.fail("workweekStart '" + oneLine(*week) +
+                    "' must be one of sun mon tue wed thu fri sat");
+    }
+    info.workweekStart = *wd;
+  }
+  SITE_TRY(day, f.optString("workdayStart"));
+  if (day) {
+    const auto minute = parseTimeOfDay(*day);
+    if (!minute || *minute >= 24 * 60) {
+      return f.fail("workdayStart '" + oneLine(*day) + "' must be a time of day, 00:00 to 23:59");
+    }
+    info.workdayStartMinute = *minute;
+  }
   return info;
 }
 
@@ -608,6 +626,11 @@ Value toJson(const SiteModel& m) {
               {"timeZone", m.site.timeZone},
               {"jurisdictions", stringArray(m.site.jurisdictions)},
               {"industry", m.site.industry}};
+  // Written when they differ from the defaults, so files that never set them export unchanged.
+  if (m.site.workweekStart != 0)
+    site["workweekStart"] = std::string(kWeekdays[m.site.workweekStart % 7]);
+  if (m.site.workdayStartMinute != 0)
+    site["workdayStart"] = formatTimeOfDay(m.site.workdayStartMinute);
   Array certs;
   for (const auto& c : m.certifications) certs.emplace_back(Object{{"id", c.id}, {"name", c.name}});
   Array stations;

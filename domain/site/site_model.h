@@ -47,6 +47,12 @@ struct SiteInfo {
   std::vector<std::string>
       jurisdictions;     // most general first: "us", "us-ca", "us-ca-san-francisco"
   std::string industry;  // one of industries() (industry.h): "retail", "fast_food", ...
+  // The employer's workweek and workday, for overtime and meal and rest periods: the week begins
+  // on this weekday (c_encoding, 0 = Sunday) at workdayStartMinute, and each workday at
+  // workdayStartMinute local time (0..1439; 240 keeps a closing shift past midnight in one
+  // workday). California Labor Code 500(a); 29 CFR 778.105.
+  unsigned workweekStart = 0;
+  int workdayStartMinute = 0;
   friend bool operator==(const SiteInfo&, const SiteInfo&) = default;
 };
 

@@ -85,8 +85,9 @@ Status writeRows(Database& db, const SiteModel& m) {
   }
   REPO_TRY(info, Inserter::make(db,
                                 "INSERT INTO site_info(id, site_id, name, time_zone, industry,"
-                                " school_week_start, school_start_minute, school_end_minute)"
-                                " VALUES(1, ?, ?, ?, ?, ?, ?, ?)"));
+                                " school_week_start, school_start_minute, school_end_minute,"
+                                " workweek_start, workday_start_minute)"
+                                " VALUES(1, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   info.row()
       .bind(1, m.site.id)
       .bind(2, m.site.name)
@@ -98,6 +99,9 @@ Status writeRows(Database& db, const SiteModel& m) {
   } else {
     info.row().bindNull(6).bindNull(7);
   }
+  info.row()
+      .bind(8, std::int64_t{m.site.workweekStart})
+      .bind(9, std::int64_t{m.site.workdayStartMinute});
   REPO_CHECK(info.run());
 
   REPO_TRY(jur, Inserter::make(db, "INSERT INTO site_jurisdiction(position, code) VALUES(?, ?)"));
@@ -315,7 +319,8 @@ Stamp stamp(RowReader& r) {
 Status loadInto(Database& db, SiteModel& m, bool& found) {
   REPO_CHECK(eachRow(db,
                      "SELECT site_id, name, time_zone, industry, school_week_start,"
-                     " school_start_minute, school_end_minute FROM site_info",
+                     " school_start_minute, school_end_minute, workweek_start,"
+                     " workday_start_minute FROM site_info",
                      [&](RowReader& r) {
                        found = true;
                        m.site.id = r.text();
@@ -332,6 +337,8 @@ Status loadInto(Database& db, SiteModel& m, bool& found) {
                          m.schoolCalendar.schoolHours =
                              SchoolHours{static_cast<int>(*start), static_cast<int>(*end)};
                        }
+                       m.site.workweekStart = static_cast<unsigned>(r.int64());
+                       m.site.workdayStartMinute = static_cast<int>(r.int64());
                        return Status::success();
                      }));
   if (!found) return Status::success();

@@ -89,9 +89,8 @@ BOOST_AUTO_TEST_CASE(seven_days_across_two_workweeks_are_not_a_seventh_day) {
       s.shift("d" + std::to_string(d), at(2026, 10, d, 9), at(2026, 10, d, 17), "bo");
     }
     s.shift("tue", at(2026, 10, 13, 9), at(2026, 10, 13, 17));
-    LaborOptions options;
-    options.workweekStart = c.workweekStart;
-    const Verdict v = s.evaluate("bo", "tue", Scope::kAllShifts, options);
+    s.model.site.workweekStart = c.workweekStart;
+    const Verdict v = s.evaluate("bo", "tue");
     const RuleEvaluation& first8 = finding(v, "CA-7TH-DAY-FIRST-8");
     BOOST_TEST(first8.premiumMinutes == c.first8Minutes);
     BOOST_TEST((first8.result ==

@@ -1,25 +1,15 @@
 #include <boost/test/unit_test.hpp>
-#include <chrono>
 #include <cstdint>
 
 #include "tests/labor/engine_test_site.h"
 
-// The workday boundary (LaborOptions::workdayStart). California Labor Code 500(a): "'Workday' and
-// 'day' mean any consecutive 24-hour period commencing at the same time each calendar day"; the
-// employer picks the time. With workdays from midnight a closing shift is cut in two at midnight;
-// from 04:00 it is one workday. Pay $20.00/h, us-ca, Friday 2026-10-09.
+// The workday boundary (the site file's workdayStart, SiteInfo::workdayStartMinute). California
+// Labor Code 500(a): "'Workday' and 'day' mean any consecutive 24-hour period commencing at the
+// same time each calendar day"; the employer picks the time. With workdays from midnight a closing
+// shift is cut in two at midnight; from 04:00 it is one workday. Pay $20.00/h, us-ca, Friday
+// 2026-10-09.
 
 namespace atoms::labor::testing {
-
-namespace {
-
-LaborOptions workdaysFrom(int hour) {
-  LaborOptions options;
-  options.workdayStart = std::chrono::hours{hour};
-  return options;
-}
-
-}  // namespace
 
 BOOST_AUTO_TEST_SUITE(workday_start)
 
@@ -34,7 +24,8 @@ BOOST_AUTO_TEST_CASE(closing_shift_is_one_workday_from_the_configured_start) {
     TestSite s("America/Los_Angeles", "us-ca");
     s.person("ella");
     s.shift("close", at(2026, 10, 9, 18), at(2026, 10, 10, 4));
-    const Verdict v = s.evaluate("ella", "close", Scope::kAllShifts, workdaysFrom(c.startHour));
+    s.model.site.workdayStartMinute = c.startHour * 60;
+    const Verdict v = s.evaluate("ella", "close");
     const RuleEvaluation& daily = finding(v, "CA-OT-DAILY-8");
     BOOST_TEST(daily.premiumMinutes == c.dailyMinutes, "workdays from " << c.startHour);
     BOOST_TEST(daily.premiumCents == c.dailyMinutes / 60 * 3000);
@@ -52,7 +43,8 @@ BOOST_AUTO_TEST_CASE(boundary_splits_the_shift_it_crosses) {
     s.person("finn");
     s.shift("close", at(2026, 10, 9, 18), at(2026, 10, 10, 2), "finn");
     s.shift("late", at(2026, 10, 10, 2), at(2026, 10, 10, 6));
-    const Verdict v = s.evaluate("finn", "late", Scope::kAllShifts, workdaysFrom(hour));
+    s.model.site.workdayStartMinute = hour * 60;
+    const Verdict v = s.evaluate("finn", "late");
     BOOST_TEST(finding(v, "CA-OT-DAILY-8").premiumMinutes == (hour == 4 ? 120 : 0),
                "workdays from " << hour);
   }
@@ -69,7 +61,8 @@ BOOST_AUTO_TEST_CASE(meal_period_over_the_configured_workday) {
     s.shift("first", at(2026, 10, 9, 22), at(2026, 10, 10, 1), "gus");
     s.shift("second", at(2026, 10, 10, 1, 30), at(2026, 10, 10, 5));
     // The second shift's workday starts on Friday from 04:00, on Saturday from midnight.
-    const Verdict v = s.evaluate("gus", "second", Scope::kAllShifts, workdaysFrom(hour));
+    s.model.site.workdayStartMinute = hour * 60;
+    const Verdict v = s.evaluate("gus", "second");
     const RuleEvaluation& meal = finding(v, "CA-MEAL-1");
     BOOST_TEST(intInput(meal, "workMinutes") == (hour == 4 ? 390 : 210), "from " << hour);
     BOOST_TEST(textInput(meal, "workday") == (hour == 4 ? "2026-10-09" : "2026-10-10"));

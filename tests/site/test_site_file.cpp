@@ -284,6 +284,44 @@ BOOST_AUTO_TEST_CASE(newYorkGapAndOverlap) {
       (r->shifts[0].end.utc - r->shifts[0].start.utc == hours{9}));  // the night gains an hour
 }
 
+// The employer's workweek and workday (site.workweekStart, site.workdayStart): optional, Sunday
+// and midnight by default, written back only when set; a bad value names the field and the form.
+BOOST_AUTO_TEST_CASE(workweekAndWorkdayStartParseAndRoundTrip) {
+  auto r = parseMutated([](json::Object& o) {
+    o["site"].asObject()["workweekStart"] = "mon";
+    o["site"].asObject()["workdayStart"] = "04:00";
+  });
+  BOOST_REQUIRE_MESSAGE(r.ok(), r.message());
+  BOOST_TEST(r->site.workweekStart == 1u);
+  BOOST_TEST(r->site.workdayStartMinute == 4 * 60);
+  const std::string written = writeSiteFile(*r);
+  BOOST_TEST(contains(written, R"("workdayStart": "04:00")"), written);
+  BOOST_TEST(contains(written, R"("workweekStart": "mon")"), written);
+  auto again = parseSiteFile(written);
+  BOOST_REQUIRE_MESSAGE(again.ok(), again.message());
+  BOOST_TEST((*again == *r));
+
+  auto plain = parseMutated([](json::Object&) {});
+  BOOST_REQUIRE_MESSAGE(plain.ok(), plain.message());
+  BOOST_TEST(plain->site.workweekStart == 0u);
+  BOOST_TEST(plain->site.workdayStartMinute == 0);
+  BOOST_TEST(!contains(writeSiteFile(*plain), "workdayStart"));
+
+  const std::pair<const char*, const char*> bad[] = {
+      {"24:00", "workdayStart '24:00' must be a time of day, 00:00 to 23:59"},
+      {"4:00", "workdayStart '4:00' must be a time of day, 00:00 to 23:59"},
+      {"late", "workdayStart 'late' must be a time of day, 00:00 to 23:59"},
+  };
+  for (const auto& [value, error] : bad) {
+    const std::string e =
+        errorOf([&](json::Object& o) { o["site"].asObject()["workdayStart"] = value; });
+    BOOST_TEST(contains(e, error), e);
+  }
+  const std::string e =
+      errorOf([](json::Object& o) { o["site"].asObject()["workweekStart"] = "monday"; });
+  BOOST_TEST(contains(e, "workweekStart 'monday' must be one of sun mon tue wed thu fri sat"), e);
+}
+
 // The school calendar's hours of a school day: optional, "HH:MM" within one day, written back
 // as read (29 CFR 570.35(a)(1) and Labor Code 1391(a)(2) bar 14-15-year-olds from school hours).
 BOOST_AUTO_TEST_CASE(schoolHoursParseAndRoundTrip) {

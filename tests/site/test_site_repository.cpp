@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <span>
 #include <string>
@@ -127,10 +128,12 @@ BOOST_AUTO_TEST_CASE(aFailureHalfWayThroughTheWriteRollsEverythingBack) {
   BOOST_TEST((*loaded == first));
 }
 
-BOOST_AUTO_TEST_CASE(schoolHoursSurviveTheStore) {
+BOOST_AUTO_TEST_CASE(schoolHoursAndWorkweekSurviveTheStore) {
   StoreFixture f;
   SiteModel model = demoModel();
   model.schoolCalendar.schoolHours = SchoolHours{8 * 60 + 15, 15 * 60 + 5};
+  model.site.workweekStart = 3;
+  model.site.workdayStartMinute = 4 * 60 + 30;
   BOOST_REQUIRE(importSite(f.db, model).ok());
   auto loaded = loadSite(f.db);
   BOOST_REQUIRE_MESSAGE(loaded.ok(), loaded.message());
@@ -144,17 +147,20 @@ BOOST_AUTO_TEST_CASE(schoolHoursSurviveTheStore) {
   BOOST_TEST(!loaded->schoolCalendar.schoolHours.has_value());
 }
 
-// Migration 21 (site_school_hours) is forward-only: a store that held a site before it keeps the
-// site, whose calendar then has no school hours until the next import gives them.
-BOOST_AUTO_TEST_CASE(aSiteStoredBeforeMigration21LoadsWithoutSchoolHours) {
+// Migrations 21 (site_school_hours) and 22 (site_workweek) are forward-only: a store that held a
+// site before them keeps the site, whose calendar then has no school hours until the next import
+// gives them, with workweeks from Sunday and workdays from midnight (what the engine used).
+BOOST_AUTO_TEST_CASE(aSiteStoredBeforeMigration21LoadsWithDefaults) {
   TempDir dir;
   BOOST_REQUIRE(initSodium());
   auto opened = Database::open(dir.file("atoms.db"), SecretBytes(32), OpenMode::Create);
   BOOST_REQUIRE_MESSAGE(opened.ok(), opened.message());
   Database db = std::move(opened).value();
   const std::span<const Migration> all = storeMigrations();
-  BOOST_REQUIRE(all.back().version == 21);
-  BOOST_REQUIRE(migrate(db, all.first(all.size() - 1)).ok());
+  const auto before21 =
+      std::find_if(all.begin(), all.end(), [](const Migration& m) { return m.version == 21; });
+  BOOST_REQUIRE((before21 != all.end()));
+  BOOST_REQUIRE(migrate(db, all.first(static_cast<std::size_t>(before21 - all.begin()))).ok());
   BOOST_REQUIRE(db.exec("INSERT INTO site_info(id, site_id, name, time_zone, industry,"
                         " school_week_start) VALUES(1, 'old', 'Old', 'America/Los_Angeles',"
                         " 'retail', 1);"
@@ -169,6 +175,8 @@ BOOST_AUTO_TEST_CASE(aSiteStoredBeforeMigration21LoadsWithoutSchoolHours) {
   BOOST_TEST(loaded->schoolCalendar.weekStart == 1u);
   BOOST_TEST(loaded->schoolCalendar.schoolDays.size() == 1u);
   BOOST_TEST(!loaded->schoolCalendar.schoolHours.has_value());
+  BOOST_TEST(loaded->site.workweekStart == 0u);
+  BOOST_TEST(loaded->site.workdayStartMinute == 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
