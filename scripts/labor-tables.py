@@ -73,11 +73,20 @@ def value_text(kind, q):
                            ("nonSchoolWeekMaxMinutes", "non-school week")):
             if key in q:
                 parts.append(f"{label} {hours(q[key])} h")
+        if "beforeSchoolDayMaxMinutes" in q:
+            parts.append(f"day before a school day (not Sunday) {hours(q['beforeSchoolDayMaxMinutes'])} h")
+        if "maxDaysPerWeek" in q:
+            parts.append(f"{q['maxDaysPerWeek']} days a week")
         parts.append(f"{q['windowStart']}-{q['windowEnd']}")
         if "beforeNonSchoolDayWindowEnd" in q:
             parts.append(f"until {q['beforeNonSchoolDayWindowEnd']} before a non-school day")
+        if "nonSchoolWeekWindowEnd" in q:
+            parts.append(f"until {q['nonSchoolWeekWindowEnd']} in a non-school week")
         if "summerWindowEnd" in q:
-            parts.append(f"until {q['summerWindowEnd']} from {q['summerFrom']} to {q['summerTo']}")
+            t = f"until {q['summerWindowEnd']} from {q['summerFrom']} to {q['summerTo']}"
+            if q.get("summerInNonSchoolWeeksOnly"):
+                t += " in a non-school week"
+            parts.append(t)
         if q.get("notDuringSchoolHours"):
             parts.append("not during school hours")
         return "; ".join(parts)

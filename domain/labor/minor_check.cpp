@@ -3,10 +3,13 @@
 // within its school / non-school limits (the site's school calendar decides which days are school
 // days; a school week is a week, from the calendar's weekStart, with at least one school day).
 // A rule with notDuringSchoolHours also bars S from the calendar's school hours on a school day;
-// when the calendar gives no hours the finding says that limit was not evaluated.
+// when the calendar gives no hours the finding says that limit was not evaluated. Optional limits
+// for New York's text: a day before a school day (Sundays excepted), days worked in a week, a
+// later window end in weeks without school, a summer window only in weeks without school.
 // Every rule is checked on its own, so where federal and state law both limit an age, each
 // failing limit is reported under its own rule id and the verdict is denied.
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,21 +48,37 @@ std::string minutesText(int minutes) {
   return two(minutes / 60) + ":" + two(minutes % 60);
 }
 
+// Whether the week of d (from the calendar's weekStart) has a school day: school is in session.
+bool inSchoolWeek(const Evaluation& ev, LocalDays d) {
+  const LocalDays w = Evaluation::weekStartOf(d, ev.model().schoolCalendar.weekStart);
+  for (int i = 0; i < 7; ++i) {
+    if (ev.schoolDay(w + chr::days{i})) return true;
+  }
+  return false;
+}
+
 // The window of local day d under rule r, as local times [start, end]; an end past midnight
-// belongs to d + 1.
+// belongs to d + 1. The later ends (summer, before a non-school day, a week without school) only
+// ever extend the window.
 std::pair<LocalTime, LocalTime> windowOf(const Evaluation& ev, const Rule& r, LocalDays d) {
   const int startMin = clockMinutes(r.text("windowStart"));
   int endMin = clockMinutes(r.text("windowEnd"));
-  if (r.has("summerWindowEnd") && r.has("summerFrom") && r.has("summerTo") &&
+  const bool summerApplies = !(r.has("summerInNonSchoolWeeksOnly") &&
+                               r.flag("summerInNonSchoolWeeksOnly") && inSchoolWeek(ev, d));
+  if (r.has("summerWindowEnd") && r.has("summerFrom") && r.has("summerTo") && summerApplies &&
       monthDayIn(r.text("summerFrom"), d) <= d && d <= monthDayIn(r.text("summerTo"), d)) {
     endMin = clockMinutes(r.text("summerWindowEnd"));
   }
   if (endMin <= startMin) endMin += 1440;
-  if (r.has("beforeNonSchoolDayWindowEnd") && !ev.schoolDay(d + chr::days{1})) {
-    int later = clockMinutes(r.text("beforeNonSchoolDayWindowEnd"));
+  const auto extend = [&](std::string_view param) {
+    int later = clockMinutes(r.text(param));
     if (later <= startMin) later += 1440;
     endMin = std::max(endMin, later);
+  };
+  if (r.has("beforeNonSchoolDayWindowEnd") && !ev.schoolDay(d + chr::days{1})) {
+    extend("beforeNonSchoolDayWindowEnd");
   }
+  if (r.has("nonSchoolWeekWindowEnd") && !inSchoolWeek(ev, d)) extend("nonSchoolWeekWindowEnd");
   return {LocalTime{d} + chr::minutes{startMin}, LocalTime{d} + chr::minutes{endMin}};
 }
 
@@ -86,6 +105,8 @@ constexpr PeriodLimit kSchoolWeek{"schoolWeekMaxMinutes", "schoolWeek", "weekMin
                                   "allowed in a school week"};
 constexpr PeriodLimit kNonSchoolWeek{"nonSchoolWeekMaxMinutes", "nonSchoolWeek", "weekMinutes",
                                      "allowed in a week"};
+constexpr PeriodLimit kBeforeSchoolDay{"beforeSchoolDayMaxMinutes", "beforeSchoolDay", "dayMinutes",
+                                       "allowed on a day before a school day"};
 
 // P's work (S included) in the `length` days from `from` against the rule's limit, if it has one.
 void checkPeriod(const Evaluation& ev, const Rule& r, const PeriodLimit& limit, LocalDays from,
@@ -100,6 +121,27 @@ void checkPeriod(const Evaluation& ev, const Rule& r, const PeriodLimit& limit, 
   breaches.codes.push_back(limit.code);
   breaches.sentences.push_back(durationText(total) + " " + where + ", over the " +
                                durationText(max) + " " + std::string(limit.allowed));
+}
+
+// maxDaysPerWeek (NY Labor Law 142(1)(d), 142(2)(b), 143(1)(d): "More than six days a week"):
+// the local days of week w on which P works, S included. A day counts when any work falls in it,
+// so a shift past midnight counts for both days.
+void checkDaysPerWeek(const Evaluation& ev, const Rule& r, LocalDays w, RuleEvaluation& e,
+                      Breaches& breaches) {
+  if (!r.has("maxDaysPerWeek")) return;
+  std::int64_t days = 0;
+  for (int i = 0; i < 7; ++i) {
+    const LocalDays d = w + chr::days{i};
+    const auto [before, mine] = ev.worked(ev.dayStart(d), ev.dayStart(d + chr::days{1}));
+    if (before + mine > Seconds::zero()) ++days;
+  }
+  const std::int64_t max = r.integer("maxDaysPerWeek");
+  e.input["daysWorkedInWeek"] = days;
+  if (days <= max) return;
+  breaches.codes.push_back("daysPerWeek");
+  breaches.sentences.push_back(std::to_string(days) + " days of work in the week of " +
+                               site::formatLocalDay(w) + ", over the " + std::to_string(max) +
+                               " allowed");
 }
 
 // notDuringSchoolHours (29 CFR 570.35(a)(1) "outside of school hours"; Labor Code 1391(a)(2)
@@ -174,15 +216,21 @@ void checkMinorRule(const Evaluation& ev, const Rule& r, Findings& out) {
     checkPeriod(ev, r, school ? kSchoolDay : kNonSchoolDay, d, chr::days{1},
                 std::string(school ? "on school day " : "on ") + site::formatLocalDay(d), e,
                 breaches);
+    // "other than on a Sunday or holiday" (NY 143(1)(a)(i)): the calendar knows no holidays, so a
+    // weekday holiday before a school day is held to this limit too.
+    if (ev.schoolDay(d + chr::days{1}) && chr::weekday{d} != chr::Sunday) {
+      checkPeriod(ev, r, kBeforeSchoolDay, d, chr::days{1}, "on " + site::formatLocalDay(d), e,
+                  breaches);
+    }
   }
   const unsigned weekStart = ev.model().schoolCalendar.weekStart;
   const LocalDays lastWeek = Evaluation::weekStartOf(ev.lastDay(), weekStart);
   for (LocalDays w = Evaluation::weekStartOf(ev.firstDay(), weekStart); w <= lastWeek;
        w += chr::days{7}) {
-    bool school = false;
-    for (int i = 0; i < 7; ++i) school = school || ev.schoolDay(w + chr::days{i});
+    const bool school = inSchoolWeek(ev, w);
     checkPeriod(ev, r, school ? kSchoolWeek : kNonSchoolWeek, w, chr::days{7},
                 "in the week of " + site::formatLocalDay(w), e, breaches);
+    checkDaysPerWeek(ev, r, w, e, breaches);
   }
   checkSchoolHours(ev, r, e, breaches);
 

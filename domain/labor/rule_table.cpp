@@ -101,6 +101,10 @@ const std::vector<ParamSpec>& specsFor(RuleKind kind) {
                                             {"summerWindowEnd", kTime, false},
                                             {"summerFrom", kMonthDay, false},
                                             {"summerTo", kMonthDay, false},
+                                            {"summerInNonSchoolWeeksOnly", kBool, false},
+                                            {"nonSchoolWeekWindowEnd", kTime, false},
+                                            {"beforeSchoolDayMaxMinutes", kInt, false},
+                                            {"maxDaysPerWeek", kInt, false},
                                             {"notDuringSchoolHours", kBool, false}};
   static const std::vector<ParamSpec> notice{{"days", kInt, true},
                                              {"measuredTo", kChoice, true, kNoticeChoices}};

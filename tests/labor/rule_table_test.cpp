@@ -176,6 +176,14 @@ BOOST_AUTO_TEST_CASE(badlyTypedParametersAreRejected) {
        R"({"minAge":14,"maxAge":15,"windowStart":"07:00","windowEnd":"19:00",)"
        R"("notDuringSchoolHours":"yes"})",
        "\"params.notDuringSchoolHours\" must be a boolean"},
+      {"minor_hours",
+       R"({"minAge":14,"maxAge":15,"windowStart":"07:00","windowEnd":"19:00",)"
+       R"("maxDaysPerWeek":"6"})",
+       "\"params.maxDaysPerWeek\" must be a non-negative integer"},
+      {"minor_hours",
+       R"({"minAge":16,"maxAge":17,"windowStart":"06:00","windowEnd":"22:00",)"
+       R"("nonSchoolWeekWindowEnd":"24:00"})",
+       "\"params.nonSchoolWeekWindowEnd\" must be a time"},
       {"min_rest_between_shifts",
        R"({"minRestMinutes":600,"consentRequired":true,"restFrom":"last_shift",)"
        R"("premium":{"unit":"cents","amount":"100"}})",

@@ -153,6 +153,26 @@ BOOST_AUTO_TEST_CASE(federalChildLaborParametersReadBackTyped) {
   BOOST_TEST(r.text("summerTo") == "labor_day");
 }
 
+// New York's minors' rules (Labor Law 142, 143) read back typed, with the limits added for them:
+// days a week, a day before a school day, a later end in a week without school.
+BOOST_AUTO_TEST_CASE(newYorkMinorsParametersReadBackTyped) {
+  auto book = loadRuleBook(kDir, {"us-ny"}, Date{2027, 1, 4});
+  BOOST_TEST_REQUIRE(book.ok(), book.message());
+  const Rule& young = only(*book, "NY-MINOR-14-15-HOURS");
+  BOOST_TEST(young.integer("schoolDayMaxMinutes") == 3 * 60);
+  BOOST_TEST(young.integer("schoolWeekMaxMinutes") == 18 * 60);
+  BOOST_TEST(young.integer("maxDaysPerWeek") == 6);
+  BOOST_TEST(young.text("summerFrom") == "06-21");
+  BOOST_TEST(young.flag("summerInNonSchoolWeeksOnly"));
+  BOOST_TEST(young.flag("notDuringSchoolHours"));
+  const Rule& old = only(*book, "NY-MINOR-16-17-HOURS");
+  BOOST_TEST(old.integer("beforeSchoolDayMaxMinutes") == 4 * 60);
+  BOOST_TEST(old.integer("schoolWeekMaxMinutes") == 28 * 60);
+  BOOST_TEST(old.integer("maxDaysPerWeek") == 6);
+  BOOST_TEST(old.text("windowEnd") == "22:00");
+  BOOST_TEST(old.text("nonSchoolWeekWindowEnd") == "00:00");
+}
+
 // Station rules: ages and certifications per station tag, every tag one a site file can carry.
 // 29 CFR 570.61 (HO 10) and 570.52 (HO 2); B&P 25663; Health and Safety Code 113948(a).
 BOOST_AUTO_TEST_CASE(stationRulesNameKnownTagsAndReadBackTyped) {

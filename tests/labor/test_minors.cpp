@@ -52,6 +52,37 @@ void checkCases(const std::string& jurisdiction, const std::string& ruleId, site
   }
 }
 
+// New York State (us-ny, in force from 2022-01-01, the 2022 edition of the consolidated laws), in
+// America/New_York. School weeks: 2027-01-04..08 and 2027-01-19..22 (Monday 01-18 is a holiday),
+// and 2027-06-14..18; the weeks of 2027-01-10 and of 2027-06-20 have no school. School hours
+// 08:00-15:00; weeks start on Sunday.
+void newYorkCalendar(TestSite& s) {
+  for (unsigned d : {4u, 5u, 6u, 7u, 8u, 19u, 20u, 21u, 22u}) {
+    s.model.schoolCalendar.schoolDays.push_back(date(2027, 1, d));
+  }
+  for (unsigned d = 14; d <= 18; ++d) s.model.schoolCalendar.schoolDays.push_back(date(2027, 6, d));
+  s.model.schoolCalendar.schoolHours = site::SchoolHours{8 * 60, 15 * 60};
+}
+
+// One shift of a minor under New York's rule `ruleId`, born on `birth`.
+void checkNewYorkCases(const std::string& ruleId, site::Date birth,
+                       const std::vector<WindowCase>& cases) {
+  for (const WindowCase& c : cases) {
+    TestSite s("America/New_York", "us-ny");
+    newYorkCalendar(s);
+    s.person("kid", 1600, birth);
+    s.shift("s", c.start, c.end);
+    const Verdict v = s.evaluate("kid", "s");
+    const RuleEvaluation& e = finding(v, ruleId);
+    BOOST_TEST((e.result == (c.pass ? EvalResult::kPass : EvalResult::kFail)),
+               c.name << ": " << e.detail);
+    if (!c.pass) {
+      BOOST_TEST(exceeded(e, c.limit), c.name << ": " << e.detail);
+      BOOST_TEST((v.kind == VerdictKind::kDenied), c.name);
+    }
+  }
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(minors)
@@ -328,6 +359,188 @@ BOOST_AUTO_TEST_CASE(missing_school_calendar_is_called_out) {
   const RuleEvaluation& e = finding(verdict, "US-FLSA-MINOR-14-15-HOURS");
   BOOST_TEST((e.result == EvalResult::kFail));
   BOOST_TEST(e.detail.find("no school calendar") != std::string::npos, e.detail);
+}
+
+// NY-MINOR-14-15-HOURS, Labor Law 142: (1)(a) 3 h on a school day, (1)(b) 8 h on another day of a
+// school week, (1)(e) and (2)(d) 7:00-19:00, until 21:00 "between the twenty-first day of June
+// and Labor day" only "when school is not in session" (a week without school). A 14-year-old in
+// January, 15 in June and September (born 2012-03-01). The federal rule allows 21:00 from June 1
+// whatever the week (570.35(a)(6)): on Thursday 2027-06-17, a school day, New York alone denies.
+BOOST_AUTO_TEST_CASE(new_york_fourteen_fifteen_days_and_hours) {
+  checkNewYorkCases(
+      "NY-MINOR-14-15-HOURS", date(2012, 3, 1),
+      {
+          {"3 h on a school day", at(2027, 1, 4, 15), at(2027, 1, 4, 18), true, ""},
+          {"3 h 1 min on a school day", at(2027, 1, 4, 15), at(2027, 1, 4, 18, 1), false,
+           "schoolDay"},
+          {"8 h on a Saturday", at(2027, 1, 9, 9), at(2027, 1, 9, 17), true, ""},
+          {"8 h 1 min on a Saturday", at(2027, 1, 9, 9), at(2027, 1, 9, 17, 1), false,
+           "nonSchoolDay"},
+          {"ends 19:00", at(2027, 1, 9, 15), at(2027, 1, 9, 19), true, ""},
+          {"ends 19:01", at(2027, 1, 9, 15), at(2027, 1, 9, 19, 1), false, "window"},
+          {"starts 06:59", at(2027, 1, 9, 6, 59), at(2027, 1, 9, 10), false, "window"},
+          {"a school day in June until 20:00", at(2027, 6, 17, 17), at(2027, 6, 17, 20), false,
+           "window"},
+          {"June 20, no school, until 21:00", at(2027, 6, 20, 17), at(2027, 6, 20, 21), false,
+           "window"},
+          {"June 21, no school, until 21:00", at(2027, 6, 21, 17), at(2027, 6, 21, 21), true, ""},
+          {"June 21, no school, until 21:01", at(2027, 6, 21, 17), at(2027, 6, 21, 21, 1), false,
+           "window"},
+          {"Labor Day until 21:00", at(2027, 9, 6, 17), at(2027, 9, 6, 21), true, ""},
+          {"the day after Labor Day until 21:00", at(2027, 9, 7, 17), at(2027, 9, 7, 21), false,
+           "window"},
+          {"school hours", at(2027, 1, 5, 14), at(2027, 1, 5, 16), false, "schoolHours"},
+      });
+  TestSite s("America/New_York", "us-ny");
+  newYorkCalendar(s);
+  s.person("kid", 1600, date(2012, 3, 1));
+  s.shift("s", at(2027, 6, 17, 17), at(2027, 6, 17, 20));
+  const Verdict v = s.evaluate("kid", "s");
+  BOOST_TEST((finding(v, "US-FLSA-MINOR-14-15-HOURS").result == EvalResult::kPass));
+}
+
+// NY-MINOR-16-17-HOURS, Labor Law 143(1): (a)(i) 4 h "on any day preceding a school day, other
+// than on a Sunday or holiday", (b) 8 h on a Friday, Saturday, Sunday or holiday, (e)-(g) 6:00 to
+// 22:00 (midnight only with documents the site does not hold: refused); 143(2) and the
+// Department's chart: 6:00 to midnight in a week without school. A 16-year-old (born
+// 2010-03-01). The holiday Monday 2027-01-18 before a school day is held to 4 h: the calendar
+// does not know holidays.
+BOOST_AUTO_TEST_CASE(new_york_sixteen_seventeen_days_and_hours) {
+  checkNewYorkCases(
+      "NY-MINOR-16-17-HOURS", date(2010, 3, 1),
+      {
+          {"4 h on a Tuesday before a school day", at(2027, 1, 5, 15), at(2027, 1, 5, 19), true,
+           ""},
+          {"4 h 1 min on a Tuesday before a school day", at(2027, 1, 5, 15), at(2027, 1, 5, 19, 1),
+           false, "beforeSchoolDay"},
+          {"7 h on a Friday after school", at(2027, 1, 8, 15), at(2027, 1, 8, 22), true, ""},
+          {"8 h on a Sunday before a school day", at(2027, 1, 3, 9), at(2027, 1, 3, 17), true, ""},
+          {"8 h 1 min on a Sunday", at(2027, 1, 3, 9), at(2027, 1, 3, 17, 1), false,
+           "nonSchoolDay"},
+          {"5 h on a holiday Monday before a school day", at(2027, 1, 18, 9), at(2027, 1, 18, 14),
+           false, "beforeSchoolDay"},
+          {"ends 22:00 in a school week", at(2027, 1, 9, 18), at(2027, 1, 9, 22), true, ""},
+          {"ends 22:01 in a school week", at(2027, 1, 9, 18), at(2027, 1, 9, 22, 1), false,
+           "window"},
+          {"starts 06:00", at(2027, 1, 9, 6), at(2027, 1, 9, 10), true, ""},
+          {"starts 05:59", at(2027, 1, 9, 5, 59), at(2027, 1, 9, 10), false, "window"},
+          {"until midnight without school", at(2027, 1, 16, 18), at(2027, 1, 17, 0), true, ""},
+          {"until 00:01 without school", at(2027, 1, 16, 18), at(2027, 1, 17, 0, 1), false,
+           "window"},
+          {"school hours", at(2027, 1, 6, 14), at(2027, 1, 6, 16), false, "schoolHours"},
+      });
+}
+
+// The week limits, with the shifts of the week already assigned: 142(1)(c) 18 h in a school week,
+// 143(1)(c) 28 h, and "More than six days a week" (142(1)(d), 142(2)(b), 143(1)(d)): a seventh day
+// of work in one week (from Sunday) is refused even when the hours are within the limits.
+BOOST_AUTO_TEST_CASE(new_york_week_limits_and_seventh_day) {
+  struct Worked {
+    unsigned day;
+    int startHour, endHour, endMinute;
+  };
+  struct Case {
+    const char* name;
+    const char* ruleId;
+    site::Date birth;
+    std::vector<Worked> before;  // assigned first
+    Worked probe;                // evaluated
+    bool pass;
+    const char* limit;
+  };
+  const site::Date fourteen = date(2012, 3, 1);
+  const site::Date sixteen = date(2010, 3, 1);
+  const std::vector<Worked> fifteenHours{
+      {4, 15, 18, 0}, {5, 15, 18, 0}, {6, 15, 18, 0}, {7, 15, 18, 0}, {8, 15, 18, 0}};
+  const std::vector<Worked> twentyThreeHours{
+      {4, 15, 19, 0}, {5, 15, 19, 0}, {6, 15, 19, 0}, {7, 15, 19, 0}, {8, 15, 22, 0}};
+  const std::vector<Worked> sixDaysNoSchool{{10, 9, 13, 0}, {11, 9, 13, 0}, {12, 9, 13, 0},
+                                            {13, 9, 13, 0}, {14, 9, 13, 0}, {15, 9, 13, 0}};
+  const Case cases[] = {
+      {"18 h in a school week",
+       "NY-MINOR-14-15-HOURS",
+       fourteen,
+       fifteenHours,
+       {9, 10, 13, 0},
+       true,
+       ""},
+      {"18 h 1 min in a school week",
+       "NY-MINOR-14-15-HOURS",
+       fourteen,
+       fifteenHours,
+       {9, 10, 13, 1},
+       false,
+       "schoolWeek"},
+      {"28 h in a school week",
+       "NY-MINOR-16-17-HOURS",
+       sixteen,
+       twentyThreeHours,
+       {9, 10, 15, 0},
+       true,
+       ""},
+      {"28 h 1 min in a school week",
+       "NY-MINOR-16-17-HOURS",
+       sixteen,
+       twentyThreeHours,
+       {9, 10, 15, 1},
+       false,
+       "schoolWeek"},
+      {"6th day, 14",
+       "NY-MINOR-14-15-HOURS",
+       fourteen,
+       {sixDaysNoSchool.begin(), sixDaysNoSchool.end() - 1},
+       {15, 9, 13, 0},
+       true,
+       ""},
+      {"7th day, 14",
+       "NY-MINOR-14-15-HOURS",
+       fourteen,
+       sixDaysNoSchool,
+       {16, 9, 13, 0},
+       false,
+       "daysPerWeek"},
+      {"7th day, 16",
+       "NY-MINOR-16-17-HOURS",
+       sixteen,
+       sixDaysNoSchool,
+       {16, 9, 13, 0},
+       false,
+       "daysPerWeek"},
+      {"Sunday after Monday to Saturday: a new week",
+       "NY-MINOR-16-17-HOURS",
+       sixteen,
+       {{11, 9, 13, 0},
+        {12, 9, 13, 0},
+        {13, 9, 13, 0},
+        {14, 9, 13, 0},
+        {15, 9, 13, 0},
+        {16, 9, 13, 0}},
+       {17, 9, 13, 0},
+       true,
+       ""},
+  };
+  for (const Case& c : cases) {
+    TestSite s("America/New_York", "us-ny");
+    newYorkCalendar(s);
+    s.person("kid", 1600, c.birth);
+    int n = 0;
+    for (const Worked& w : c.before) {
+      s.shift("w" + std::to_string(n++), at(2027, 1, w.day, w.startHour),
+              at(2027, 1, w.day, w.endHour, w.endMinute), "kid");
+    }
+    s.shift("probe", at(2027, 1, c.probe.day, c.probe.startHour),
+            at(2027, 1, c.probe.day, c.probe.endHour, c.probe.endMinute));
+    const Verdict v = s.evaluate("kid", "probe");
+    const RuleEvaluation& e = finding(v, c.ruleId);
+    BOOST_TEST((e.result == (c.pass ? EvalResult::kPass : EvalResult::kFail)),
+               c.name << ": " << e.detail);
+    if (!c.pass) BOOST_TEST(exceeded(e, c.limit), c.name << ": " << e.detail);
+    if (std::string(c.limit) == "daysPerWeek") {
+      BOOST_TEST(e.detail.find("7 days of work in the week of 2027-01-10, over the 6 allowed") !=
+                     std::string::npos,
+                 e.detail);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
