@@ -23,7 +23,7 @@ CalloutReceipt& CalloutReceipt::source(std::string_view kind, std::string_view r
 CalloutReceipt& CalloutReceipt::labor(const std::vector<labor::RuleEvaluation>& evaluations) {
   for (const labor::RuleEvaluation& e : evaluations) {
     evaluations_.push_back(json::Object{{"ruleId", e.ruleId},
-                                        {"input", e.input},
+                                        {"input", e.input.toObject()},
                                         {"result", labor::evalResultName(e.result)},
                                         {"detail", e.detail}});
   }

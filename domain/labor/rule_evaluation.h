@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/canonical_json.h"
+#include "domain/labor/finding_input.h"
 #include "domain/labor/rule_table.h"
 
 namespace atoms::labor {
@@ -26,7 +27,7 @@ std::string_view verdictKindName(VerdictKind kind);
 
 struct RuleEvaluation {
   std::string ruleId;
-  json::Object input;  // the figures the finding was computed from (minutes, limits, dates...)
+  FindingInput input;  // the figures the finding was computed from (minutes, limits, dates...)
   EvalResult result = EvalResult::kNotApplicable;
   std::string detail;  // one sentence a manager can read
   // What this finding alone would make of the assignment.

@@ -108,7 +108,7 @@ FindingOccurrence occurrenceOf(const RuleEvaluation& e, const site::Shift& shift
   o.premiumCents = e.premiumCents;
   o.extraCents = e.extraCents;
   o.detail = e.detail;
-  o.input = e.input;
+  o.input = e.input.toObject();
   return o;
 }
 
