@@ -187,7 +187,7 @@ def main():
         doc = f.read()
     head = doc.index("## Shipped tables")
     start = doc.index("\n### ", head) + 1
-    end = doc.index("## TODO", start)
+    end = doc.index("\n## ", start) + 1  # the generated tables end at the next section
     new = doc[:start] + tables() + "\n" + doc[end:]
     if "--check" in sys.argv:
         if new != doc:
