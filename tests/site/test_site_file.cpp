@@ -312,10 +312,10 @@ BOOST_AUTO_TEST_CASE(workweekAndWorkdayStartParseAndRoundTrip) {
       {"4:00", "workdayStart '4:00' must be a time of day, 00:00 to 23:59"},
       {"late", "workdayStart 'late' must be a time of day, 00:00 to 23:59"},
   };
-  for (const auto& [value, error] : bad) {
+  for (const auto& c : bad) {
     const std::string e =
-        errorOf([&](json::Object& o) { o["site"].asObject()["workdayStart"] = value; });
-    BOOST_TEST(contains(e, error), e);
+        errorOf([&](json::Object& o) { o["site"].asObject()["workdayStart"] = c.first; });
+    BOOST_TEST(contains(e, c.second), e);
   }
   const std::string e =
       errorOf([](json::Object& o) { o["site"].asObject()["workweekStart"] = "monday"; });
