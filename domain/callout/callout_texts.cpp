@@ -364,8 +364,9 @@ std::string arrivedNoticeText(const ReplyContext& c, const std::string& who, con
 }
 
 std::string clarifyWhoText(const ReplyContext& c) {
-  if (c.spanish()) return "Perdón, ¿quién no vino? Escribe su nombre, por ejemplo: Jamal no vino.";
-  return "Sorry, who isn't in? Text their name, like: Jamal isn't here.";
+  // Examples name nobody: a name from elsewhere (the demo's) would confuse a site without them.
+  if (c.spanish()) return "Perdón, ¿quién no vino? Escribe su nombre y \"no vino\".";
+  return "Sorry, who isn't in? Text their name and \"isn't here\".";
 }
 
 std::string clarifyWhatText(const ReplyContext& c) {
@@ -393,12 +394,12 @@ std::string alreadySearchingText(const ReplyContext& c, const ShiftWords& s) {
 
 std::string calloutHelpText(const ReplyContext& c) {
   if (c.spanish()) {
-    return "Puedo ayudar con ausencias: escribe \"Jamal no vino\" o \"no puedo ir hoy\". Para lo "
-           "demás: " +
+    return "Puedo ayudar con ausencias: escribe el nombre de quien falta y \"no vino\", o \"no "
+           "puedo ir hoy\". Para lo demás: " +
            c.humanText() + ".";
   }
-  return "I can help with call-outs: text \"Jamal isn't here\" or \"I can't make my shift\". For "
-         "anything else: " +
+  return "I can help with call-outs: text a coworker's name and \"isn't here\", or \"I can't make "
+         "my shift\". For anything else: " +
          c.humanText() + ".";
 }
 
