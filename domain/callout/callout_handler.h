@@ -33,6 +33,8 @@ class CalloutHandler final : public sms::conversation::ReplyHandler {
   // Both must outlive the handler.
   CalloutHandler(CalloutDesk& desk, SiteSnapshot& site);
 
+  std::vector<std::string> pastOfferCodes(SiteStore& store,
+                                          const sms::conversation::Contact& person) override;
   std::vector<std::string> openOfferCodes(SiteStore& store,
                                           const sms::conversation::Contact& person) override;
   Status handle(sms::conversation::Turn& turn) override;

@@ -61,9 +61,10 @@ bool Classification::says(Intent intent) const {
 TextClassifier::TextClassifier() = default;
 
 Classification TextClassifier::classify(std::string_view body,
-                                        std::span<const std::string> openOfferCodes) const {
+                                        std::span<const std::string> openOfferCodes,
+                                        std::span<const std::string> pastOfferCodes) const {
   Classification c;
-  c.keyword = keywords_.parse(body, openOfferCodes);
+  c.keyword = keywords_.parse(body, openOfferCodes, pastOfferCodes);
   c.injection = injection_.check(body);
   c.safetyAck = parseSafetyAck(body);
   c.safetyReport = safety_.check(body);

@@ -79,10 +79,10 @@ class TextClassifier {
  public:
   TextClassifier();
 
-  // `openOfferCodes`: the codes of the offers open to the sender now (none for a number not on the
-  // roster).
-  Classification classify(std::string_view body,
-                          std::span<const std::string> openOfferCodes = {}) const;
+  // `openOfferCodes`: the codes of the offers open to the sender now, `pastOfferCodes` those
+  // offered to them lately and closed (none for a number not on the roster; keywords.h).
+  Classification classify(std::string_view body, std::span<const std::string> openOfferCodes = {},
+                          std::span<const std::string> pastOfferCodes = {}) const;
 
  private:
   KeywordParser keywords_;

@@ -108,8 +108,12 @@ Result<bool> Conversation::handleOne(const InboxRow& row) {
     if (Status s = countInbound(tables, message, now); !s) return s;
 
     std::vector<std::string> codes;
-    if (contact && handler_ != nullptr) codes = handler_->openOfferCodes(store, *contact);
-    text = classifier_.classify(message.body, codes);
+    std::vector<std::string> pastCodes;
+    if (contact && handler_ != nullptr) {
+      codes = handler_->openOfferCodes(store, *contact);
+      pastCodes = handler_->pastOfferCodes(store, *contact);
+    }
+    text = classifier_.classify(message.body, codes, pastCodes);
     auto parkedBefore = ParkedMessages(store.db()).wasParked(message.id);
     if (!parkedBefore) return parkedBefore.error();
     reportClassified = !*parkedBefore;

@@ -83,6 +83,11 @@ class ReplyHandler {
   virtual ~ReplyHandler() = default;
   // The codes of the offers open to `person` now (keywords.h reads a reply against them).
   virtual std::vector<std::string> openOfferCodes(SiteStore& store, const Contact& person) = 0;
+  // The codes offered to `person` lately whose offers are closed now (a late "ok 2708" is told the
+  // shift is covered); none by default.
+  virtual std::vector<std::string> pastOfferCodes(SiteStore& /*store*/, const Contact& /*person*/) {
+    return {};
+  }
   // Handles one turn. Ok: the handling commits with the message marked handled. An error rolls
   // back everything the turn wrote; the message is then marked handled in a new transaction with
   // the error audited ("sms.conversation.failed") and a short apology naming a person to reach.

@@ -167,7 +167,8 @@ std::string_view keywordKindName(KeywordKind kind) {
 KeywordParser::KeywordParser() : optOutPhrases_(kOptOutPhrases) {}
 
 ParsedKeyword KeywordParser::parse(std::string_view body,
-                                   std::span<const std::string> openOfferCodes) const {
+                                   std::span<const std::string> openOfferCodes,
+                                   std::span<const std::string> pastOfferCodes) const {
   const std::vector<Token> tokens = tokenize(body);
   if (tokens.empty()) return {};
 
@@ -211,6 +212,10 @@ ParsedKeyword KeywordParser::parse(std::string_view body,
 
   // 4. A reply to an open offer, by its code.
   if (auto reply = offerReply(tokens, openOfferCodes)) return std::move(*reply);
+  // A reply to one of the sender's closed offers, in the same forms: the offer is over.
+  if (auto late = offerReply(tokens, pastOfferCodes)) {
+    return make(KeywordKind::kUnknownOfferCode, "OFFER", late->reference);
+  }
 
   // 5. Just a code, but not one that is open to this person.
   std::size_t numbers = 0;

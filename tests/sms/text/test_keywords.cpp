@@ -107,6 +107,22 @@ BOOST_AUTO_TEST_CASE(reportsACodeThatIsNotOpen) {
   BOOST_TEST((kind("12") == KeywordKind::kNone));
 }
 
+// A code offered to the sender that is closed now, in any form a reply to an open one takes,
+// is an unknown offer code (the sender hears the shift is covered); an open code still wins, and
+// a closed code that is not in the message matches nothing.
+BOOST_AUTO_TEST_CASE(readsALateReplyToAClosedOfferInAnyReplyForm) {
+  const std::vector<std::string> past{"2708"};
+  for (const char* body : {"ok 2708 I can do it", "2708 yes I'll take it", "I can do 2708!"}) {
+    const ParsedKeyword p = parser.parse(body, open, past);
+    BOOST_TEST((p.kind == KeywordKind::kUnknownOfferCode), body);
+    BOOST_TEST(p.reference == "2708", body);
+  }
+  BOOST_TEST((parser.parse("yes 4821", open, past).kind == KeywordKind::kTakeOffer));
+  BOOST_TEST((parser.parse("ok I can do it", open, past).kind == KeywordKind::kNone));
+  // Without the past codes the same words are conversation, as for any sender.
+  BOOST_TEST((parser.parse("ok 2708 I can do it", open).kind == KeywordKind::kNone));
+}
+
 BOOST_AUTO_TEST_CASE(readsManagerApprovalsWithTheirNumberAndRemark) {
   const ParsedKeyword a = parser.parse("APPROVE 12", open);
   BOOST_TEST((a.kind == KeywordKind::kApprove));
