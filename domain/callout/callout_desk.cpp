@@ -65,6 +65,12 @@ Result<std::vector<std::string>> CalloutDesk::liveCodes(SiteStore& store,
   return callout::liveCodes(rows, personId);
 }
 
+Result<bool> CalloutDesk::replyCrossedClosing(SiteStore& store, std::string_view personId,
+                                              std::string_view code, TimePoint receivedAt) {
+  CalloutStore rows(store.db());
+  return callout::replyCrossedClosing(rows, personId, code, receivedAt);
+}
+
 Result<int> CalloutDesk::due(TimePoint now) { return runDueCallouts(desk_, store_, now); }
 
 Result<std::optional<TimePoint>> CalloutDesk::nextDue() { return nextCalloutDue(store_); }

@@ -87,6 +87,9 @@ class CalloutDesk {
 
   // The codes of the offers live for `personId` (open, or waiting for approval).
   Result<std::vector<std::string>> liveCodes(SiteStore& store, std::string_view personId);
+  // offer_reply.h's replyCrossedClosing.
+  Result<bool> replyCrossedClosing(SiteStore& store, std::string_view personId,
+                                   std::string_view code, TimePoint receivedAt);
 
   // Waves, escalations, expiries and closings whose time has come, one transaction per call-out;
   // returns how many steps were taken.

@@ -75,8 +75,14 @@ Result<DeskAnswer> CalloutHandler::answer(sms::conversation::Turn& turn, DeskTur
           return desk_.declineIn(desk, sender, keyword.reference);
         case KeywordKind::kAmbiguousOffer:
           return DeskAnswer{"offer_ambiguous", sms::conversation::offerAmbiguousText(ctx), 0};
-        default:
+        default: {
+          // A code that is not live: closed, or never this person's.
+          auto crossed = desk_.replyCrossedClosing(turn.store(), sender.personId, keyword.reference,
+                                                   turn.message().receivedAt);
+          if (!crossed) return crossed.error();
+          if (*crossed) return DeskAnswer{"offer_closed_crossed", "", 0};
           return DeskAnswer{"offer_closed", alreadyCoveredText(ctx), 0};
+        }
       }
     }
     case TurnKind::kApproval:

@@ -264,6 +264,18 @@ Result<std::vector<OfferRow>> CalloutStore::liveOffersTo(std::string_view person
       [personId](Statement& s) { s.bind(1, personId); }, readOffer);
 }
 
+Result<std::optional<OfferRow>> CalloutStore::latestOfferWithCode(std::string_view personId,
+                                                                  std::string_view code) {
+  auto rows = collect<OfferRow>(
+      db_,
+      "SELECT " + std::string(kOfferColumns) +
+          " FROM callout_offer WHERE person_id = ? AND code = ? ORDER BY id DESC LIMIT 1",
+      [&](Statement& s) { s.bind(1, personId).bind(2, code); }, readOffer);
+  if (!rows) return rows.error();
+  if (rows->empty()) return std::optional<OfferRow>{};
+  return std::optional<OfferRow>{std::move(rows->front())};
+}
+
 Result<bool> CalloutStore::outBetween(std::string_view personId, TimePoint from, TimePoint to) {
   auto s = db_.cached(
       "SELECT 1 FROM callout WHERE absent_id = ? AND shift_start >= ? AND shift_start <= ?"

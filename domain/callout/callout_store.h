@@ -107,6 +107,9 @@ class CalloutStore {
   Result<std::vector<OfferRow>> offers(std::int64_t calloutId);  // by id
   // Offers in state open or awaiting_approval made to `personId`, by id.
   Result<std::vector<OfferRow>> liveOffersTo(std::string_view personId);
+  // The latest offer to `personId` with reply code `code`, if any.
+  Result<std::optional<OfferRow>> latestOfferWithCode(std::string_view personId,
+                                                      std::string_view code);
   // How many offers (any call-out, any state but not_sent) `personId` got since `since`.
   Result<int> offersSince(std::string_view personId, TimePoint since);
   // Whether `personId` is out of a shift (a call-out about them, not withdrawn because they came

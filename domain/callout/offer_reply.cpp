@@ -16,6 +16,19 @@ Result<std::vector<std::string>> liveCodes(CalloutStore& rows, std::string_view 
   return codes;
 }
 
+Result<bool> replyCrossedClosing(CalloutStore& rows, std::string_view personId,
+                                 std::string_view code, TimePoint receivedAt) {
+  auto offer = rows.latestOfferWithCode(personId, code);
+  if (!offer) return offer.error();
+  if (!*offer || (*offer)->state != OfferState::kClosed || (*offer)->answeredAt) return false;
+  auto c = rows.callout((*offer)->calloutId);
+  if (!c) return c.error();
+  if (!*c || !(*c)->closedAt) return false;
+  const bool told =
+      (*c)->state == CalloutState::kCovered || (*c)->state == CalloutState::kWithdrawn;
+  return told && receivedAt <= *(*c)->closedAt;
+}
+
 Result<DeskAnswer> takeOffer(const DeskContext& desk, DeskStep& step,
                              const sms::conversation::Contact& person, std::string_view code) {
   const ReplyContext ctx = desk.contextFor(person.personId);

@@ -31,4 +31,11 @@ Result<DeskAnswer> declineOffer(const DeskContext& desk, DeskStep& step,
 // The codes of the offers live for `personId` (open, or waiting for approval).
 Result<std::vector<std::string>> liveCodes(CalloutStore& rows, std::string_view personId);
 
+// Whether a reply with `code`, which arrived at `receivedAt`, crossed the notice that closed the
+// offer: the call-out was covered or withdrawn (both tell the open offers so) no earlier than the
+// reply arrived, and the person had not answered before. The notice already told them; a second
+// text for one reply would be noise (call-outs issue, defect 6).
+Result<bool> replyCrossedClosing(CalloutStore& rows, std::string_view personId,
+                                 std::string_view code, TimePoint receivedAt);
+
 }  // namespace atoms::callout
