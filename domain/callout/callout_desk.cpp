@@ -1,5 +1,6 @@
 #include "domain/callout/callout_desk.h"
 
+#include <chrono>
 #include <utility>
 
 #include "domain/callout/callout_report.h"
@@ -63,6 +64,11 @@ Result<std::vector<std::string>> CalloutDesk::liveCodes(SiteStore& store,
                                                         std::string_view personId) {
   CalloutStore rows(store.db());
   return callout::liveCodes(rows, personId);
+}
+
+Result<std::vector<std::string>> CalloutDesk::recentCodes(SiteStore& store,
+                                                          std::string_view personId) {
+  return CalloutStore(store.db()).codesSince(personId, now() - std::chrono::hours{24});
 }
 
 Result<bool> CalloutDesk::replyCrossedClosing(SiteStore& store, std::string_view personId,

@@ -87,6 +87,10 @@ class CalloutDesk {
 
   // The codes of the offers live for `personId` (open, or waiting for approval).
   Result<std::vector<std::string>> liveCodes(SiteStore& store, std::string_view personId);
+  // The codes offered to `personId` in the last day, open or closed. A person's codes stay
+  // distinct for a week (offer_wave.cpp), so each is theirs alone; the keyword parser tries the
+  // open ones first (keywords.h).
+  Result<std::vector<std::string>> recentCodes(SiteStore& store, std::string_view personId);
   // offer_reply.h's replyCrossedClosing.
   Result<bool> replyCrossedClosing(SiteStore& store, std::string_view personId,
                                    std::string_view code, TimePoint receivedAt);

@@ -1,9 +1,5 @@
 #include "domain/callout/callout_handler.h"
 
-#include <algorithm>
-#include <chrono>
-
-#include "domain/callout/callout_store.h"
 #include "domain/callout/callout_texts.h"
 #include "sms/conversation/replies.h"
 #include "store/audit_entry.h"
@@ -27,15 +23,8 @@ std::vector<std::string> CalloutHandler::openOfferCodes(SiteStore& store,
 
 std::vector<std::string> CalloutHandler::pastOfferCodes(SiteStore& store,
                                                         const sms::conversation::Contact& person) {
-  // A day back: a person's codes stay distinct for a week (offer_wave.cpp), so any code of the
-  // last day is theirs alone.
-  auto codes =
-      CalloutStore(store.db()).codesSince(person.personId, desk_.now() - std::chrono::hours{24});
-  if (!codes) return {};  // a failed read only means the late reply gets the help text
-  auto live = desk_.liveCodes(store, person.personId);
-  if (live)
-    std::erase_if(*codes,
-                  [&](const std::string& c) { return std::ranges::find(*live, c) != live->end(); });
+  auto codes = desk_.recentCodes(store, person.personId);
+  if (!codes) return {};  // a failed read only means a late reply gets the help text
   return std::move(*codes);
 }
 

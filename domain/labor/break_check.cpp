@@ -181,7 +181,9 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
       e.detail = "no meal period in " + durationText(day.work) + " of work; one of " +
                  durationText(length) + " was due " + deadline;
     } else {
-      e.input["outcome"] = !longEnough ? (onTime ? "short" : "short_and_late") : "late";
+      const char* when = tooEarly ? "early" : onTime ? "" : "late";
+      e.input["outcome"] =
+          longEnough ? std::string(when) : std::string("short") + (*when ? "_and_" : "") + when;
       e.detail = "the meal period at " + ev.clockText(meal->span.start);
       if (!longEnough) {
         e.detail +=
@@ -191,7 +193,6 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
         e.detail += std::string(longEnough ? "" : " and") + " started after " +
                     durationText(meal->workBefore) + " of work; it was due " + deadline;
       }
-      if (tooEarly) e.input["outcome"] = longEnough ? "early" : "short_and_early";
     }
     owePremium(ev, r, e);
   }

@@ -42,12 +42,6 @@ LocalDays monthDayIn(std::string_view text, LocalDays day) {
 
 std::string timeText(LocalTime t) { return site::formatLocal(t).substr(11, 5); }
 
-// Minutes after midnight as "HH:MM", "24:00" for the end of the day.
-std::string minutesText(int minutes) {
-  const auto two = [](int n) { return std::string(n < 10 ? "0" : "") + std::to_string(n); };
-  return two(minutes / 60) + ":" + two(minutes % 60);
-}
-
 // Whether the week of d (from the calendar's weekStart) has a school day: school is in session.
 bool inSchoolWeek(const Evaluation& ev, LocalDays d) {
   const LocalDays w = Evaluation::weekStartOf(d, ev.model().schoolCalendar.weekStart);
@@ -158,7 +152,8 @@ void checkSchoolHours(const Evaluation& ev, const Rule& r, RuleEvaluation& e, Br
                                       " is a school day and the school calendar gives no hours");
       continue;
     }
-    const std::string span = minutesText(hours->startMinute) + "-" + minutesText(hours->endMinute);
+    const std::string span =
+        site::formatTimeOfDay(hours->startMinute) + "-" + site::formatTimeOfDay(hours->endMinute);
     e.input["schoolHours"] = span;
     const LocalTime from = LocalTime{d} + chr::minutes{hours->startMinute};
     const LocalTime to = LocalTime{d} + chr::minutes{hours->endMinute};

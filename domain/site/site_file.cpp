@@ -1,7 +1,6 @@
 #include "domain/site/site_file.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <initializer_list>
 #include <set>
 
@@ -29,12 +28,6 @@ std::optional<int> parseTimeOfDay(std::string_view s) {
   const int h = readDigits(s, 0, 2), m = readDigits(s, 3, 2);
   if (h < 0 || m < 0 || m > 59 || h > 24 || (h == 24 && m != 0)) return {};
   return h * 60 + m;
-}
-
-std::string formatTimeOfDay(int minutes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%02d:%02d", minutes / 60, minutes % 60);
-  return buf;
 }
 
 std::optional<unsigned> parseWeekday(std::string_view s) {

@@ -50,6 +50,13 @@ std::string formatDate(Date d) {
 
 std::string formatLocalDay(std::chrono::local_days d) { return formatDate(Date{d}); }
 
+std::string formatTimeOfDay(int minutes) {
+  std::string text(5, ':');
+  writeDigits(text.data(), minutes / 60, 2);
+  writeDigits(text.data() + 3, minutes % 60, 2);
+  return text;
+}
+
 std::string_view punchKindName(PunchKind kind) { return nameOf(kPunchKindNames, kind); }
 
 std::optional<PunchKind> parsePunchKind(std::string_view name) {

@@ -31,6 +31,8 @@ std::optional<Date> parseDate(std::string_view text);
 std::string formatDate(Date d);
 // The same for a local day (a date in the site's zone).
 std::string formatLocalDay(std::chrono::local_days d);
+// Minutes after midnight as "HH:MM" (0..1440; 1440 is "24:00", the end of the day).
+std::string formatTimeOfDay(int minutes);
 
 // An instant together with the wall-clock time it was written as. local - utc is the UTC offset
 // that applied (or that the file stated explicitly).

@@ -83,8 +83,8 @@ class ReplyHandler {
   virtual ~ReplyHandler() = default;
   // The codes of the offers open to `person` now (keywords.h reads a reply against them).
   virtual std::vector<std::string> openOfferCodes(SiteStore& store, const Contact& person) = 0;
-  // The codes offered to `person` lately whose offers are closed now (a late "ok 2708" is told the
-  // shift is covered); none by default.
+  // The codes offered to `person` lately, open or closed (a late "ok 2708" is told the shift is
+  // covered); none by default.
   virtual std::vector<std::string> pastOfferCodes(SiteStore& /*store*/, const Contact& /*person*/) {
     return {};
   }

@@ -67,9 +67,9 @@ class KeywordParser {
   KeywordParser();
 
   // `openOfferCodes`: the codes of the offers currently open to this sender; `pastOfferCodes`:
-  // codes offered to them lately that are closed now. A closed code in any form a reply to an
-  // open one may take ("ok 2708 I can do it") is kUnknownOfferCode, so the sender hears that the
-  // shift is covered rather than the help text.
+  // codes offered to them lately (open ones among them are read as open, first). A closed code in
+  // any form a reply to an open one may take ("ok 2708 I can do it") is kUnknownOfferCode, so the
+  // sender hears that the shift is covered rather than the help text.
   ParsedKeyword parse(std::string_view body, std::span<const std::string> openOfferCodes = {},
                       std::span<const std::string> pastOfferCodes = {}) const;
 
