@@ -27,6 +27,8 @@ std::optional<BreakerReport> sendResultReport(std::string_view gateway,
   const std::string_view primary = gateway.substr(0, gateway.find('+'));
   if (primary.empty()) return std::nullopt;
   if (result.ok()) return carrierReport(primary, true, false, {});
+  // A refusal about the recipient or the content: the provider is there and answering.
+  if (!result.error().aboutTheConnection()) return std::nullopt;
   return carrierReport(primary, false, result.error().authFailure, result.error().message);
 }
 

@@ -2,7 +2,9 @@
 // translations of SMS events into BreakerReports, which SmsSubsystem hands to
 // PolicySubsystem::reportBreaker. nullopt: the event says nothing to any breaker.
 // - a send's answer -> BRK-CONN-<gateway>: accepted is a success, a refused credential an auth
-//   failure, any other error a failure. Behind a failover ("twilio+modem") each carrier's own
+//   failure, any other transport or account error a failure; a refusal about the recipient (opted
+//   out at the provider, an invalid number, a landline) or the content says nothing
+//   (drivers::SendErrorCause). Behind a failover ("twilio+modem") each carrier's own
 //   answer goes to its own breaker (SendAnswerSignals below; docs/policy-breakers.md).
 // - an outreach text that reached `sent` -> BRK-OUT outreach.sent (replies in a person's thread and
 //   safety alerts are not outreach volume).

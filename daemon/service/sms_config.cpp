@@ -319,6 +319,13 @@ Result<SmsSettings> loadSmsSettings(const Poco::Util::AbstractConfiguration& c,
         credentialsDir);
     if (!twilio) return twilio.error();
     settings.twilio.emplace(std::move(*twilio));
+    if (settings.twilio->providerConfirmsKeywords) {
+      // Only what Twilio received (its MessageSid, "SM..." or "MM..."): a STOP sent to the
+      // failover modem's own number reaches no provider, and the box confirms it.
+      talk.providerConfirmsKeywords = [](const sms::mailbox::InboxRow& row) {
+        return row.providerId.starts_with("SM") || row.providerId.starts_with("MM");
+      };
+    }
   }
   if (settings.driver == SmsDriver::kModem || settings.modemFailover) {
     auto modem = loadModem(c, stateDir, credentialsDir);

@@ -32,7 +32,12 @@ void FailoverGateway::stop() {
 
 SendResult FailoverGateway::send(const OutboundSms& message) {
   SendResult first = primary_->send(message);
-  if (first.ok() || !message.urgent || first.error().maybeAccepted) return first;
+  // A refusal about the recipient is not carried around the provider: a number opted out there,
+  // or one that cannot take texts, is the same number through the modem.
+  if (first.ok() || !message.urgent || first.error().maybeAccepted ||
+      first.error().cause == SendErrorCause::kRecipient) {
+    return first;
+  }
 
   SendResult second = fallback_->send(message);
   FailoverEvent event{message.idempotencyKey, first.error().message, second.ok(), {}};

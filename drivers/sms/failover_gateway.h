@@ -7,7 +7,9 @@
 //   connection refused, DNS, 5xx, 4xx) goes to the fallback in the same call, so it leaves at
 //   once instead of after the outbox's retry schedule. A send the primary may have taken
 //   (maybeAccepted) is never handed to the fallback: the outbox reconciles it first, so nothing
-//   is sent twice. Other messages wait for the primary as before.
+//   is sent twice. Nor is a refusal about the recipient (SendErrorCause::kRecipient: the number
+//   opted out at the provider, or cannot take texts): the modem must not carry a text around a
+//   provider's opt-out. Other messages wait for the primary as before.
 // - reconcile(): asks the primary; for an urgent message also the fallback (which may have carried
 //   it). Accepted by either wins; then unknown, then unavailable; not found only when both say so.
 // - Inbound texts and delivery reports of both members go into the one sink; the gateway's name

@@ -12,7 +12,14 @@ constexpr NameTable<DeliveryState, 5> kStateNames{{{DeliveryState::kQueued, "que
                                                    {DeliveryState::kUndelivered, "undelivered"},
                                                    {DeliveryState::kFailed, "failed"}}};
 
+constexpr NameTable<SendErrorCause, 4> kCauseNames{{{SendErrorCause::kTransport, "transport"},
+                                                    {SendErrorCause::kAccount, "account"},
+                                                    {SendErrorCause::kRecipient, "recipient"},
+                                                    {SendErrorCause::kContent, "content"}}};
+
 }  // namespace
+
+std::string_view sendErrorCauseName(SendErrorCause cause) { return nameOf(kCauseNames, cause); }
 
 std::string_view deliveryStateName(DeliveryState state) { return nameOf(kStateNames, state); }
 

@@ -45,6 +45,13 @@ struct SendAccepted {
   int segments = 1;        // as counted by the provider/modem, when it says
 };
 
+// What a refused send was about (the issue "Call-outs and texts", defect 3). Only a transport or an
+// account failure says the way to the provider is broken (its connection breaker counts them); a
+// refusal about the recipient (opted out at the provider, an invalid number, a landline, a block)
+// or about the content (an empty or over-long body) says the provider is there and answering.
+enum class SendErrorCause { kTransport, kAccount, kRecipient, kContent };
+std::string_view sendErrorCauseName(SendErrorCause cause);  // "transport", "account", ...
+
 struct SendError {
   bool retryable = true;  // network down, 5xx, 429, modem busy: true; invalid number, 4xx: false
   std::string message;    // one line for the operator; never contains secrets
@@ -56,6 +63,12 @@ struct SendError {
   // True when the provider refused our credentials (HTTP 401/403 from Twilio): retrying may help
   // once they are fixed, but the connection's breaker opens at once (seed 001 section 8).
   bool authFailure = false;
+  // Why it failed; an auth failure is always kAccount.
+  SendErrorCause cause = SendErrorCause::kTransport;
+  // Whether the failure counts against the connection: transport and account failures do.
+  bool aboutTheConnection() const {
+    return cause == SendErrorCause::kTransport || cause == SendErrorCause::kAccount;
+  }
 };
 
 // Either the accepted send or the classified error.

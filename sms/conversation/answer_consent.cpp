@@ -3,6 +3,17 @@
 
 namespace atoms::sms::conversation {
 
+namespace {
+
+// The provider blocked or unblocked the number and confirmed it already (its standard keyword
+// handling): a second confirmation from the box would be refused (an opt-out) or arrive twice
+// (an opt-in). The change is recorded all the same; the audit entry says who confirmed.
+bool confirmedByProvider(const Handling& h) {
+  return h.answerers.providerConfirmsKeywords && isProviderKeyword(h.row.body);
+}
+
+}  // namespace
+
 Result<bool> answerOptOut(Handling& h) {
   const bool optedOut = h.sender.optedOut;
   if (!optedOut) {
@@ -18,6 +29,14 @@ Result<bool> answerOptOut(Handling& h) {
     if (Status s = h.audit("sms.opt_out"); !s) return s.error();
   }
   h.outcome = optedOut ? "already_opted_out" : "opted_out";
+  if (confirmedByProvider(h)) {
+    // Counted as the one confirmation, so nothing of the box's follows it.
+    if (Status s = h.updateState([](ContactState& st) { st.optOutConfirmed = true; }); !s) {
+      return s.error();
+    }
+    h.outcome += "_confirmed_by_provider";
+    return true;
+  }
   return h.answerWith(MessageClass::kOptOutConfirmation, optOutConfirmationText(h.context));
 }
 
@@ -32,6 +51,10 @@ Result<bool> answerOptIn(Handling& h) {
     }
     if (Status s = h.audit("sms.opt_in"); !s) return s.error();
     h.outcome = "opted_in";
+    if (confirmedByProvider(h)) {
+      h.outcome += "_confirmed_by_provider";
+      return true;
+    }
     return h.answerWith(MessageClass::kThreadReply, optInConfirmationText(h.context));
   }
   if (h.yes() || !h.contact) return false;

@@ -120,7 +120,14 @@ Result<bool> Conversation::handleOne(const InboxRow& row) {
     auto sender = tables.contactState(message.from);
     if (!sender) return sender.error();
 
-    const Answerers answerers{outreach_, handler_, safety_, checklists_, lint_, parking_.load()};
+    const auto& confirms = outreach_.settings().providerConfirmsKeywords;
+    const Answerers answerers{outreach_,
+                              handler_,
+                              safety_,
+                              checklists_,
+                              lint_,
+                              parking_.load(),
+                              confirms && confirms(message)};
     Handling h(answerers, store, *batch, message, now, contact, *text,
                replyContext(text->keyword, contact), std::move(*sender));
     if (Status s = answer(h); !s) {

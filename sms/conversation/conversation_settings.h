@@ -5,11 +5,13 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <string>
 
 #include "base/result.h"
 #include "sms/conversation/checklist_book.h"
 #include "sms/conversation/language.h"
+#include "sms/mailbox/inbox.h"
 #include "sms/outreach/outreach_policy.h"
 
 namespace atoms::sms::conversation {
@@ -31,6 +33,11 @@ struct ConversationSettings {
   std::size_t batchLimit = 50;
   // The site's checklists (sms.checklists.file; checklist_book.h); empty: none.
   ChecklistBook checklists;
+  // Whether the provider that received this message confirms its standard STOP and START words
+  // itself (sms.twilio.opt-out-replies = twilio; isProviderKeyword() in sms/text/keywords.h): the
+  // box then records the opt-out or opt-in and sends no second confirmation. Empty: never (the
+  // modem, and a provider whose keyword handling is off).
+  std::function<bool(const mailbox::InboxRow&)> providerConfirmsKeywords;
 };
 
 // Ok, or one line naming the setting: the number is 2-15 digits, the interval 1-60 minutes.

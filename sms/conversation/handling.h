@@ -39,6 +39,9 @@ struct Answerers {
   ChecklistDesk* checklists = nullptr;
   const ContentLint& lint;
   bool parking = false;  // writes frozen (kill switch L2+): requests are parked
+  // The provider that received the message confirms its standard STOP/START words itself
+  // (ConversationSettings::providerConfirmsKeywords).
+  bool providerConfirmsKeywords = false;
 };
 
 class Handling {

@@ -166,6 +166,17 @@ std::string_view keywordKindName(KeywordKind kind) {
 
 KeywordParser::KeywordParser() : optOutPhrases_(kOptOutPhrases) {}
 
+bool isProviderKeyword(std::string_view body) {
+  static constexpr std::array<std::string_view, 11> kProviderWords = {
+      "STOP",   "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT",
+      "REVOKE", "OPTOUT",  "START",       "UNSTOP", "YES"};
+  const std::size_t first = body.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return false;
+  const std::size_t last = body.find_last_not_of(" \t\r\n");
+  const std::string word = upper(body.substr(first, last - first + 1));
+  return std::find(kProviderWords.begin(), kProviderWords.end(), word) != kProviderWords.end();
+}
+
 ParsedKeyword KeywordParser::parse(std::string_view body,
                                    std::span<const std::string> openOfferCodes,
                                    std::span<const std::string> pastOfferCodes) const {

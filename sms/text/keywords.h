@@ -62,6 +62,12 @@ struct ParsedKeyword {
   std::string remark;     // APPROVE/DENY: the original text after the number, trimmed
 };
 
+// Whether `body` is, on its own (surrounding spaces aside, any case), one of the opt-out or opt-in
+// words a provider's standard keyword handling acts on and confirms itself (Twilio's defaults on
+// long codes: STOP STOPALL UNSUBSCRIBE CANCEL END QUIT REVOKE OPTOUT; START UNSTOP YES). "Stop
+// please", ALTO or "stop texting me" are not: the provider neither blocks nor confirms them.
+bool isProviderKeyword(std::string_view body);
+
 class KeywordParser {
  public:
   KeywordParser();

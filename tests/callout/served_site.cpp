@@ -174,25 +174,31 @@ void ServedSite::addApi(const std::map<std::string, std::string>& tokens) {
   open();
 }
 
-void ServedSite::reassignByImport(const std::string& shiftId, const std::string& personId) {
+void ServedSite::importChange(const std::function<void(site::SiteModel&)>& change) {
   close();
   {
     auto opened = SiteStore::open(stateDir_);
     BOOST_TEST_REQUIRE(opened.ok(), opened.message());
     auto model = site::loadSite((*opened)->db());
     BOOST_TEST_REQUIRE(model.ok(), model.message());
+    change(*model);
+    Status imported = site::importSite((*opened)->db(), *model);
+    BOOST_TEST_REQUIRE(imported.ok(), imported.message());
+  }
+  open();
+}
+
+void ServedSite::reassignByImport(const std::string& shiftId, const std::string& personId) {
+  importChange([&](site::SiteModel& model) {
     bool found = false;
-    for (site::Shift& s : model->shifts) {
+    for (site::Shift& s : model.shifts) {
       if (s.id == shiftId) {
         s.assignee = personId;
         found = true;
       }
     }
     BOOST_TEST_REQUIRE(found, shiftId);
-    Status imported = site::importSite((*opened)->db(), *model);
-    BOOST_TEST_REQUIRE(imported.ok(), imported.message());
-  }
-  open();
+  });
 }
 
 std::uint16_t ServedSite::apiPort() { return services_->api().port(); }
@@ -233,19 +239,17 @@ void ServedSite::withPolicy(const std::function<void(PolicySubsystem&)>& fn) {
 void ServedSite::setGraduation(policy::Graduation graduation) {
   std::string value(policy::graduationName(graduation));
   for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  config_["policy.graduation.staffing_scheduling"] = value;  // as the config file spells it
-  close();
-  open();
+  configure("policy.graduation.staffing_scheduling", value);  // as the config file spells it
 }
 
 void ServedSite::setChecklists(const std::string& json) {
-  config_["sms.checklists.file"] = tmp_.write("checklists.json", json);
-  close();
-  open();
+  configure("sms.checklists.file", tmp_.write("checklists.json", json));
 }
 
-void ServedSite::setWaveSize(int size) {
-  config_["callout.wave_size"] = std::to_string(size);
+void ServedSite::setWaveSize(int size) { configure("callout.wave_size", std::to_string(size)); }
+
+void ServedSite::configure(const std::string& key, const std::string& value) {
+  config_[key] = value;
   close();
   open();
 }

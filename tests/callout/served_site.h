@@ -22,6 +22,7 @@
 #include "daemon/service/edge_services.h"
 #include "domain/policy/kill_switch.h"
 #include "domain/policy/policy_gate.h"
+#include "domain/site/site_model.h"
 #include "drivers/terminal/simulated_terminal.h"
 #include "store/audit_entry.h"
 #include "store/store_runner.h"
@@ -63,8 +64,10 @@ class ServedSite {
   void addApi(const std::map<std::string, std::string>& tokens);
   std::uint16_t apiPort();
 
-  // A person gives `shiftId` to `personId` with `site import` while the service is stopped
-  // (close, import the stored site with the change, open).
+  // A person changes the site with `site import` while the service is stopped (close, import the
+  // stored site with `change` applied, open).
+  void importChange(const std::function<void(site::SiteModel&)>& change);
+  // importChange() giving `shiftId` to `personId`.
   void reassignByImport(const std::string& shiftId, const std::string& personId);
 
   void setLevel(policy::KillSwitchLevel level);
@@ -74,6 +77,7 @@ class ServedSite {
   void setGraduation(policy::Graduation graduation);  // policy.graduation.*, then a restart
   void setWaveSize(int size);                         // callout.wave_size, then a restart
   void setChecklists(const std::string& json);        // sms.checklists.file, then a restart
+  void configure(const std::string& key, const std::string& value);  // any key, then a restart
 
   // Bodies the provider was handed for `to`, oldest first.
   std::vector<std::string> textsTo(const std::string& to);

@@ -152,6 +152,53 @@ BOOST_FIXTURE_TEST_CASE(theProviderRefusingOurCredentialsOpensItsConnectionBreak
   BOOST_TEST(!textsTo(kBen).empty());
 }
 
+// Twilio blocks a number that texts STOP and confirms it itself (its standard keyword handling):
+// by default (sms.twilio.opt-out-replies = twilio) the box records the opt-out and sends nothing
+// after it. The issue "Call-outs and texts", defect 3.
+BOOST_FIXTURE_TEST_CASE(aStopTwilioConfirmedGetsNoSecondConfirmationFromTheBox, ServedSite) {
+  for (const char* phone : {kAna, kBen}) {
+    provider.unsubscribe(phone);  // what Twilio does on receiving the STOP
+    text(phone, "STOP");
+  }
+  advance(5min);
+  BOOST_TEST(textsTo(kAna).empty());
+  BOOST_TEST(textsTo(kBen).empty());
+  BOOST_TEST(entries("sms.opt_out").size() == 2u);
+  const auto talk = entries("sms.conversation");
+  BOOST_REQUIRE(!talk.empty());
+  BOOST_TEST(field(talk.back(), "outcome") == "opted_out_confirmed_by_provider");
+  BOOST_TEST(breakerState(*this, "BRK-CONN-twilio") == "closed");
+  text(kAna, "START");  // Twilio confirms that too
+  BOOST_TEST(textsTo(kAna).empty());
+  BOOST_TEST(field(entries("sms.conversation").back(), "outcome") ==
+             "opted_in_confirmed_by_provider");
+}
+
+// Where the box confirms STOP itself (sms.twilio.opt-out-replies = box) and the provider refuses
+// that confirmation because it has blocked the number (error 21610), the refusal is about the
+// recipient: two STOPs in five quiet minutes used to open BRK-CONN-twilio, which then waited for
+// a person.
+BOOST_FIXTURE_TEST_CASE(aConfirmationTheProviderRefusesForTheRecipientIsNoOutage, ServedSite) {
+  configure("sms.twilio.opt-out-replies", "box");
+  text(kRosa, "Jamal didn't show, I'm alone on the line");  // a few texts go out
+  text(kMia, "HELP");
+  text(kCleo, "HELP");
+  const int sent = provider.createRequests();
+  for (const char* phone : {kAna, kBen}) {
+    provider.unsubscribe(phone);
+    text(phone, "STOP");
+  }
+  BOOST_TEST(provider.createRequests() == sent + 2);  // the box tried to confirm each
+  BOOST_TEST((sent >= 3 && sent < 8));                // two failures: over 20 % of at least 5 sends
+  BOOST_TEST(lastTo(kAna).find("You're unsubscribed") != 0);  // the provider refused both
+  BOOST_TEST(entries("sms.opt_out").size() == 2u);
+  BOOST_TEST(breakerState(*this, "BRK-CONN-twilio") == "closed");
+  BOOST_TEST(entries("breaker.changed").empty());
+  // A number still subscribed gets the box's confirmation.
+  text(kCleo, "STOP");
+  BOOST_TEST(lastTo(kCleo).find("You're unsubscribed") == 0, lastTo(kCleo));
+}
+
 // Seed 001 section 6: a trip regresses every function with an action behind the breaker from
 // AUTONOMOUS to PROPOSE, in the trip's own transaction.
 BOOST_FIXTURE_TEST_CASE(aTripRegressesTheFunctionBehindTheBreaker, ServedSite) {

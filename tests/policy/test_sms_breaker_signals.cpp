@@ -119,6 +119,38 @@ BOOST_AUTO_TEST_CASE(aMessageNotHandedOverIsThePrimarysAnswerAlone) {
   BOOST_TEST((wired.reports[0].kind == Kind::kAuthFailure));
 }
 
+// A refusal about the recipient or the content says the provider is there and answering: it is
+// not an outage (the issue "Call-outs and texts", defect 3: two STOPs opened BRK-CONN-twilio).
+BOOST_AUTO_TEST_CASE(aRefusalAboutTheRecipientOrTheContentIsNoConnectionFailure) {
+  using drivers::SendErrorCause;
+  for (SendErrorCause cause : {SendErrorCause::kRecipient, SendErrorCause::kContent}) {
+    drivers::SendError refused{false, "Twilio refused the message (HTTP 400, Twilio error 21610)"};
+    refused.cause = cause;
+    BOOST_TEST(!refused.aboutTheConnection());
+    BOOST_TEST(!sendResultReport("twilio", refused).has_value(),
+               drivers::sendErrorCauseName(cause));
+  }
+  drivers::SendError account{false, "Twilio refused the message (HTTP 400, Twilio error 21408)"};
+  account.cause = SendErrorCause::kAccount;
+  auto failed = sendResultReport("twilio", account);
+  BOOST_REQUIRE(failed.has_value());
+  BOOST_TEST((failed->kind == Kind::kFailure));
+}
+
+// An opted-out or unreachable number is the same number through the modem: no hand-over.
+BOOST_AUTO_TEST_CASE(aRefusalAboutTheRecipientIsNotHandedToTheFallback) {
+  drivers::SendError optedOut{false, "Twilio refused the message (HTTP 400, Twilio error 21610)"};
+  optedOut.cause = drivers::SendErrorCause::kRecipient;
+  WiredFailover wired({optedOut}, {});
+  wired.send(/*urgent=*/true);
+  BOOST_TEST(wired.reports.empty());  // neither a failure of Twilio nor a send by the modem
+  drivers::SendError outage{true, "connection refused"};
+  WiredFailover down({outage}, {});
+  down.send(/*urgent=*/true);
+  BOOST_REQUIRE_EQUAL(down.reports.size(), 2u);  // an outage still goes around
+  BOOST_TEST(down.reports[1].breaker == "BRK-CONN-modem");
+}
+
 BOOST_AUTO_TEST_CASE(onlyOutreachThatWasSentCountsAsVolume) {
   sms::mailbox::OutboxRow row;
   row.state = sms::mailbox::OutboxState::kSent;

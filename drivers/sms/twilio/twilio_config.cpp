@@ -176,6 +176,12 @@ std::vector<TwilioConfigKey> twilioConfigKeys() {
       {p + "webhook-threads", "8", "webhook requests served at once", intIn(1, 64)},
       {p + "max-webhook-bytes", "65536", "largest webhook body accepted (413 above)",
        intIn(4096, 1048576)},
+      {p + "opt-out-replies", "twilio",
+       "who confirms a STOP or START: twilio (its keyword handling is on, the default) or box",
+       [](const std::string& v) -> std::optional<std::string> {
+         if (v == "twilio" || v == "box") return std::nullopt;
+         return "twilio or box";
+       }},
   };
 }
 
@@ -296,6 +302,7 @@ Result<TwilioConfig> loadTwilioConfig(const ConfigLookup& lookup,
   c.requestTimeout = std::chrono::milliseconds(*parseInt(values["request-timeout-ms"]));
   c.webhookThreads = static_cast<int>(*parseInt(values["webhook-threads"]));
   c.maxWebhookBytes = static_cast<std::size_t>(*parseInt(values["max-webhook-bytes"]));
+  c.providerConfirmsKeywords = values["opt-out-replies"] == "twilio";
   if (Status s = validateTwilioConfig(c); !s) return s.error();
   return c;
 }

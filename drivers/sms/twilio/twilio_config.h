@@ -42,6 +42,12 @@ struct TwilioConfig {
   std::chrono::milliseconds requestTimeout{15000};
   int webhookThreads = 8;
   std::size_t maxWebhookBytes = 64 * 1024;
+  // sms.twilio.opt-out-replies: Twilio's own keyword handling is on (its default on long codes,
+  // and Advanced Opt-Out): it blocks a number that sends STOP (or one of its standard opt-out
+  // words), unblocks one that sends START, and confirms both itself; the box records the change
+  // without sending a second confirmation (docs/sms.md, "STOP and START"). False ("box"): the
+  // account's keyword handling is off and the box confirms every STOP and START itself.
+  bool providerConfirmsKeywords = true;
 };
 
 // A validator returns nullopt when the value is acceptable, else what was expected.

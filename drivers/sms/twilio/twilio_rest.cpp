@@ -217,7 +217,33 @@ SendResult classifySendReply(const HttpReply& reply) {
   std::string what =
       retryable ? "Twilio did not take the message (" : "Twilio refused the message (";
   const bool authFailure = reply.status == 401 || reply.status == 403;
-  return SendError{retryable, what + describeErrorReply(reply) + ")", maybeAccepted, authFailure};
+  SendError error{retryable, what + describeErrorReply(reply) + ")", maybeAccepted, authFailure};
+  error.cause = authFailure ? SendErrorCause::kAccount : sendErrorCause(reply.status, code);
+  return error;
+}
+
+SendErrorCause sendErrorCause(int status, std::string_view code) {
+  // Twilio's error dictionary (twilio.com/docs/api/errors), the codes its Messages API answers a
+  // create with. About the recipient: 21610 unsubscribed (the number sent STOP; Twilio blocks
+  // it), 21211 not a valid 'To' number, 21612 not reachable by SMS from this sender, 21614 not a
+  // mobile number (a landline), 21407 a number type that does not take SMS, 21265 a short code.
+  // About the content: 21602 / 21619 no body, 21617 over 1,600 characters. The other 4xx refusals
+  // are about the account or its configuration (a sender that cannot send, 21401; a region not
+  // enabled, 21408; a trial account's unverified recipient, 21608): they repeat for every
+  // message, which is what the connection breaker is for.
+  static constexpr std::string_view kRecipient[] = {"21610", "21211", "21612",
+                                                    "21614", "21407", "21265"};
+  static constexpr std::string_view kContent[] = {"21602", "21619", "21617"};
+  for (std::string_view c : kRecipient) {
+    if (code == c) return SendErrorCause::kRecipient;
+  }
+  for (std::string_view c : kContent) {
+    if (code == c) return SendErrorCause::kContent;
+  }
+  if (status == 429 || status >= 500 || status < 400 || code == "20429" || code == "21611") {
+    return SendErrorCause::kTransport;
+  }
+  return SendErrorCause::kAccount;
 }
 
 Result<MessagePage> parseMessagePage(const std::string& json) {

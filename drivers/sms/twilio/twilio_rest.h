@@ -76,6 +76,8 @@ class TwilioRestClient {
 // unsubscribed, ...). maybeAccepted: a 2xx reply without a readable sid, 502 and 504 (a gateway in
 // front of the API timed out or failed; the API behind it may have taken the message).
 SendResult classifySendReply(const HttpReply& reply);
+// What a refusal with this HTTP status and Twilio error code is about (sms_gateway.h).
+SendErrorCause sendErrorCause(int status, std::string_view code);
 
 // Twilio's error object ({"code":21211,"message":"...","status":400}) as one line:
 // "HTTP 400, Twilio error 21211: The 'To' number ... is not a valid phone number." Control

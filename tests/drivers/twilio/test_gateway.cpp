@@ -97,21 +97,38 @@ BOOST_AUTO_TEST_CASE(sendsThroughAMessagingService) {
 
 BOOST_AUTO_TEST_CASE(classifiesProviderRefusals) {
   Rig rig;
+  using Cause = SendErrorCause;
   struct Case {
     FakeFailure failure;
     bool retryable;
     std::string mentions;
+    Cause cause;
     bool maybeAccepted = false;
   };
   const std::vector<Case> cases{
-      {FakeFailure::tooManyRequests(), true, "HTTP 429, Twilio error 20429"},
-      {FakeFailure::serverError(), true, "HTTP 500, Twilio error 20500"},
-      {{503, 20503, "Service Unavailable"}, true, "HTTP 503"},
-      {{504, 20504, "Gateway Timeout"}, true, "HTTP 504", true},
-      {FakeFailure::invalidTo(), false, "HTTP 400, Twilio error 21211"},
+      {FakeFailure::tooManyRequests(), true, "HTTP 429, Twilio error 20429", Cause::kTransport},
+      {FakeFailure::serverError(), true, "HTTP 500, Twilio error 20500", Cause::kTransport},
+      {{503, 20503, "Service Unavailable"}, true, "HTTP 503", Cause::kTransport},
+      {{504, 20504, "Gateway Timeout"}, true, "HTTP 504", Cause::kTransport, true},
+      {FakeFailure::invalidTo(), false, "HTTP 400, Twilio error 21211", Cause::kRecipient},
+      {{400, 21610, "Attempt to send to unsubscribed recipient"},
+       false,
+       "21610",
+       Cause::kRecipient},
+      {{400, 21614, "'To' number is not a valid mobile number"}, false, "21614", Cause::kRecipient},
+      {{400, 21617, "The concatenated message body exceeds the 1600 character limit"},
+       false,
+       "21617",
+       Cause::kContent},
+      {{400, 21408, "Permission to send an SMS has not been enabled for the region"},
+       false,
+       "21408",
+       Cause::kAccount},
+      {{401, 20003, "Authenticate"}, true, "HTTP 401", Cause::kAccount},
       {{400, 21611, "This 'From' number has exceeded the maximum number of queued messages"},
        true,
-       "21611"},
+       "21611",
+       Cause::kTransport},
   };
   for (const Case& c : cases) {
     rig.fake->failNext(c.failure);
@@ -119,6 +136,7 @@ BOOST_AUTO_TEST_CASE(classifiesProviderRefusals) {
     BOOST_TEST_REQUIRE(!r.ok());
     BOOST_TEST(r.error().retryable == c.retryable, c.mentions);
     BOOST_TEST(r.error().maybeAccepted == c.maybeAccepted, c.mentions);
+    BOOST_TEST(sendErrorCauseName(r.error().cause) == sendErrorCauseName(c.cause), c.mentions);
     BOOST_TEST(r.error().message.find(c.mentions) != std::string::npos, r.error().message);
     requireNoSecret(r.error().message);
   }
