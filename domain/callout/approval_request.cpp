@@ -9,6 +9,20 @@ namespace atoms::callout {
 using sms::MessageClass;
 using sms::conversation::HumanContact;
 
+namespace {
+
+// Why a cover waits for a manager, from the verdict's own findings: overtime only when a finding
+// of an overtime kind pays for time.
+ApprovalReason reasonFor(const labor::Verdict& verdict) {
+  for (const labor::RuleEvaluation& e : verdict.evaluations) {
+    if (e.overtimeKind && e.premiumMinutes > 0) return ApprovalReason::kOvertime;
+  }
+  if (verdict.premiumMinutes > 0 || verdict.premiumCents > 0) return ApprovalReason::kPremium;
+  return ApprovalReason::kAssignment;
+}
+
+}  // namespace
+
 Result<DeskAnswer> requestApproval(const DeskContext& desk, DeskStep& step, const CalloutRow& c,
                                    OfferRow& offer, const labor::PersonVerdict& verdict,
                                    const std::string& kind,
@@ -16,11 +30,12 @@ Result<DeskAnswer> requestApproval(const DeskContext& desk, DeskStep& step, cons
   const bool forOffers = kind == "callout.offer";
   const std::string subject = forOffers ? c.absentId : offer.personId;
   const site::Person* person = desk.site().index().person(subject);
-  // The manager of record of the person it is about decides; never that person themselves.
+  // The manager of record of the person it is about (the taker; for offers, the absent person)
+  // decides, else the general manager; never that person themselves
+  // (docs/decisions/0018-who-approves-in-propose-mode.md).
   std::string approverId;
   HumanContact approver;
-  if (!forOffers && person != nullptr && person->managerOfRecord &&
-      *person->managerOfRecord != subject) {
+  if (person != nullptr && person->managerOfRecord && *person->managerOfRecord != subject) {
     approverId = *person->managerOfRecord;
     if (const site::Person* m = desk.site().index().person(approverId)) {
       approver = {m->name, m->phone};
@@ -91,8 +106,9 @@ Result<DeskAnswer> requestApproval(const DeskContext& desk, DeskStep& step, cons
         "callout_awaiting_approval",
         offersWaitingApprovalText(desk.contextForPhone(c.reporterPhone), w, managerName), c.id};
   }
-  return DeskAnswer{"offer_awaiting_approval",
-                    waitingApprovalText(desk.contextFor(subject), managerName), c.id};
+  return DeskAnswer{
+      "offer_awaiting_approval",
+      waitingApprovalText(desk.contextFor(subject), managerName, reasonFor(verdict.verdict)), c.id};
 }
 
 Status expireApproval(const DeskContext& desk, DeskStep& step, ApprovalRow& a) {

@@ -83,6 +83,35 @@ Result<DeskAnswer> CalloutHandler::answer(sms::conversation::Turn& turn, DeskTur
   return converse(turn, desk);
 }
 
+DeskAnswer CalloutHandler::clarify(const sms::conversation::ReplyContext& ctx,
+                                   const sms::CallOutIntent& intent) const {
+  if (intent.question == "confirm" && intent.kind == CallOutIntentKind::kCoworkerNoShow &&
+      intent.personIds.size() == 1) {
+    // "Ana has covid": a question about Ana, with no word of why.
+    return {"clarify_coworker", clarifyCoworkerOutText(ctx, desk_.nameOf(intent.personIds[0])), 0};
+  }
+  if (intent.question == "who" || intent.kind == CallOutIntentKind::kCoworkerNoShow) {
+    return {"clarify_who", clarifyWhoText(ctx), 0};
+  }
+  return {"clarify_what", clarifyWhatText(ctx), 0};
+}
+
+DeskAnswer CalloutHandler::offTopic(const sms::conversation::ReplyContext& ctx,
+                                    std::string_view body) const {
+  if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return {"empty_text", emptyTextText(ctx), 0};
+  }
+  switch (outOfScope_.check(body)) {
+    case sms::OutOfScopeKind::kRanking:
+      return {"no_ranking", noRankingText(ctx), 0};
+    case sms::OutOfScopeKind::kContact:
+      return {"no_contact_details", noContactDetailsText(ctx), 0};
+    case sms::OutOfScopeKind::kNone:
+      break;
+  }
+  return {"callout_help", calloutHelpText(ctx), 0};
+}
+
 Result<DeskAnswer> CalloutHandler::converse(sms::conversation::Turn& turn, DeskTurn& desk) {
   const sms::conversation::Contact& sender = turn.sender();
   sms::conversation::ReplyContext ctx = desk_.contextFor(sender.personId);
@@ -94,12 +123,11 @@ Result<DeskAnswer> CalloutHandler::converse(sms::conversation::Turn& turn, DeskT
   const sms::CallOutIntent intent = intents_.parse(turn.message().body, people);
   const bool flagged = turn.injection().flagged();
 
-  Result<DeskAnswer> result = DeskAnswer{"callout_help", calloutHelpText(ctx), 0};
+  Result<DeskAnswer> result = offTopic(ctx, turn.message().body);
   if (flagged) {
-    // Data, never a command (R-PLAT-006).
+    // Data, never a command (R-PLAT-006): it opens nothing, and gets the honest answer above.
   } else if (intent.confidence == IntentConfidence::kLow) {
-    result = intent.question == "who" ? DeskAnswer{"clarify_who", clarifyWhoText(ctx), 0}
-                                      : DeskAnswer{"clarify_what", clarifyWhatText(ctx), 0};
+    result = clarify(ctx, intent);
   } else {
     switch (intent.kind) {
       case CallOutIntentKind::kCoworkerNoShow:

@@ -7,9 +7,12 @@
 // - anything else from a person on the roster: the call-out intent (sms/text/callout_intent.h)
 //   against the site's people: a co-worker did not show -> a call-out for their shift; the sender
 //   calls out -> a call-out for their own shift; running late -> their lead is told; "I'm here"
-//   -> an open call-out for them stops; low confidence -> one clarifying question; nothing
-//   recognised -> what the assistant can do and who to reach. Text the injection flag marked is
-//   data: it never opens a call-out (it gets the short help).
+//   -> an open call-out for them stops; low confidence -> one clarifying question (about the
+//   co-worker when a health word names one: "Ana has covid", never repeating the word); nothing
+//   recognised -> what the assistant does not do where that is the honest answer (rating
+//   people, sharing numbers: sms/text/out_of_scope.h), an empty text said to be empty, else what
+//   it can do and who to reach. Text the injection flag marked is data: it never opens a
+//   call-out (it gets the same answers as text with no call-out in it).
 // Each handled conversation leaves a "callout.intent" audit entry (intent, confidence, matched
 // phrase words, never health words: callout_intent.h, and the outcome).
 //
@@ -19,12 +22,14 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "domain/callout/callout_desk.h"
 #include "domain/callout/site_snapshot.h"
 #include "sms/conversation/reply_handler.h"
 #include "sms/text/callout_intent.h"
+#include "sms/text/out_of_scope.h"
 
 namespace atoms::callout {
 
@@ -42,10 +47,16 @@ class CalloutHandler final : public sms::conversation::ReplyHandler {
  private:
   Result<DeskAnswer> answer(sms::conversation::Turn& turn, DeskTurn& desk);
   Result<DeskAnswer> converse(sms::conversation::Turn& turn, DeskTurn& desk);
+  // One question when the intent is unclear; about a named co-worker when it is about them.
+  DeskAnswer clarify(const sms::conversation::ReplyContext& ctx,
+                     const sms::CallOutIntent& intent) const;
+  // No call-out in the text: what the assistant does not do, said so, or what it does.
+  DeskAnswer offTopic(const sms::conversation::ReplyContext& ctx, std::string_view body) const;
 
   CalloutDesk& desk_;
   SiteSnapshot& site_;
   sms::CallOutIntentParser intents_;
+  sms::OutOfScopeDetector outOfScope_;
 };
 
 }  // namespace atoms::callout

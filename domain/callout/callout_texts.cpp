@@ -170,13 +170,34 @@ std::string stillWaitingText(const ReplyContext& c) {
   return "Got your reply; we're waiting on the approval. I'll text you soon.";
 }
 
-std::string waitingApprovalText(const ReplyContext& c, const std::string& manager) {
+std::string waitingApprovalText(const ReplyContext& c, const std::string& manager,
+                                ApprovalReason reason) {
   if (c.spanish()) {
-    return "¡Gracias! Este turno te daría horas extra, así que " + manager +
-           " tiene que aprobarlo. Te escribo en cuanto responda.";
+    switch (reason) {
+      case ApprovalReason::kOvertime:
+        return "¡Gracias! Este turno te daría horas extra, así que " + manager +
+               " tiene que aprobarlo. Te escribo en cuanto responda.";
+      case ApprovalReason::kPremium:
+        return "¡Gracias! Este turno lleva un pago adicional según las reglas laborales, así que " +
+               manager + " tiene que aprobarlo. Te escribo en cuanto responda.";
+      case ApprovalReason::kAssignment:
+        break;
+    }
+    return "¡Gracias! " + manager +
+           " confirma cada cobertura antes de que sea definitiva. Te escribo en cuanto responda.";
   }
-  return "Thanks! This shift would put you into overtime, so " + manager +
-         " needs to OK it. I'll text you as soon as they answer.";
+  switch (reason) {
+    case ApprovalReason::kOvertime:
+      return "Thanks! This shift would put you into overtime, so " + manager +
+             " needs to OK it. I'll text you as soon as they answer.";
+    case ApprovalReason::kPremium:
+      return "Thanks! This shift comes with premium pay under the labor rules, so " + manager +
+             " needs to OK it. I'll text you as soon as they answer.";
+    case ApprovalReason::kAssignment:
+      break;
+  }
+  return "Thanks! " + manager +
+         " confirms each cover before it's final. I'll text you as soon as they answer.";
 }
 
 std::string offersApprovalRequestText(const ReplyContext& c, std::int64_t approval,
@@ -237,14 +258,27 @@ std::string approvalRequestText(const ReplyContext& c, std::int64_t approval,
                                 const std::string& who, const ShiftWords& s,
                                 std::int64_t premiumMinutes, std::int64_t premiumCents) {
   const std::string n = std::to_string(approval);
+  const bool premium = premiumMinutes > 0 || premiumCents > 0;
   if (c.spanish()) {
-    return "Aprobación " + n + ": " + who + " puede cubrir " + shift(c, s) + " con " +
-           hoursAndMinutes(premiumMinutes) + " extra (" + money(premiumCents) +
-           "). Responde APPROVE " + n + " o DENY " + n + ".";
+    std::string pay;
+    if (premiumMinutes > 0) {
+      pay = ", con " + hoursAndMinutes(premiumMinutes) + " con pago adicional (" +
+            money(premiumCents) + ")";
+    } else if (premium) {
+      pay = ", con un pago adicional de " + money(premiumCents);
+    }
+    return "Aprobación " + n + ": " + who + " puede cubrir " + shift(c, s) + pay +
+           ". Responde APPROVE " + n + " para darle el turno a " + who + ", o DENY " + n + ".";
   }
-  return "Approval " + n + ": " + who + " can cover " + shift(c, s) + " with " +
-         hoursAndMinutes(premiumMinutes) + " at premium pay (" + money(premiumCents) +
-         "). Reply APPROVE " + n + " or DENY " + n + ".";
+  std::string pay;
+  if (premiumMinutes > 0) {
+    pay = ", with " + hoursAndMinutes(premiumMinutes) + " at premium pay (" + money(premiumCents) +
+          ")";
+  } else if (premium) {
+    pay = ", with a premium of " + money(premiumCents);
+  }
+  return "Approval " + n + ": " + who + " can cover " + shift(c, s) + pay + ". Reply APPROVE " + n +
+         " to give " + who + " the shift, or DENY " + n + ".";
 }
 
 std::string approvedText(const ReplyContext& c, const ShiftWords& s) {
@@ -401,6 +435,38 @@ std::string calloutHelpText(const ReplyContext& c) {
   return "I can help with call-outs: text a coworker's name and \"isn't here\", or \"I can't make "
          "my shift\". For anything else: " +
          c.humanText() + ".";
+}
+
+std::string clarifyCoworkerOutText(const ReplyContext& c, const std::string& who) {
+  if (c.spanish()) {
+    return "¿" + who + " no viene a su turno? Si es así, escribe \"" + who +
+           " no vino\" y busco quien cubra.";
+  }
+  return "Is " + who + " out for their shift? If so, text \"" + who +
+         " isn't here\" and I'll find cover.";
+}
+
+std::string noRankingText(const ReplyContext& c) {
+  if (c.spanish()) {
+    return "No califico ni comparo a las personas. Puedo ayudar con ausencias; para hablar del "
+           "equipo: " +
+           c.humanText() + ".";
+  }
+  return "I don't rate or compare people. I can help with call-outs; to talk about the team: " +
+         c.humanText() + ".";
+}
+
+std::string noContactDetailsText(const ReplyContext& c) {
+  if (c.spanish()) {
+    return "No puedo compartir el número de otras personas. Pídeselo a " + c.humanText() + ".";
+  }
+  return "I can't share other people's numbers. Please ask " + c.humanText() + ".";
+}
+
+std::string emptyTextText(const ReplyContext& c) {
+  if (c.spanish())
+    return "Tu mensaje llegó sin palabras y solo puedo leer texto. " + calloutHelpText(c);
+  return "Your text came through without words, and I can only read words. " + calloutHelpText(c);
 }
 
 std::string possibleNoShowText(const ReplyContext& c, const std::string& who, const ShiftWords& s) {

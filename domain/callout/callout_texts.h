@@ -60,8 +60,15 @@ std::string notGivenAtActText(const ReplyContext& c, const std::string& who, con
 std::string noLongerNeededText(const ReplyContext& c, const ShiftWords& s);
 // A second reply with the code while the manager decides.
 std::string stillWaitingText(const ReplyContext& c);
-// The taker would be owed a premium: the manager of record decides.
-std::string waitingApprovalText(const ReplyContext& c, const std::string& manager);
+// Why taking a shift waits for a manager: what the approval request and the taker are told.
+enum class ApprovalReason {
+  kAssignment,  // the function is at PROPOSE: a manager confirms every cover, premium or not
+  kOvertime,    // the cover puts the taker into overtime
+  kPremium,     // the cover is owed another premium (a short rest, a schedule change)
+};
+// To the taker: the manager decides, and why (only overtime when there is overtime).
+std::string waitingApprovalText(const ReplyContext& c, const std::string& manager,
+                                ApprovalReason reason);
 // PROPOSE: the manager says go before any offer leaves. To the manager, and to the lead.
 std::string offersApprovalRequestText(const ReplyContext& c, std::int64_t approval,
                                       const std::string& absent, const ShiftWords& s);
@@ -74,6 +81,8 @@ std::string approvalsPausedText(const ReplyContext& c);
 std::string heldByBreakerText(const ReplyContext& c, std::int64_t approval);
 // Approved, but the person no longer passes the labor rules: the search goes on.
 std::string approvedButNotAllowedText(const ReplyContext& c, const std::string& who);
+// To the approver: what APPROVE does (gives `who` the shift), and the premium pay only when there
+// is some (its time when it is paid by the hour, its amount always).
 std::string approvalRequestText(const ReplyContext& c, std::int64_t approval,
                                 const std::string& who, const ShiftWords& s,
                                 std::int64_t premiumMinutes, std::int64_t premiumCents);
@@ -104,6 +113,14 @@ std::string clarifyWhatText(const ReplyContext& c);
 std::string noShiftFoundText(const ReplyContext& c, const std::string& who);
 std::string alreadySearchingText(const ReplyContext& c, const ShiftWords& s);
 std::string calloutHelpText(const ReplyContext& c);
+// A health or family word about a named co-worker ("Ana has covid"): a question about them that
+// repeats no health detail.
+std::string clarifyCoworkerOutText(const ReplyContext& c, const std::string& who);
+// What the assistant does not do, said honestly (sms/text/out_of_scope.h), and a text without
+// words (an emoji alone has words' worth of meaning to nobody: it gets calloutHelpText()).
+std::string noRankingText(const ReplyContext& c);
+std::string noContactDetailsText(const ReplyContext& c);
+std::string emptyTextText(const ReplyContext& c);
 // The time clock: a shift started without a clock-in. To the person to ask (a lead).
 std::string possibleNoShowText(const ReplyContext& c, const std::string& who, const ShiftWords& s);
 

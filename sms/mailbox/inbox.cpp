@@ -11,7 +11,7 @@ namespace {
 // Longest address kept: E.164 is at most 16 bytes, alphanumeric sender ids 11; leave room.
 constexpr std::size_t kMaxAddressLength = 32;
 
-constexpr std::string_view kColumns =
+constexpr std::string_view kInboxColumns =
     "id, gateway, provider_id, from_number, to_number, body, state, refusal, received_at,"
     " stored_at, handled_at";
 
@@ -19,7 +19,7 @@ constexpr NameTable<InboxState, 3> kStateNames{{{InboxState::kNew, "new"},
                                                 {InboxState::kHandled, "handled"},
                                                 {InboxState::kRefused, "refused"}}};
 
-Result<InboxRow> readRow(RowReader& r) {
+Result<InboxRow> readInboxRow(RowReader& r) {
   InboxRow row;
   row.id = r.int64();
   row.gateway = r.text();
@@ -38,10 +38,10 @@ Result<InboxRow> readRow(RowReader& r) {
 }
 
 Result<std::optional<InboxRow>> findRow(Database& db, std::int64_t id) {
-  auto stmt = db.cached("SELECT " + std::string(kColumns) + " FROM sms_inbox WHERE id = ?");
+  auto stmt = db.cached("SELECT " + std::string(kInboxColumns) + " FROM sms_inbox WHERE id = ?");
   if (!stmt) return stmt.error();
   stmt->bind(1, id);
-  return readFirst(*stmt, readRow);
+  return readFirst(*stmt, readInboxRow);
 }
 
 Result<bool> exists(Database& db, std::string_view gateway, std::string_view providerId) {
@@ -197,11 +197,11 @@ Status Inbox::acceptReport(const drivers::DeliveryReport& report) {
 Result<std::vector<InboxRow>> Inbox::unhandled(std::size_t limit) {
   std::vector<InboxRow> rows;
   Status status = store_.run([&](SiteStore& store) -> Status {
-    auto stmt = store.db().cached("SELECT " + std::string(kColumns) +
+    auto stmt = store.db().cached("SELECT " + std::string(kInboxColumns) +
                                   " FROM sms_inbox WHERE state = 'new' ORDER BY id LIMIT ?");
     if (!stmt) return stmt.error();
     stmt->bind(1, static_cast<std::int64_t>(limit));
-    auto read = readRows(*stmt, readRow);
+    auto read = readRows(*stmt, readInboxRow);
     if (!read) return read.error();
     rows = std::move(*read);
     return Status::success();

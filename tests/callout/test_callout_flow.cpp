@@ -172,10 +172,15 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(overtimeWaitsForTheManagerOfRecordThenApprovedGive
   BOOST_TEST_REQUIRE(offersTo(f, kMia) == 1);
   f.text(kMia, f.codeFor(kMia));
   BOOST_TEST(f.storedAssignee("s-jamal") == "p-jamal");  // nothing before approval
-  BOOST_TEST(contains(f.lastTo(kMia), "Kwame Asante needs to OK it"));
+  BOOST_TEST(
+      contains(f.lastTo(kMia), "would put you into overtime, so Kwame Asante needs to OK it"),
+      f.lastTo(kMia));
   const std::string ask = f.lastTo(kKwame);
-  BOOST_TEST(contains(ask, "Approval 1: Mia can cover line cook today 17:00-23:00"));
-  BOOST_TEST(contains(ask, "Reply APPROVE 1 or DENY 1"));
+  BOOST_TEST(contains(ask,
+                      "Approval 1: Mia can cover line cook today 17:00-23:00, with 4 h at "
+                      "premium pay ($"),
+             ask);
+  BOOST_TEST(contains(ask, "Reply APPROVE 1 to give Mia the shift, or DENY 1"), ask);
   // Not the person it is about, not someone else's number.
   f.text(kMia, "APPROVE 1");
   BOOST_TEST(contains(f.lastTo(kMia), "is about you"));
@@ -307,6 +312,31 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(anUnclearReportAsksOneQuestionAndActsOnNothing, Si
   BOOST_TEST(offersTo(f, kBen) == 1);
 }
 
+// Replies people can act on (the issue "Call-outs and texts", defect 5): what the assistant does
+// not do is said plainly, a health word about a co-worker asks about them without repeating it,
+// and nothing off-topic opens a call-out.
+BOOST_AUTO_TEST_CASE_TEMPLATE(offTopicTextsGetHonestAnswersAndOpenNothing, Site, Sites) {
+  Site f;
+  f.text(kRosa, "who's the laziest cook here?");
+  BOOST_TEST(f.lastTo(kRosa).find("I don't rate or compare people. ") == 0, f.lastTo(kRosa));
+  BOOST_TEST(contains(f.lastTo(kRosa), "Kwame"), f.lastTo(kRosa));
+  f.text(kRosa, "can you send me Ana's number?");
+  BOOST_TEST(f.lastTo(kRosa).find("I can't share other people's numbers. Please ask Kwame") == 0,
+             f.lastTo(kRosa));
+  f.text(kRosa, " ");
+  BOOST_TEST(f.lastTo(kRosa).find("Your text came through without words") == 0, f.lastTo(kRosa));
+  f.text(kRosa, "you're useless 🙄");
+  BOOST_TEST(f.lastTo(kRosa).find("I can help with call-outs") == 0, f.lastTo(kRosa));
+  f.text(kRosa, "Jamal has covid");
+  BOOST_TEST(f.lastTo(kRosa) ==
+                 "Is Jamal out for their shift? If so, text \"Jamal isn't here\" and I'll find "
+                 "cover.",
+             f.lastTo(kRosa));
+  BOOST_TEST(offersTo(f, kBen) == 0);
+  f.text(kRosa, "Jamal isn't here");
+  BOOST_TEST(offersTo(f, kBen) == 1);
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(laterWavesPauseWhileTheKillSwitchFreezesWritesAndGoOnAfter, Site,
                               Sites) {
   Site f;
@@ -355,10 +385,43 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(inProposeModeTheManagerApprovesTheOffersAndEachAss
   // Taking it is a proposal too: nothing is written before the manager's second APPROVE.
   f.text(kBen, f.codeFor(kBen));
   BOOST_TEST(f.storedAssignee("s-jamal") == "p-jamal");
-  BOOST_TEST(contains(f.lastTo(kKwame), "Approval 2: Ben can cover line cook today 17:00-23:00"));
+  // Ben has no hours this week: what is approved is the cover itself, with no word of overtime
+  // or of premium pay.
+  BOOST_TEST(f.lastTo(kBen) ==
+             "Thanks! Kwame Asante confirms each cover before it's final. I'll text you as soon as "
+             "they answer.");
+  BOOST_TEST(f.lastTo(kKwame) ==
+             "Approval 2: Ben can cover line cook today 17:00-23:00. Reply APPROVE 2 to give Ben "
+             "the shift, or DENY 2.");
   f.text(kKwame, "APPROVE 2");
   BOOST_TEST(f.storedAssignee("s-jamal") == "p-ben");
   BOOST_TEST(contains(f.lastTo(kBen), "Approved: you're on line cook today 17:00-23:00"));
+}
+
+// docs/decisions/0018-who-approves-in-propose-mode.md: the offers are for the absent person's
+// manager of record to approve, the cover for the taker's; the general manager only when there is
+// none.
+BOOST_FIXTURE_TEST_CASE(inProposeModeTheAbsentPersonsManagerOfRecordApprovesTheOffers, ServedSite) {
+  setGraduation(policy::Graduation::kPropose);
+  importChange([](site::SiteModel& m) {
+    for (site::Person& p : m.people) {
+      if (p.id == "p-jamal") p.managerOfRecord = "p-cleo";
+    }
+  });
+  text(kRosa, "Jamal didn't show, I'm alone on the line");
+  BOOST_TEST(contains(lastTo(kCleo), "Approval 1: Jamal is out of line cook today 17:00-23:00"),
+             lastTo(kCleo));
+  BOOST_TEST(textsTo(kKwame).empty());
+  BOOST_TEST(contains(lastTo(kRosa), "Cleo Park is asked to OK the offers"), lastTo(kRosa));
+  // The general manager cannot decide it in Cleo's place.
+  text(kKwame, "APPROVE 1");
+  BOOST_TEST(offersTo(*this, kBen) == 0);
+  text(kCleo, "APPROVE 1");
+  BOOST_TEST(offersTo(*this, kBen) == 1);
+  // Ben's cover is Ben's manager of record's to approve: Kwame.
+  text(kBen, codeFor(kBen));
+  BOOST_TEST(contains(lastTo(kKwame), "Approval 2: Ben can cover"), lastTo(kKwame));
+  BOOST_TEST(contains(lastTo(kBen), "Kwame Asante confirms each cover"), lastTo(kBen));
 }
 
 // Through the service only: the dispatcher and the provider's driver are what an outage tests.
@@ -528,7 +591,7 @@ BOOST_FIXTURE_TEST_CASE(anApproveSentDuringTheWriteFreezeWaitsAndIsDecidedAgainW
   text(kRosa, "Jamal isn't here");
   BOOST_TEST_REQUIRE(offersTo(*this, kMia) == 1);
   text(kMia, codeFor(kMia));
-  BOOST_TEST_REQUIRE(contains(lastTo(kKwame), "Reply APPROVE 1 or DENY 1"));
+  BOOST_TEST_REQUIRE(contains(lastTo(kKwame), "Reply APPROVE 1 to give Mia the shift, or DENY 1"));
   setLevel(policy::KillSwitchLevel::kL2);
   text(kKwame, "APPROVE 1");
   BOOST_TEST(storedAssignee("s-jamal") == "p-jamal");

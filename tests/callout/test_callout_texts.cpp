@@ -42,8 +42,12 @@ BOOST_AUTO_TEST_CASE(everyCalloutTextPassesTheContentLintInBothLanguages) {
         notGivenAtActText(c, "Ben", s),
         noLongerNeededText(c, s),
         stillWaitingText(c),
-        waitingApprovalText(c, "Kwame"),
+        waitingApprovalText(c, "Kwame", ApprovalReason::kAssignment),
+        waitingApprovalText(c, "Kwame", ApprovalReason::kOvertime),
+        waitingApprovalText(c, "Kwame", ApprovalReason::kPremium),
         approvalRequestText(c, 12, "Mia", s, 120, 6600),
+        approvalRequestText(c, 12, "Mia", s, 0, 3000),
+        approvalRequestText(c, 12, "Mia", s, 0, 0),
         approvedText(c, s),
         notApprovedText(c),
         approvalRecordedText(c, 12, true),
@@ -87,6 +91,35 @@ BOOST_AUTO_TEST_CASE(exampleRepliesNameNobody) {
           (t.find("isn't here") != std::string::npos || t.find("no vino") != std::string::npos), t);
     }
   }
+}
+
+// An approval asks for what it approves: premium pay only when there is some, its time only when
+// it is paid by the hour (call-outs issue, defect 1).
+BOOST_AUTO_TEST_CASE(anApprovalRequestNamesPremiumPayOnlyWhenThereIsSome) {
+  const ShiftWords s{"line cook", true, {}, "17:00-23:00"};
+  ReplyContext en;
+  ReplyContext es;
+  es.language = sms::conversation::Language::kSpanish;
+  BOOST_TEST(approvalRequestText(en, 12, "Mia", s, 120, 6600) ==
+             "Approval 12: Mia can cover line cook today 17:00-23:00, with 2 h at premium pay "
+             "($66.00). Reply APPROVE 12 to give Mia the shift, or DENY 12.");
+  BOOST_TEST(approvalRequestText(en, 12, "Mia", s, 0, 3000) ==
+             "Approval 12: Mia can cover line cook today 17:00-23:00, with a premium of $30.00. "
+             "Reply APPROVE 12 to give Mia the shift, or DENY 12.");
+  BOOST_TEST(approvalRequestText(en, 12, "Mia", s, 0, 0) ==
+             "Approval 12: Mia can cover line cook today 17:00-23:00. Reply APPROVE 12 to give "
+             "Mia the shift, or DENY 12.");
+  for (const ReplyContext& c : {en, es}) {
+    const std::string plain = approvalRequestText(c, 12, "Mia", s, 0, 0);
+    BOOST_TEST(plain.find('$') == std::string::npos, plain);
+    BOOST_TEST(plain.find(" 0 h") == std::string::npos, plain);
+    const std::string assignment = waitingApprovalText(c, "Kwame", ApprovalReason::kAssignment);
+    BOOST_TEST(assignment.find("overtime") == std::string::npos, assignment);
+    BOOST_TEST(assignment.find("extra") == std::string::npos, assignment);
+    BOOST_TEST(assignment.find("premium") == std::string::npos, assignment);
+  }
+  BOOST_TEST(waitingApprovalText(en, "Kwame", ApprovalReason::kPremium).find("overtime") ==
+             std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(aShiftIsNamedInTheReadersLanguage) {

@@ -602,7 +602,7 @@ BOOST_AUTO_TEST_CASE(demoWalksThroughACalloutFromTheLeadsTextToTheReceipts) {
            // record approves, and only then is the shift given.
            "-> phone of Kwame Asante: \"Bistro Marée, Valencia Street: still no cover for "
            "bartender",
-           "Reply APPROVE 1 or DENY 1.",
+           "Reply APPROVE 1 to give Felix the shift, or DENY 1.",
            "Dev Patel texts: \"APPROVE 1\"",
            "-> phone of Sam Okoro: \"Covered: Felix will work bartender",
            "approval-1-request",
