@@ -58,16 +58,16 @@ constexpr PhrasePattern kPhrases[] = {
 // A contact word right after one of these is the sender's own or no one's: "my new number",
 // "text me at this number", "a number".
 constexpr std::array<std::string_view, 18> kNotSomeoneElses = {
-    "my",   "mi",   "mine", "your", "tu",   "new",  "nuevo", "nueva", "this",
+    "my",   "mi",   "mine", "your", "tu",    "new", "nuevo", "nueva", "this",
     "that", "esta", "este", "same", "wrong", "a",   "an",    "un",    "our"};
 
 constexpr std::array<std::string_view, 16> kContactWords = {
-    "number", "numbers", "phone", "cell",    "digits",   "contact",   "address", "email",
+    "number", "numbers",  "phone",   "cell", "digits",   "contact",   "address", "email",
     "numero", "telefono", "celular", "cel",  "whatsapp", "direccion", "correo",  "info"};
 
 constexpr NameTable<OutOfScopeKind, 3> kNames{{{OutOfScopeKind::kNone, "none"},
-                                                {OutOfScopeKind::kRanking, "ranking"},
-                                                {OutOfScopeKind::kContact, "contact"}}};
+                                               {OutOfScopeKind::kRanking, "ranking"},
+                                               {OutOfScopeKind::kContact, "contact"}}};
 
 bool isOneOf(std::span<const std::string_view> words, std::string_view w) {
   return std::find(words.begin(), words.end(), w) != words.end();

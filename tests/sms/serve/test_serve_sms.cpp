@@ -90,8 +90,8 @@ BOOST_AUTO_TEST_CASE(serveAnswersTextsThroughTheConversationLayer) {
   BOOST_TEST(replyStatus(t.fake.sendInbound(kStaff, kBoxNumber, "HELP")) == 200);
   BOOST_TEST(replyStatus(t.fake.sendInbound(kStaff, kBoxNumber, "help?")) == 200);
   BOOST_TEST(replyStatus(t.fake.sendInbound(kStaff, kBoxNumber, "please stop texting me")) == 200);
-  // Messages are handled in order, so when the opt-out confirmation is out, the second HELP has been
-  // handled too (and got nothing: one reply a day to a number the site does not know).
+  // Messages are handled in order, so when the opt-out confirmation is out, the second HELP has
+  // been handled too (and got nothing: one reply a day to a number the site does not know).
   BOOST_REQUIRE_MESSAGE(t.waitForCreated(2), serve.err());
   const std::vector<FakeMessage> created = t.stopAndCollect(serve);
   BOOST_REQUIRE_EQUAL(created.size(), 2u);
