@@ -149,8 +149,11 @@ ApprovalsServer::~ApprovalsServer() { stop(); }
 Status ApprovalsServer::start() {
   if (server_ && server_->running()) return makeError("the approvals API is already running");
   server_ = std::make_unique<drivers::HttpService>(
-      "atoms-edge api", [this](Poco::Net::HTTPServerRequest& req,
-                               Poco::Net::HTTPServerResponse& resp) { serve(req, resp); });
+      "atoms-edge api",
+      [this](Poco::Net::HTTPServerRequest& req, Poco::Net::HTTPServerResponse& resp) {
+        serve(req, resp);
+      },
+      options_.readiness);
   return server_->start(options_.address, options_.port, options_.threads);
 }
 

@@ -43,6 +43,7 @@
 #include "daemon/api/api_resource.h"
 #include "domain/callout/approval_book.h"
 #include "drivers/http/bearer_tokens.h"
+#include "drivers/http/health_probe.h"
 
 namespace Poco::Net {
 class HTTPServerRequest;
@@ -78,6 +79,8 @@ struct ApprovalsServerOptions {
   // How long a request waits for the writer to take it up before it is answered 503.
   std::chrono::milliseconds writerTimeout{5000};
   std::function<void(const RefusedApiRequest&)> onRefused;
+  // What GET /readyz checks (drivers/http/health_probe.h); none by default.
+  drivers::ReadinessCheck readiness;
   // More resources on the same port (api_resource.h): the kill switch...; asked in order for a
   // path that is not an approval's.
   std::vector<std::shared_ptr<ApiResource>> resources;

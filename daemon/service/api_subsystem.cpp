@@ -55,6 +55,7 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
   refusalAudit_ =
       std::make_unique<RefusalAudit>("api.refused", "api request refused", kRefusalAuditsPerMinute);
   api::ApprovalsServerOptions options;
+  options.readiness = readiness_;
   options.address = listen->host;
   options.port = listen->port;
   options.writerTimeout = timeout;

@@ -28,6 +28,7 @@
 
 #include "daemon/service/service_subsystem.h"
 #include "domain/policy/panel_kill_switch.h"
+#include "drivers/http/health_probe.h"
 
 namespace atoms {
 
@@ -62,6 +63,9 @@ class ApiSubsystem final : public ServiceSubsystem {
   // /v1/trust and /v1/breakers (policy_resource.h), HUMAN_ONLY packets and people's requests at
   // /v1/packets and /v1/requests (packets_resource.h). nullptr: not served. (A person's paused
   // offers, /v1/people/{id}/offers (offers_resource.h), are served whenever the API is.)
+  // What GET /readyz on this service's HTTP listener checks (drivers/http/health_probe.h).
+  // Before start().
+  void setReadiness(drivers::ReadinessCheck readiness) { readiness_ = std::move(readiness); }
   void setPolicy(PolicySubsystem* policy) { policy_ = policy; }
 
   // The port the server is bound to (useful with port 0); 0 when stopped or off.
@@ -87,6 +91,7 @@ class ApiSubsystem final : public ServiceSubsystem {
   EngineSubsystem& engine_;
   callout::ApprovalBook* book_ = nullptr;
   PolicySubsystem* policy_ = nullptr;
+  drivers::ReadinessCheck readiness_;
   std::vector<std::string> owners_;  // policy.owners, read at start
 
   std::unique_ptr<api::ApprovalsServer> server_;

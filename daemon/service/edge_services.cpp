@@ -20,6 +20,9 @@ EdgeServices::EdgeServices(Poco::Util::Application& app, Clock& clock)
   engine_ = &add<EngineSubsystem>(Poco::Logger::get("engine"), clock);
   policy_ = &add<PolicySubsystem>(Poco::Logger::get("policy"), *store_, *engine_);
   sms_ = &add<SmsSubsystem>(Poco::Logger::get("sms"), *store_, *engine_);
+  readiness_ = std::make_unique<ReadinessProbe>(*store_, *engine_, *policy_);
+  const drivers::ReadinessCheck readiness = [this] { return readiness_->check(); };
+  sms_->setReadiness(readiness);
   sms_->setPolicy(policy_);
   sms_->setInboundProcessorFactory(
       [this](const SmsMailbox& mailbox) -> std::unique_ptr<InboundProcessor> {
@@ -36,9 +39,11 @@ EdgeServices::EdgeServices(Poco::Util::Application& app, Clock& clock)
         return std::move(*processor);
       });
   terminal_ = &add<TerminalSubsystem>(Poco::Logger::get("terminal"), *store_, *engine_);
+  terminal_->setReadiness(readiness);
   terminal_->setBreakerReports([this](BreakerReport r) { policy_->reportBreaker(std::move(r)); });
   api_ = &add<ApiSubsystem>(Poco::Logger::get("api"), *store_, *engine_);
   api_->setPolicy(policy_);
+  api_->setReadiness(readiness);
   sync_ = &add<SyncSubsystem>(Poco::Logger::get("sync"), *store_, *engine_, *policy_);
   // Last: it starts once everything it watches runs, and stops first (docs/watchdog.md).
   add<WatchdogSubsystem>(Poco::Logger::get("watchdog"), *store_, *engine_, *sms_);
@@ -83,10 +88,12 @@ Status EdgeServices::start() {
       return status;
     }
   }
+  readiness_->setServing(true);
   return Status::success();
 }
 
 void EdgeServices::stop() {
+  readiness_->setServing(false);
   for (auto it = services_.rbegin(); it != services_.rend(); ++it) {
     ServiceSubsystem* service = *it;
     if (!service->started()) continue;

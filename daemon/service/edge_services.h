@@ -5,7 +5,8 @@
 // on a SimulatedClock (tests/callout/served_site.h), which is why it is a class of its own.
 //
 // Adding a service: write a ServiceSubsystem, then add one line to the constructor in
-// edge_services.cpp (later services may take earlier ones in their constructors).
+// edge_services.cpp (later services may take earlier ones in their constructors). Every HTTP
+// listener answers /healthz and /readyz (readiness_probe.h).
 //
 // Threading: construction, start and stop on the main thread. The accessors return services
 // owned by `app`; use them between start() and stop() as each service's header says.
@@ -14,10 +15,12 @@
 #include <Poco/Logger.h>
 #include <Poco/Util/Application.h>
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "daemon/service/readiness_probe.h"
 #include "daemon/service/service_subsystem.h"
 #include "daemon/sms/conversation_processor.h"
 
@@ -76,6 +79,8 @@ class EdgeServices {
   TerminalSubsystem* terminal_ = nullptr;  // setPunchListener for who watches clock-ins
   ApiSubsystem* api_ = nullptr;            // the approvals of sms_'s call-out desk
   SyncSubsystem* sync_ = nullptr;
+  // GET /readyz on the SMS webhooks, the time clocks and the API (readiness_probe.h).
+  std::unique_ptr<ReadinessProbe> readiness_;
 };
 
 }  // namespace atoms

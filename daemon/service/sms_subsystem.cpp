@@ -166,6 +166,7 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
       break;
     case SmsDriver::kTwilio: {
       drivers::twilio::TwilioGatewayOptions options;
+      options.readiness = readiness_;
       options.now = now;
       options.onRefused = [this, &engine, &clock](const drivers::twilio::RefusedWebhook& event) {
         // Webhook thread: hand the audit to the engine, which owns the store; never wait here.

@@ -40,6 +40,7 @@
 #include <thread>
 
 #include "daemon/service/service_subsystem.h"
+#include "drivers/http/health_probe.h"
 
 namespace atoms {
 
@@ -110,6 +111,9 @@ class SmsSubsystem final : public ServiceSubsystem {
   void setInboundProcessorFactory(InboundProcessorFactory factory);
   // Before start(). The kill switch the processor follows (setOutreachFrozen); without one
   // outreach is never frozen. Must be started before this subsystem and stopped after it.
+  // What GET /readyz on this service's HTTP listener checks (drivers/http/health_probe.h).
+  // Before start().
+  void setReadiness(drivers::ReadinessCheck readiness) { readiness_ = std::move(readiness); }
   void setPolicy(PolicySubsystem* policy) { policy_ = policy; }
 
   // nullptr while stopped or when sms.driver = off. Other subsystems send through outbox()
@@ -136,6 +140,7 @@ class SmsSubsystem final : public ServiceSubsystem {
   EngineSubsystem& engine_;
   InboundProcessorFactory processorFactory_;
   PolicySubsystem* policy_ = nullptr;
+  drivers::ReadinessCheck readiness_;
   int policyListener_ = 0;                      // PolicySubsystem listener id; 0: none
   std::optional<std::uint64_t> clockListener_;  // on a simulated clock: wakes the dispatcher
 

@@ -69,6 +69,7 @@ Status TerminalSubsystem::start(Poco::Util::Application& app) {
                                                  kRefusalAuditsPerMinute);
 
   drivers::terminal::TerminalServerOptions options;
+  options.readiness = readiness_;
   options.address = listen->host;
   options.port = listen->port;
   options.onRefused = [this, &engine, &clock](const drivers::terminal::RefusedPunchRequest& e) {

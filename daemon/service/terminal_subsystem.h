@@ -28,6 +28,7 @@
 #include "daemon/service/service_subsystem.h"
 #include "daemon/service/site_breakers.h"
 #include "domain/site/site_model.h"
+#include "drivers/http/health_probe.h"
 
 namespace atoms {
 
@@ -58,6 +59,9 @@ class TerminalSubsystem final : public ServiceSubsystem {
   // Before start(). Where BRK-CONN-terminals hears about the terminals (PolicySubsystem::
   // reportBreaker): a refused token (401/403) is an auth failure, a stored punch request a
   // success. Called on server and engine threads; must be quick.
+  // What GET /readyz on this service's HTTP listener checks (drivers/http/health_probe.h).
+  // Before start().
+  void setReadiness(drivers::ReadinessCheck readiness) { readiness_ = std::move(readiness); }
   void setBreakerReports(std::function<void(BreakerReport)> reports) {
     breakerReports_ = std::move(reports);
   }
@@ -77,6 +81,7 @@ class TerminalSubsystem final : public ServiceSubsystem {
   EngineSubsystem& engine_;
   PunchListener listener_;
   std::function<void(BreakerReport)> breakerReports_;
+  drivers::ReadinessCheck readiness_;
 
   std::unique_ptr<atoms::PostingStoreRunner> runner_;
   std::unique_ptr<terminal::PunchLedger> ledger_;

@@ -19,10 +19,12 @@ namespace {
 
 class Handler final : public Poco::Net::HTTPRequestHandler {
  public:
-  explicit Handler(const HttpHandler& handler) : handler_(handler) {}
+  Handler(const HttpHandler& handler, const ReadinessCheck& readiness)
+      : handler_(handler), readiness_(readiness) {}
   void handleRequest(Poco::Net::HTTPServerRequest& request,
                      Poco::Net::HTTPServerResponse& response) override {
     try {
+      if (answerHealthCheck(request, response, readiness_)) return;
       handler_(request, response);
     } catch (...) {
       // Poco would log and drop the connection; answer something a client can act on instead.
@@ -40,24 +42,27 @@ class Handler final : public Poco::Net::HTTPRequestHandler {
 
  private:
   const HttpHandler& handler_;
+  const ReadinessCheck& readiness_;
 };
 
 class Factory final : public Poco::Net::HTTPRequestHandlerFactory {
  public:
-  explicit Factory(const HttpHandler& handler) : handler_(handler) {}
+  Factory(const HttpHandler& handler, const ReadinessCheck& readiness)
+      : handler_(handler), readiness_(readiness) {}
   Poco::Net::HTTPRequestHandler* createRequestHandler(
       const Poco::Net::HTTPServerRequest&) override {
-    return new Handler(handler_);
+    return new Handler(handler_, readiness_);
   }
 
  private:
   const HttpHandler& handler_;
+  const ReadinessCheck& readiness_;
 };
 
 }  // namespace
 
-HttpService::HttpService(std::string name, HttpHandler handler)
-    : name_(std::move(name)), handler_(std::move(handler)) {}
+HttpService::HttpService(std::string name, HttpHandler handler, ReadinessCheck readiness)
+    : name_(std::move(name)), handler_(std::move(handler)), readiness_(std::move(readiness)) {}
 
 HttpService::~HttpService() { stop(); }
 
@@ -80,8 +85,8 @@ Status HttpService::start(const std::string& address, std::uint16_t port, int th
     params->setServerName(name_);
     // One thread more than requests served: Poco's dispatcher runs on the pool too.
     pool_ = std::make_unique<Poco::ThreadPool>(1, threads + 1, 60);
-    server_ =
-        std::make_unique<Poco::Net::HTTPServer>(new Factory(handler_), *pool_, socket, params);
+    server_ = std::make_unique<Poco::Net::HTTPServer>(new Factory(handler_, readiness_), *pool_,
+                                                      socket, params);
     server_->start();
   } catch (const Poco::Exception& e) {
     server_.reset();

@@ -2,6 +2,8 @@
 // over HTTP: the Twilio driver's webhooks, the fake provider's REST API, the time-clock terminals.
 //
 // Contract:
+// - GET /healthz and /readyz are answered before the handler sees them (health_probe.h), from
+//   `readiness`; the handler never sees them.
 // - The handler runs on the service's threads, up to `threads` requests at once; it must be
 //   thread-safe. An exception escaping it is caught: the request is answered 500 (if nothing was
 //   sent yet) and the connection closed.
@@ -21,6 +23,7 @@
 #include <string>
 
 #include "base/result.h"
+#include "drivers/http/health_probe.h"
 
 namespace Poco {
 class ThreadPool;
@@ -36,7 +39,7 @@ using HttpHandler = std::function<void(Poco::Net::HTTPServerRequest& request,
 
 class HttpService {
  public:
-  HttpService(std::string name, HttpHandler handler);
+  HttpService(std::string name, HttpHandler handler, ReadinessCheck readiness = {});
   ~HttpService();
   HttpService(const HttpService&) = delete;
   HttpService& operator=(const HttpService&) = delete;
@@ -49,6 +52,7 @@ class HttpService {
  private:
   std::string name_;
   HttpHandler handler_;
+  ReadinessCheck readiness_;
   std::unique_ptr<Poco::ThreadPool> pool_;
   std::unique_ptr<Poco::Net::HTTPServer> server_;
   std::uint16_t port_ = 0;

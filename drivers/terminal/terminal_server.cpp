@@ -29,8 +29,11 @@ TerminalServer::~TerminalServer() { stop(); }
 Status TerminalServer::start() {
   if (server_ && server_->running()) return makeError("the terminal server is already running");
   server_ = std::make_unique<HttpService>(
-      "atoms-edge terminals", [this](Poco::Net::HTTPServerRequest& req,
-                                     Poco::Net::HTTPServerResponse& resp) { serve(req, resp); });
+      "atoms-edge terminals",
+      [this](Poco::Net::HTTPServerRequest& req, Poco::Net::HTTPServerResponse& resp) {
+        serve(req, resp);
+      },
+      options_.readiness);
   return server_->start(options_.address, options_.port, options_.threads);
 }
 

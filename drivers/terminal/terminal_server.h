@@ -24,6 +24,7 @@
 
 #include "base/result.h"
 #include "drivers/http/bearer_tokens.h"
+#include "drivers/http/health_probe.h"
 #include "drivers/terminal/punch_request.h"
 
 namespace Poco::Net {
@@ -63,6 +64,8 @@ struct TerminalServerOptions {
   std::size_t maxBodyBytes = kMaxRequestBytes;
   // Called for each RefusedPunchRequest from server threads; must be thread-safe and quick.
   std::function<void(const RefusedPunchRequest&)> onRefused;
+  // What GET /readyz checks (drivers/http/health_probe.h); none by default.
+  ReadinessCheck readiness;
 };
 
 class TerminalServer {

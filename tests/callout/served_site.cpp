@@ -83,13 +83,19 @@ void ServedSite::open() {
   services_ = std::make_unique<EdgeServices>(*app_, clock_);
   Status started = services_->start();
   BOOST_TEST_REQUIRE(started.ok(), services_->failedService() + ": " + started.message());
-  auto* twilio = dynamic_cast<drivers::twilio::TwilioGateway*>(services_->sms().gateway());
-  BOOST_TEST_REQUIRE(twilio != nullptr);
-  provider.routeWebhooks(kPublicUrl, "http://127.0.0.1:" + std::to_string(twilio->webhookPort()));
+  BOOST_TEST_REQUIRE(dynamic_cast<drivers::twilio::TwilioGateway*>(services_->sms().gateway()));
+  provider.routeWebhooks(kPublicUrl, "http://127.0.0.1:" + std::to_string(webhookPort()));
   Engine& engine = services_->engine().engine();
   runner_ = std::make_unique<atoms::PostingStoreRunner>(services_->store().store(), engine);
   settle();  // what a previous run left due
 }
+
+std::uint16_t ServedSite::webhookPort() {
+  auto* twilio = dynamic_cast<drivers::twilio::TwilioGateway*>(services_->sms().gateway());
+  return twilio->webhookPort();
+}
+
+std::uint16_t ServedSite::terminalPort() { return services_->terminal().port(); }
 
 void ServedSite::close() {
   if (!services_) return;
@@ -284,6 +290,16 @@ std::vector<Entry> ServedSite::entries(std::string_view kind) {
   auto found = atoms::testing::entriesOfKindVia(runner(), kind);
   BOOST_TEST_REQUIRE(found.ok(), found.message());
   return std::move(*found);
+}
+
+std::uint64_t ServedSite::auditSize() {
+  std::uint64_t size = 0;
+  Status read = runner().run([&](SiteStore& store) -> Status {
+    size = store.log().size();
+    return Status::success();
+  });
+  BOOST_TEST_REQUIRE(read.ok(), read.message());
+  return size;
 }
 
 json::Value ServedSite::receiptWithId(const std::string& id) {

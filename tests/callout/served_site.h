@@ -63,6 +63,8 @@ class ServedSite {
   // a restart; apiPort() is where it listens.
   void addApi(const std::map<std::string, std::string>& tokens);
   std::uint16_t apiPort();
+  std::uint16_t webhookPort();   // the Twilio driver's webhook server
+  std::uint16_t terminalPort();  // after addTimeClock()
 
   // A person changes the site with `site import` while the service is stopped (close, import the
   // stored site with `change` applied, open).
@@ -89,6 +91,7 @@ class ServedSite {
   // site snapshot is not told.
   void writeToStore(const std::string& sql);
   std::vector<Entry> entries(std::string_view kind);
+  std::uint64_t auditSize();  // entries in the audit log
   json::Value receiptWithId(const std::string& id);
 
   drivers::twilio::FakeTwilio provider;

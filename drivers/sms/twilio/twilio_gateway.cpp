@@ -61,7 +61,8 @@ Status TwilioGateway::start(SmsSink& sink) {
       "atoms-edge twilio webhooks",
       [this](Poco::Net::HTTPServerRequest& req, Poco::Net::HTTPServerResponse& resp) {
         serve(req, resp);
-      });
+      },
+      options_.readiness);
   return server_->start(config_.listenAddress, config_.listenPort, config_.webhookThreads);
 }
 
@@ -209,6 +210,11 @@ void TwilioGateway::serve(Poco::Net::HTTPServerRequest& request,
                            : verdict.httpStatus < 300 ? std::string()
                                                       : verdict.reason + "\n";
   answer(response, verdict.httpStatus, "text/plain", text);
+  // Another path or method without Twilio's signature is no webhook at all (a monitor, a
+  // scanner): answered, not reported, so probing cannot fill the audit log. Signed, it is Twilio
+  // set up wrongly (a webhook configured as GET) and is reported.
+  const bool notAWebhook = verdict.httpStatus == 404 || verdict.httpStatus == 405;
+  if (notAWebhook && !req.signature) return;
   refused(std::move(event));
 }
 

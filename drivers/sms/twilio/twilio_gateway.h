@@ -16,7 +16,9 @@
 // - The webhook server (start/stop) listens on config.listenAddress:listenPort and serves POST
 //   /sms/inbound and /sms/status as twilio_webhook.h decides. A message or report is answered
 //   2xx only after the sink returned ok; 503 when the sink fails (Twilio may retry). Every request
-//   not answered 2xx with a stored result is reported to onRefused (for auditing).
+//   not answered 2xx with a stored result is reported to onRefused (for auditing), except another
+//   path or method without a Twilio signature (404, 405: a monitor or a scanner, not a webhook).
+//   GET /healthz and /readyz are answered from options.readiness (drivers/http/health_probe.h).
 //
 // Threading: send() and reconcile() may be called from any thread, concurrently; the sink and
 // onRefused are called from the webhook threads, concurrently. start()/stop() from one thread.
@@ -29,6 +31,7 @@
 #include <set>
 #include <string>
 
+#include "drivers/http/health_probe.h"
 #include "drivers/sms/sms_gateway.h"
 #include "drivers/sms/twilio/twilio_config.h"
 
@@ -60,6 +63,8 @@ struct TwilioGatewayOptions {
   std::function<SmsClock::time_point()> now;
   // Called for each RefusedWebhook, from webhook threads; must be thread-safe and quick.
   std::function<void(const RefusedWebhook&)> onRefused;
+  // What GET /readyz checks (drivers/http/health_probe.h); none by default.
+  ReadinessCheck readiness;
 };
 
 class TwilioGateway final : public SmsGateway {
