@@ -39,7 +39,8 @@ inline constexpr std::size_t kMaxGroupCommitItems = 128;
 template <class Item>
 class GroupCommit {
  public:
-  using BatchFunction = std::function<void(std::span<Item* const> items, std::span<Status> results)>;
+  using BatchFunction =
+      std::function<void(std::span<Item* const> items, std::span<Status> results)>;
 
   // maxBatch is clamped to 1..kMaxGroupCommitItems; 1 commits every item on its own.
   GroupCommit(std::size_t maxBatch, BatchFunction commit)
@@ -78,6 +79,11 @@ class GroupCommit {
   }
 
   std::size_t maxBatch() const { return maxBatch_; }
+  // Callers waiting or being committed (the running batch's included): for tests and metrics.
+  std::size_t queued() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return queue_.size();
+  }
 
  private:
   struct Waiter {
@@ -102,7 +108,7 @@ class GroupCommit {
 
   const std::size_t maxBatch_;
   const BatchFunction commit_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::deque<Waiter*> queue_;  // front: the leader (running or about to run its batch)
 };
 

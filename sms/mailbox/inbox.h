@@ -89,6 +89,8 @@ class Inbox final : public drivers::SmsSink {
   // the store fails, for every message (none stored). Does not call the listener. What
   // acceptInbound() runs for each batch; public for the benchmark and the tests.
   void commitBatch(std::span<Arrival* const> arrivals, std::span<Status> results);
+  // acceptInbound() calls waiting for their batch or in the one committing (tests, metrics).
+  std::size_t arrivalsInFlight() const { return arrivals_.queued(); }
 
   // --- The conversation layer's side (rows of every gateway) ---
   // State `new`, oldest first.
