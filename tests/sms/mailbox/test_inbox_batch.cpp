@@ -191,9 +191,9 @@ BOOST_AUTO_TEST_CASE(aRedeliveryInABatchDoesNotFailTheOthers) {
   BatchBench b;
   BOOST_TEST_REQUIRE(b.inbox.acceptInbound(batchText("SMold")).ok());
   // An old message redelivered, and one message delivered twice within the batch.
-  b.deliverHeld(batchText("SMhead"), {batchText("SMold", "a replay"), batchText("SMtwice"),
-                                      batchText("SMtwice", "the provider retried"),
-                                      batchText("SMother")});
+  b.deliverHeld(batchText("SMhead"),
+                {batchText("SMold", "a replay"), batchText("SMtwice"),
+                 batchText("SMtwice", "the provider retried"), batchText("SMother")});
   for (const Status& s : b.results) BOOST_TEST(s.ok(), s.message());
   BOOST_TEST(b.storedRows("provider_id = 'SMold'") == 1);
   BOOST_TEST(b.storedRows("provider_id = 'SMtwice'") == 1);
@@ -214,8 +214,8 @@ BOOST_AUTO_TEST_CASE(aStoreFailureMidBatchFailsEveryCallerOfThatBatchAndStoresNo
         " WHEN NEW.provider_id = 'SMpoison' BEGIN SELECT RAISE(ABORT, 'disk says no'); END");
   });
   BOOST_TEST_REQUIRE(armed.ok(), armed.message());
-  std::vector<drivers::InboundSms> rest{batchText("SMx1"), batchText("SMx2"),
-                                        batchText("SMpoison"), batchText("SMx3")};
+  std::vector<drivers::InboundSms> rest{batchText("SMx1"), batchText("SMx2"), batchText("SMpoison"),
+                                        batchText("SMx3")};
   b.deliverHeld(batchText("SMalone"), rest);
 
   BOOST_TEST(b.results[0].ok(), b.results[0].message());
