@@ -67,6 +67,12 @@ Status checkInbound(const drivers::InboundSms& m) {
   return checkBody(m.body);
 }
 
+// Why a message without a usable provider id is refused (it cannot be deduplicated).
+std::string unidentifiedReason(const drivers::InboundSms& m, const std::string& gateway) {
+  return "inbound SMS from " + maskNumber(m.from) + " via " + gateway +
+         ": provider id is missing or not printable ASCII";
+}
+
 }  // namespace
 
 std::string_view inboxStateName(InboxState state) { return nameOf(kStateNames, state); }
@@ -173,9 +179,7 @@ void Inbox::commitBatch(std::span<Arrival* const> arrivals, std::span<Status> re
     return;
   }
   const std::string actor = "sms:" + gateway_;
-  // Per message: its row when stored, or why it was refused without one (no provider id).
-  std::vector<std::optional<InboxRow>> rows(arrivals.size());
-  std::vector<std::string> unidentified(arrivals.size());
+  std::vector<std::optional<InboxRow>> rows(arrivals.size());  // per message, when stored
   Status status = store_.run([&](SiteStore& store) -> Status {
     const TimePoint now = now_();
     const std::string ts = formatTimestamp(now);
@@ -185,13 +189,11 @@ void Inbox::commitBatch(std::span<Arrival* const> arrivals, std::span<Status> re
     for (std::size_t i = 0; i < arrivals.size(); ++i) {
       const drivers::InboundSms& message = *arrivals[i]->message;
       rows[i].reset();
-      unidentified[i].clear();
       if (!isToken(message.providerId)) {
         // Without its id a message cannot be deduplicated: refused so the peer retries, audited.
-        unidentified[i] = "inbound SMS from " + maskNumber(message.from) + " via " + gateway_ +
-                          ": provider id is missing or not printable ASCII";
-        json::Object body{
-            {"gateway", gateway_}, {"from", maskNumber(message.from)}, {"reason", unidentified[i]}};
+        json::Object body{{"gateway", gateway_},
+                          {"from", maskNumber(message.from)},
+                          {"reason", unidentifiedReason(message, gateway_)}};
         if (auto seq = batch->add(ts, "sms.in.refused", actor, std::move(body)); !seq) {
           return seq.error();
         }
@@ -211,11 +213,13 @@ void Inbox::commitBatch(std::span<Arrival* const> arrivals, std::span<Status> re
   });
   for (std::size_t i = 0; i < arrivals.size(); ++i) {
     const drivers::InboundSms& message = *arrivals[i]->message;
-    if (!status) {
+    if (!isToken(message.providerId)) {
+      const std::string reason = unidentifiedReason(message, gateway_);
+      results[i] = makeError(
+          status ? reason : reason + " (and auditing it failed: " + status.message() + ")");
+    } else if (!status) {
       results[i] =
           makeError("inbound SMS " + message.providerId + " was not stored: " + status.message());
-    } else if (!unidentified[i].empty()) {
-      results[i] = makeError(unidentified[i]);
     } else {
       results[i] = Status::success();
       arrivals[i]->stored = std::move(rows[i]);
