@@ -26,6 +26,9 @@ class StoreRunner {
  public:
   virtual ~StoreRunner() = default;
   virtual Status run(const StoreFunction& fn) = 0;
+  // Whether the caller is the thread run() hands work to, so that waiting for another thread's
+  // run() would wait for itself (callers that batch across threads commit alone then).
+  virtual bool onWriterThread() const { return false; }
 };
 
 // The store behind a mutex, for programs without an engine (tests, tools, one-shot commands).
@@ -51,6 +54,7 @@ class PostingStoreRunner final : public StoreRunner {
  public:
   PostingStoreRunner(SiteStore& store, Writer& writer) : store_(store), writer_(writer) {}
   Status run(const StoreFunction& fn) override;
+  bool onWriterThread() const override { return writer_.onWriterThread(); }
 
  private:
   SiteStore& store_;

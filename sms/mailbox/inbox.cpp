@@ -67,12 +67,25 @@ Status checkInbound(const drivers::InboundSms& m) {
   return checkBody(m.body);
 }
 
+// Why a message without a usable provider id is refused (it cannot be deduplicated).
+std::string unidentifiedReason(const drivers::InboundSms& m, const std::string& gateway) {
+  return "inbound SMS from " + maskNumber(m.from) + " via " + gateway +
+         ": provider id is missing or not printable ASCII";
+}
+
 }  // namespace
 
 std::string_view inboxStateName(InboxState state) { return nameOf(kStateNames, state); }
 
-Inbox::Inbox(StoreRunner& store, Outbox& outbox, std::string gateway, NowFunction now)
-    : store_(store), outbox_(outbox), gateway_(std::move(gateway)), now_(std::move(now)) {}
+Inbox::Inbox(StoreRunner& store, Outbox& outbox, std::string gateway, NowFunction now,
+             std::size_t maxBatch)
+    : store_(store),
+      outbox_(outbox),
+      gateway_(std::move(gateway)),
+      now_(std::move(now)),
+      arrivals_(maxBatch, [this](std::span<Arrival* const> arrivals, std::span<Status> results) {
+        commitBatch(arrivals, results);
+      }) {}
 
 void Inbox::setOnStored(std::function<void(const InboxRow&)> listener) {
   std::lock_guard<std::mutex> lock(listenerMutex_);
@@ -80,102 +93,138 @@ void Inbox::setOnStored(std::function<void(const InboxRow&)> listener) {
 }
 
 Status Inbox::acceptInbound(const drivers::InboundSms& message) {
-  const std::string actor = "sms:" + gateway_;
-  const TimePoint now = now_();
-  const std::string ts = formatTimestamp(now);
-
-  if (!isToken(message.providerId)) {
-    // Without its id a message cannot be deduplicated: refuse it so the peer retries, and audit.
-    const std::string reason = "inbound SMS from " + maskNumber(message.from) + " via " + gateway_ +
-                               ": provider id is missing or not printable ASCII";
-    Status audited = store_.run([&](SiteStore& store) -> Status {
-      auto seq = store.log().append(
-          ts, "sms.in.refused", actor,
-          json::Object{
-              {"gateway", gateway_}, {"from", maskNumber(message.from)}, {"reason", reason}});
-      if (!seq) return seq.error();
-      return Status::success();
-    });
-    if (!audited) return makeError(reason + " (and auditing it failed: " + audited.message() + ")");
-    return makeError(reason);
+  Arrival arrival{&message, std::nullopt};
+  Status status;
+  if (store_.onWriterThread()) {
+    // A follower here would wait for a leader that waits for this thread: commit alone.
+    Arrival* one[] = {&arrival};
+    Status result[1];
+    commitBatch(one, result);
+    status = std::move(result[0]);
+  } else {
+    status = arrivals_.submit(arrival);
   }
-
-  std::optional<InboxRow> stored;
-  Status status = store_.run([&](SiteStore& store) -> Status {
-    Database& db = store.db();
-    auto batch = store.log().begin();
-    if (!batch) return batch.error();
-    auto duplicate = exists(db, gateway_, message.providerId);
-    if (!duplicate) return duplicate.error();
-    if (*duplicate) return Status::success();  // already committed: the peer may ack again
-
-    InboxRow row;
-    row.gateway = gateway_;
-    row.providerId = message.providerId;
-    row.receivedAt = message.receivedAt == TimePoint{} ? now : message.receivedAt;
-    row.storedAt = now;
-    Status valid = checkInbound(message);
-    if (valid) {
-      row.from = message.from;
-      row.to = message.to;
-      row.body = message.body;
-      row.state = InboxState::kNew;
-    } else {
-      // Addresses are kept only if usable (a refusal may be answered); never the body.
-      row.from = checkAddress(message.from, "sender") ? message.from : "";
-      row.to = checkAddress(message.to, "recipient") ? message.to : "";
-      row.state = InboxState::kRefused;
-      row.refusal = "inbound SMS " + message.providerId + " from " + maskNumber(message.from) +
-                    ": " + valid.message();
-    }
-
-    auto insert = db.cached(
-        "INSERT INTO sms_inbox(gateway, provider_id, from_number, to_number, body, state,"
-        " refusal, received_at, stored_at) VALUES(?,?,?,?,?,?,?,?,?)");
-    if (!insert) return insert.error();
-    insert->bind(1, row.gateway).bind(2, row.providerId).bind(3, row.from).bind(4, row.to);
-    if (valid) {
-      insert->bind(5, row.body).bindNull(7);
-    } else {
-      insert->bindNull(5).bind(7, row.refusal);
-    }
-    insert->bind(6, inboxStateName(row.state))
-        .bindTime(8, row.receivedAt)
-        .bindTime(9, row.storedAt);
-    if (auto done = insert->run(); !done) return done;
-    row.id = db.lastInsertRowid();
-
-    json::Object body{{"id", row.id},
-                      {"gateway", gateway_},
-                      {"provider_id", row.providerId},
-                      {"from", maskNumber(message.from)}};
-    std::string_view kind = "sms.in";
-    if (valid) {
-      body["chars"] = static_cast<std::int64_t>(drivers::countCodePoints(row.body));
-    } else {
-      kind = "sms.in.refused";
-      body["reason"] = valid.message();
-    }
-    if (auto seq = batch->add(ts, kind, actor, json::Value(std::move(body))); !seq) {
-      return seq.error();
-    }
-    auto committed = batch->commit();
-    if (!committed) return committed.error();
-    stored = std::move(row);
-    return Status::success();
-  });
-  if (!status) {
-    return makeError("inbound SMS " + message.providerId + " was not stored: " + status.message());
-  }
-  if (stored) {
+  if (!status) return status;
+  if (arrival.stored) {
     std::function<void(const InboxRow&)> listener;
     {
       std::lock_guard<std::mutex> lock(listenerMutex_);
       listener = onStored_;
     }
-    if (listener) listener(*stored);
+    if (listener) listener(*arrival.stored);
   }
   return Status::success();
+}
+
+Result<InboxRow> Inbox::storeInbound(Database& db, AuditLog::Batch& batch,
+                                     const drivers::InboundSms& message, TimePoint now,
+                                     const std::string& ts) {
+  InboxRow row;
+  row.gateway = gateway_;
+  row.providerId = message.providerId;
+  row.receivedAt = message.receivedAt == TimePoint{} ? now : message.receivedAt;
+  row.storedAt = now;
+  Status valid = checkInbound(message);
+  if (valid) {
+    row.from = message.from;
+    row.to = message.to;
+    row.body = message.body;
+    row.state = InboxState::kNew;
+  } else {
+    // Addresses are kept only if usable (a refusal may be answered); never the body.
+    row.from = checkAddress(message.from, "sender") ? message.from : "";
+    row.to = checkAddress(message.to, "recipient") ? message.to : "";
+    row.state = InboxState::kRefused;
+    row.refusal = "inbound SMS " + message.providerId + " from " + maskNumber(message.from) + ": " +
+                  valid.message();
+  }
+
+  auto insert = db.cached(
+      "INSERT INTO sms_inbox(gateway, provider_id, from_number, to_number, body, state,"
+      " refusal, received_at, stored_at) VALUES(?,?,?,?,?,?,?,?,?)");
+  if (!insert) return insert.error();
+  insert->bind(1, row.gateway).bind(2, row.providerId).bind(3, row.from).bind(4, row.to);
+  if (valid) {
+    insert->bind(5, row.body).bindNull(7);
+  } else {
+    insert->bindNull(5).bind(7, row.refusal);
+  }
+  insert->bind(6, inboxStateName(row.state)).bindTime(8, row.receivedAt).bindTime(9, row.storedAt);
+  if (Status done = insert->run(); !done) return done.error();
+  row.id = db.lastInsertRowid();
+
+  json::Object body{{"id", row.id},
+                    {"gateway", gateway_},
+                    {"provider_id", row.providerId},
+                    {"from", maskNumber(message.from)}};
+  std::string_view kind = "sms.in";
+  if (valid) {
+    body["chars"] = static_cast<std::int64_t>(drivers::countCodePoints(row.body));
+  } else {
+    kind = "sms.in.refused";
+    body["reason"] = valid.message();
+  }
+  if (auto seq = batch.add(ts, kind, "sms:" + gateway_, json::Value(std::move(body))); !seq) {
+    return seq.error();
+  }
+  return row;
+}
+
+void Inbox::commitBatch(std::span<Arrival* const> arrivals, std::span<Status> results) {
+  if (arrivals.size() > kMaxGroupCommitItems || results.size() != arrivals.size()) {
+    const Error tooMany =
+        makeError("SMS inbox: a batch holds 1 to " + std::to_string(kMaxGroupCommitItems) +
+                  " messages, each with its result");
+    std::fill(results.begin(), results.end(), Status(tooMany));
+    return;
+  }
+  const std::string actor = "sms:" + gateway_;
+  std::vector<std::optional<InboxRow>> rows(arrivals.size());  // per message, when stored
+  Status status = store_.run([&](SiteStore& store) -> Status {
+    const TimePoint now = now_();
+    const std::string ts = formatTimestamp(now);
+    Database& db = store.db();
+    auto batch = store.log().begin();
+    if (!batch) return batch.error();
+    for (std::size_t i = 0; i < arrivals.size(); ++i) {
+      const drivers::InboundSms& message = *arrivals[i]->message;
+      rows[i].reset();
+      if (!isToken(message.providerId)) {
+        // Without its id a message cannot be deduplicated: refused so the peer retries, audited.
+        json::Object body{{"gateway", gateway_},
+                          {"from", maskNumber(message.from)},
+                          {"reason", unidentifiedReason(message, gateway_)}};
+        if (auto seq = batch->add(ts, "sms.in.refused", actor, std::move(body)); !seq) {
+          return seq.error();
+        }
+        continue;
+      }
+      // Also true for a redelivery earlier in this batch: the transaction sees its own rows.
+      auto duplicate = exists(db, gateway_, message.providerId);
+      if (!duplicate) return duplicate.error();
+      if (*duplicate) continue;  // already stored: the peer may ack again
+      auto row = storeInbound(db, *batch, message, now, ts);
+      if (!row) return row.error();
+      rows[i] = std::move(*row);
+    }
+    auto committed = batch->commit();
+    if (!committed) return committed.error();
+    return Status::success();
+  });
+  for (std::size_t i = 0; i < arrivals.size(); ++i) {
+    const drivers::InboundSms& message = *arrivals[i]->message;
+    if (!isToken(message.providerId)) {
+      const std::string reason = unidentifiedReason(message, gateway_);
+      results[i] = makeError(
+          status ? reason : reason + " (and auditing it failed: " + status.message() + ")");
+    } else if (!status) {
+      results[i] =
+          makeError("inbound SMS " + message.providerId + " was not stored: " + status.message());
+    } else {
+      results[i] = Status::success();
+      arrivals[i]->stored = std::move(rows[i]);
+    }
+  }
 }
 
 Status Inbox::acceptReport(const drivers::DeliveryReport& report) {

@@ -173,7 +173,7 @@ std::vector<TwilioConfigKey> twilioConfigKeys() {
       {p + "listen-port", "8089", "port the webhook server listens on (0: any)", intIn(0, 65535)},
       {p + "connect-timeout-ms", "5000", "REST API connect timeout", intIn(100, 120000)},
       {p + "request-timeout-ms", "15000", "REST API send/receive timeout", intIn(100, 120000)},
-      {p + "webhook-threads", "8", "webhook requests served at once", intIn(1, 64)},
+      {p + "webhook-threads", "32", "webhook requests served at once", intIn(1, 64)},
       {p + "max-webhook-bytes", "65536", "largest webhook body accepted (413 above)",
        intIn(4096, 1048576)},
       {p + "opt-out-replies", "twilio",

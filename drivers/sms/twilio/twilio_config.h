@@ -40,7 +40,7 @@ struct TwilioConfig {
   std::uint16_t listenPort = 8089;  // 0: any free port (tests)
   std::chrono::milliseconds connectTimeout{5000};
   std::chrono::milliseconds requestTimeout{15000};
-  int webhookThreads = 8;
+  int webhookThreads = 32;
   std::size_t maxWebhookBytes = 64 * 1024;
   // sms.twilio.opt-out-replies: Twilio's own keyword handling is on (its default on long codes,
   // and Advanced Opt-Out): it blocks a number that sends STOP (or one of its standard opt-out

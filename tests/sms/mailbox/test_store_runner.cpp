@@ -3,6 +3,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <future>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -128,6 +129,38 @@ BOOST_AUTO_TEST_CASE(theMailboxWorksThroughAPostingRunner) {
   auto row = outbox.find("p1");
   BOOST_TEST_REQUIRE((row.ok() && row->has_value()));
   BOOST_TEST((*row)->state == OutboxState::kSent);
+}
+
+// An inbound message delivered on the writer itself commits alone: queued behind another caller's
+// batch it would wait for a batch that waits for the writer.
+BOOST_AUTO_TEST_CASE(anInboundMessageOnTheWriterDoesNotWaitForAnotherCallersBatch) {
+  MailboxFixture f;
+  WriterThread writer;
+  PostingStoreRunner runner(*f.store, writer);
+  Outbox outbox(
+      runner, [&] { return f.clock.now(); }, [] { return 0.5; });
+  Inbox inbox(runner, outbox, "simulated", [&] { return f.clock.now(); });
+  std::promise<Status> onWriter;
+  std::future<Status> onWriterResult = onWriter.get_future();
+  BOOST_TEST_REQUIRE(writer.post([&] {
+    // Another caller is queued (leading its batch, which it posts behind this event).
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (inbox.arrivalsInFlight() < 1 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+    onWriter.set_value(inbox.acceptInbound({"SMw1", "+15551230002", "+15559990000", "hi", {}}));
+  }));
+  Status fromDriver;
+  std::thread driver([&] {
+    fromDriver = inbox.acceptInbound({"SMd1", "+15551230003", "+15559990000", "yo", {}});
+  });
+  BOOST_TEST_REQUIRE(
+      (onWriterResult.wait_for(std::chrono::seconds(30)) == std::future_status::ready));
+  driver.join();
+  Status w = onWriterResult.get();
+  BOOST_TEST(w.ok(), w.message());
+  BOOST_TEST(fromDriver.ok(), fromDriver.message());
+  BOOST_TEST(inbox.unhandled(10)->size() == 2u);
 }
 
 BOOST_AUTO_TEST_CASE(aCallTheWriterDropsOrRefusesFailsInsteadOfHanging) {
