@@ -128,6 +128,7 @@ Result<ModemConfig> loadModem(const Poco::Util::AbstractConfiguration& c,
   m.sendTimeout = ms(c, "sms.modem.send-timeout-ms");
   m.keepaliveInterval = ms(c, "sms.modem.keepalive-ms");
   m.storageScanInterval = ms(c, "sms.modem.storage-scan-ms");
+  m.reassemblyTimeout = std::chrono::minutes(c.getInt("sms.modem.reassembly-minutes"));
   m.backoffInitial = ms(c, "sms.modem.backoff-min-ms");
   m.backoffMax = ms(c, "sms.modem.backoff-max-ms");
   if (m.backoffMax < m.backoffInitial) {
@@ -247,6 +248,12 @@ std::vector<ConfigKey> smsConfigKeys() {
        integerIn(100, 3'600'000)},
       {"sms.modem.storage-scan-ms", millis(modem.storageScanInterval),
        "how often stored messages are read again", integerIn(100, 3'600'000)},
+      {"sms.modem.reassembly-minutes",
+       std::to_string(
+           std::chrono::duration_cast<std::chrono::minutes>(modem.reassemblyTimeout).count()),
+       "how long the parts of a long incoming text are awaited before it is handled incomplete "
+       "(parts of a handled text that come again are dropped for 6 times as long)",
+       integerIn(1, 1440)},
       {"sms.modem.backoff-min-ms", millis(modem.backoffInitial),
        "first wait before reopening a modem that failed (doubles, jittered)",
        integerIn(10, 3'600'000)},

@@ -54,6 +54,36 @@ T* carrier(drivers::SmsGateway* gateway) {
   return nullptr;
 }
 
+// What the modem driver tells the log (ModemConfig::onNotice; the driver's worker thread). Numbers
+// are masked like every other number in the log.
+std::function<void(const drivers::modem::ModemNotice&)> modemNoticeLog(Poco::Logger& logger) {
+  return [&logger](const drivers::modem::ModemNotice& n) {
+    using Kind = drivers::modem::ModemNotice::Kind;
+    const std::string number = sms::mailbox::maskNumber(n.number);
+    if (n.kind == Kind::kRepeatedPart) {
+      logInfo(logger, "a part of a text already handled came again from the network; dropped",
+              {{"from", number}, {"part", n.detail}});
+      return;
+    }
+    if (n.cmsError < 0) {
+      logWarning(logger, "the modem refused to send a text to " + number,
+                 {{"to", number}, {"answer", n.detail}});
+      return;
+    }
+    using Subject = drivers::modem::CmsErrorSubject;
+    const Subject subject = drivers::modem::cmsErrorSubject(n.cmsError);
+    logWarning(logger,
+               "the modem refused to send a text (+CMS ERROR " + std::to_string(n.cmsError) +
+                   ") to " + number,
+               {{"to", number},
+                {"cms_error", n.cmsError},
+                {"about", subject == Subject::kRecipient ? "recipient"
+                          : subject == Subject::kContent ? "content"
+                                                         : "transport"},
+                {"answer", n.detail}});
+  };
+}
+
 }  // namespace
 
 // Logs the modem's health as it changes: "ready" each time it (re)initialises, and one warning per
@@ -73,10 +103,18 @@ class SmsSubsystem::ModemWatch {
  private:
   using Health = drivers::modem::ModemHealth;
 
+  // A reset since the modem was last ready: its reason, which names the command that hung (not
+  // the poll that found the modem still silent); else the last error.
+  static const std::string& outageError(const Health& h, int resetsWhenReady) {
+    if (h.resets > resetsWhenReady && !h.lastResetReason.empty()) return h.lastResetReason;
+    return h.lastError;
+  }
+
   void run() {
     Health::State last = Health::State::kConnecting;
     bool wasReady = false;
     bool outage = false;
+    int resetsWhenReady = 0;
     while (!stopping_) {
       Health now;
       const bool changed = modem_.waitForHealth(
@@ -93,6 +131,7 @@ class SmsSubsystem::ModemWatch {
         case Health::State::kReady:
           outage = false;
           wasReady = true;
+          resetsWhenReady = now.resets;
           logInfo(logger_, "modem ready",
                   {{"modem", now.modem}, {"signal", now.signal}, {"inits", now.inits}});
           break;
@@ -100,7 +139,7 @@ class SmsSubsystem::ModemWatch {
           if (wasReady && !outage) {
             outage = true;
             logWarning(logger_, "modem stopped answering; the driver re-initialises it",
-                       {{"error", now.lastError}});
+                       {{"error", outageError(now, resetsWhenReady)}});
           }
           break;
         case Health::State::kBackoff:
@@ -109,7 +148,7 @@ class SmsSubsystem::ModemWatch {
             logWarning(logger_,
                        "modem not available; the driver keeps trying to open it, messages wait "
                        "in the outbox",
-                       {{"error", now.lastError}});
+                       {{"error", outageError(now, resetsWhenReady)}});
           }
           break;
       }
@@ -191,6 +230,7 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
       if (settings.modemFailover) {
         // Safety alerts Twilio surely did not take leave by the modem at once (sms.failover).
         settings.modem->now = now;
+        settings.modem->onNotice = modemNoticeLog(logger_);
         gateway_ = std::make_unique<drivers::FailoverGateway>(
             std::move(gateway_),
             std::make_unique<drivers::modem::ModemGateway>(std::move(*settings.modem)),
@@ -214,6 +254,7 @@ Status SmsSubsystem::start(Poco::Util::Application& app) {
     }
     case SmsDriver::kModem:
       settings.modem->now = now;
+      settings.modem->onNotice = modemNoticeLog(logger_);
       gateway_ = std::make_unique<drivers::modem::ModemGateway>(std::move(*settings.modem));
       break;
     case SmsDriver::kOff:

@@ -19,10 +19,54 @@ std::string timestampIdentity(const SmscTime& t) {
          std::to_string(t.second) + "q" + std::to_string(t.offsetQuarters);
 }
 
+PartKey partKey(const std::string& originator, const ConcatInfo& c, const SmscTime& timestamp) {
+  return PartKey{originator, c.reference, c.sixteenBitReference,
+                 c.total,    c.sequence,  timestampIdentity(timestamp)};
+}
+
 }  // namespace
 
-ConcatReassembler::ConcatReassembler(std::chrono::milliseconds timeout, std::size_t maxMessages)
-    : timeout_(timeout), maxMessages_(std::max<std::size_t>(maxMessages, 1)) {}
+ConcatReassembler::ConcatReassembler(std::chrono::milliseconds timeout, std::size_t maxMessages,
+                                     std::size_t maxRemembered)
+    : timeout_(timeout),
+      maxMessages_(std::max<std::size_t>(maxMessages, 1)),
+      maxRemembered_(std::max<std::size_t>(maxRemembered, 1)) {}
+
+ConcatReassembler::Repeat ConcatReassembler::repeatOf(const ReceivedPart& part,
+                                                      SmsClock::time_point now) {
+  if (!part.concat || part.concat->total <= 1) return Repeat::kNo;
+  forgetOld(now);
+  const auto it = seen_.find(partKey(part.originator, *part.concat, part.timestamp));
+  if (it == seen_.end()) return Repeat::kNo;
+  ++repeatsDropped_;
+  if (it->second.repeated) return Repeat::kAgain;
+  it->second.repeated = true;
+  return Repeat::kFirst;
+}
+
+void ConcatReassembler::remember(const AssembledMessage& message, SmsClock::time_point now) {
+  forgetOld(now);
+  const SmsClock::time_point until = now + timeout_ * kRememberWindows;
+  for (const PartKey& key : message.parts) {
+    seen_[key] = Seen{until, false};
+    seenOrder_.emplace_back(until, key);
+  }
+  while (seen_.size() > maxRemembered_ && !seenOrder_.empty()) {
+    const auto& [at, key] = seenOrder_.front();
+    const auto it = seen_.find(key);
+    if (it != seen_.end() && it->second.until == at) seen_.erase(it);
+    seenOrder_.pop_front();
+  }
+}
+
+void ConcatReassembler::forgetOld(SmsClock::time_point now) {
+  while (!seenOrder_.empty() && seenOrder_.front().first <= now) {
+    const auto& [at, key] = seenOrder_.front();
+    const auto it = seen_.find(key);
+    if (it != seen_.end() && it->second.until == at) seen_.erase(it);
+    seenOrder_.pop_front();
+  }
+}
 
 std::optional<AssembledMessage> ConcatReassembler::add(ReceivedPart part,
                                                        SmsClock::time_point now) {
@@ -36,6 +80,8 @@ std::optional<AssembledMessage> ConcatReassembler::add(ReceivedPart part,
     return m;
   }
   const ConcatInfo& c = *part.concat;
+  forgetOld(now);
+  if (seen_.contains(partKey(part.originator, c, part.timestamp))) return std::nullopt;
   const Key key{part.originator, c.reference, c.total, c.sixteenBitReference};
   auto [it, inserted] = messages_.try_emplace(key);
   Pending& pending = it->second;
@@ -128,6 +174,8 @@ AssembledMessage ConcatReassembler::assemble(const Key& key, const Pending& pend
     }
     m.text += slot.text;
     m.identity += "|" + std::to_string(seq) + "@" + timestampIdentity(slot.timestamp);
+    m.parts.push_back(PartKey{originator, reference, sixteen, total, static_cast<std::uint8_t>(seq),
+                              timestampIdentity(slot.timestamp)});
     m.locations.insert(m.locations.end(), slot.locations.begin(), slot.locations.end());
   }
   m.identity += "|" + m.text;

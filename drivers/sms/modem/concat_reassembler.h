@@ -6,6 +6,13 @@
 // so a lost part never holds the rest back forever. Each part remembers where the modem stores it
 // (if it does), so the caller deletes every copy once the whole message is committed.
 //
+// Once the caller committed a message it calls remember(): the keys of its parts (sender,
+// reference, part number, SMSC time stamp) are kept for kRememberWindows reassembly windows (at
+// most maxRemembered parts, the oldest forgotten first). A part the network delivers again after
+// that (a lost acknowledgement, a stored copy whose deletion failed) is then a repeat (repeatOf()):
+// the caller drops it, and add() never holds it, so it is not released later as a new, truncated
+// message. Memory only: after a restart a repeated part is reassembled again (docs/sms-modem.md).
+//
 // Time is passed in. Not thread-safe: owned by the modem gateway's worker thread.
 #pragma once
 
@@ -13,10 +20,12 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "drivers/sms/modem/pdu.h"
@@ -39,6 +48,18 @@ struct ReceivedPart {
   std::optional<StoredLocation> location;  // nullopt: delivered directly (+CMT), not stored
 };
 
+// One part of a concatenated message as the network names it: equal keys are the same part
+// delivered again (the SMSC keeps its time stamp when it retries).
+struct PartKey {
+  std::string originator;
+  std::uint16_t reference = 0;
+  bool sixteenBitReference = false;
+  std::uint8_t total = 0;
+  std::uint8_t sequence = 0;
+  std::string timestamp;  // the SMSC time stamp, as text
+  auto operator<=>(const PartKey&) const = default;
+};
+
 struct AssembledMessage {
   std::string originator;
   std::string text;
@@ -49,14 +70,30 @@ struct AssembledMessage {
   SmscTime firstTimestamp;  // of the lowest-numbered part present
   std::vector<StoredLocation> locations;
   int missingParts = 0;
+  std::vector<PartKey> parts;  // the parts present; empty for a message of one part
 };
 
 class ConcatReassembler {
  public:
-  // `maxMessages` bounds memory: beyond it, the oldest incomplete message is released early.
-  explicit ConcatReassembler(std::chrono::milliseconds timeout, std::size_t maxMessages = 256);
+  // How many reassembly windows the parts of a committed message are remembered.
+  static constexpr int kRememberWindows = 6;
+  enum class Repeat { kNo, kFirst, kAgain };  // kFirst: the first repeat of that part
 
-  // Adds a part; returns the message when this part completes it (a single part at once).
+  // `maxMessages` bounds memory: beyond it, the oldest incomplete message is released early.
+  // `maxRemembered` bounds the parts remember() keeps.
+  explicit ConcatReassembler(std::chrono::milliseconds timeout, std::size_t maxMessages = 256,
+                             std::size_t maxRemembered = 4096);
+
+  // Whether `part` belongs to a message already committed (remember()); counts it when it does.
+  // A part of one segment is never a repeat here (the inbox deduplicates whole messages).
+  Repeat repeatOf(const ReceivedPart& part, SmsClock::time_point now);
+  // After the caller committed `message`: its parts are repeats from now on.
+  void remember(const AssembledMessage& message, SmsClock::time_point now);
+  std::uint64_t repeatsDropped() const { return repeatsDropped_; }
+  std::size_t remembered() const { return seen_.size(); }
+
+  // Adds a part; returns the message when this part completes it (a single part at once). A repeat
+  // (repeatOf()) is not held: nullopt.
   std::optional<AssembledMessage> add(ReceivedPart part, SmsClock::time_point now);
   // Releases the messages whose time is up (or that overflowed), incomplete.
   std::vector<AssembledMessage> expire(SmsClock::time_point now);
@@ -83,12 +120,22 @@ class ConcatReassembler {
     std::uint64_t order = 0;  // arrival order of the first part, for overflow
   };
 
+  struct Seen {
+    SmsClock::time_point until;
+    bool repeated = false;
+  };
+
   static AssembledMessage assemble(const Key& key, const Pending& pending);
+  void forgetOld(SmsClock::time_point now);
 
   std::chrono::milliseconds timeout_;
   std::size_t maxMessages_;
+  std::size_t maxRemembered_;
   std::map<Key, Pending> messages_;
   std::uint64_t nextOrder_ = 0;
+  std::map<PartKey, Seen> seen_;
+  std::deque<std::pair<SmsClock::time_point, PartKey>> seenOrder_;  // oldest first
+  std::uint64_t repeatsDropped_ = 0;
 };
 
 }  // namespace atoms::drivers::modem

@@ -37,6 +37,8 @@ Status validateModemConfig(const ModemConfig& c) {
       !positive(c.reassemblyTimeout) || !positive(c.quietTime) || !positive(c.backoffInitial) ||
       c.backoffMax < c.backoffInitial)
     return makeError("modem: every timeout and interval must be positive (backoff max >= initial)");
+  if (c.reassemblyTimeout > std::chrono::hours(24))
+    return makeError("modem: the reassembly window must be at most 24 hours (1440 minutes)");
   if (c.maxConsecutiveFailures < 1) return makeError("modem: maxConsecutiveFailures must be >= 1");
   if (c.validity && c.validity->count() <= 0)
     return makeError("modem: the validity period must be positive");

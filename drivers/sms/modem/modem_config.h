@@ -16,6 +16,20 @@
 
 namespace atoms::drivers::modem {
 
+// Something the service's log should say (ModemConfig::onNotice). Numbers are as the network
+// gave them: the service masks them before it logs.
+struct ModemNotice {
+  enum class Kind {
+    kRepeatedPart,  // a part of a message already handled came again and was dropped (once per
+                    // part: later repeats of it are only counted in health().duplicateParts)
+    kSendRefused,   // the modem answered AT+CMGS with an error (+CMS ERROR): nothing went out
+  };
+  Kind kind = Kind::kSendRefused;
+  std::string number;  // the sender (kRepeatedPart) or the recipient (kSendRefused)
+  int cmsError = -1;   // kSendRefused: the +CMS ERROR code; -1 for another error answer
+  std::string detail;  // one line: "part 2 of 3, reference 77", "AT+CMGS: +CMS ERROR: 38"
+};
+
 struct ModemConfig {
   SerialSettings serial;  // device, baud, RTS/CTS
 
@@ -38,6 +52,8 @@ struct ModemConfig {
   std::chrono::milliseconds keepaliveInterval{30000};
   std::chrono::milliseconds storageScanInterval{60000};
   std::chrono::milliseconds refusedRetryInterval{30000};  // offer a refused message again
+  // How long the parts of a long message are awaited (sms.modem.reassembly-minutes, 1 to 1440);
+  // the parts of a handled message are recognised as repeats for 6 times as long.
   std::chrono::milliseconds reassemblyTimeout{std::chrono::minutes(10)};
   std::chrono::milliseconds quietTime{200};  // silence that ends a drain after a timeout
   std::chrono::milliseconds backoffInitial{1000};
@@ -56,6 +72,9 @@ struct ModemConfig {
   // the gateway's own, seeded from std::random_device. A seeded one makes a gateway's choices
   // repeatable.
   UnitRandom random;
+  // Called on the worker's thread for what the service should log (ModemNotice); must be quick
+  // and must not call the gateway. Empty: nothing is told.
+  std::function<void(const ModemNotice&)> onNotice;
 };
 
 // Ok, or one line naming the first bad field.

@@ -42,7 +42,7 @@ class ModemGateway::Worker {
       : gw_(gateway),
         config_(gateway.config_),
         session_(config_, gateway.health_, [&gateway] { return gateway.random_(); }),
-        outbound_(config_, session_, gateway.health_, sink, std::move(journal)),
+        outbound_(config_, session_, gateway.health_, sink, std::move(journal), gateway.encoder_),
         inbound_(config_, session_, gateway.health_, sink, outbound_) {}
 
   void run() {
@@ -164,6 +164,8 @@ Status ModemGateway::start(SmsSink& sink) {
     auto j = SendJournal::open(config_.journalPath, config_.now(), config_.journalRetention);
     if (!j) return j.error();
     journal = std::move(*j);
+    // Continue the references of the last run: a phone may still hold parts sent under them.
+    if (const auto next = journal->nextReference()) encoder_.continueAt(*next);
   }
   if (!jobs_.open()) return makeError("modem: already started");
   health_.update([](ModemHealth& h) {

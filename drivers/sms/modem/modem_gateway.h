@@ -53,13 +53,16 @@ namespace atoms::drivers::modem {
 
 class ModemGateway final : public SmsGateway {
  public:
-  // Draws the first concatenation reference from config.random (or the gateway's own randomness).
+  // Draws the first concatenation reference from config.random (or the gateway's own randomness);
+  // start() continues the journal's instead when it has one.
   explicit ModemGateway(ModemConfig config);
   ~ModemGateway() override;  // stop()
 
   std::string_view name() const override { return "modem"; }
   // Validates the configuration, opens the journal and starts the worker; the port is opened by
   // the worker (a missing modem is retried with backoff and shown in health(), not an error here).
+  // A journal that recorded a concatenation reference sets the next one (continuing the last run's
+  // sequence); only a new journal (or none) leaves the one drawn from config.random.
   Status start(SmsSink& sink) override;
   // Returns once the worker ended: after the command in flight (at most sendTimeout for an
   // AT+CMGS); sends still queued fail with a retryable error.

@@ -246,6 +246,11 @@ void ModemInbound::deleteStored(const StoredLocation& loc) {
 // --- messages and reports -----------------------------------------------------------------------
 
 ModemInbound::Disposition ModemInbound::handlePart(ReceivedPart part, bool keepOnRefusal) {
+  const ConcatReassembler::Repeat repeat = reassembler_.repeatOf(part, config_.now());
+  if (repeat != ConcatReassembler::Repeat::kNo) {
+    dropRepeat(part, repeat == ConcatReassembler::Repeat::kFirst);
+    return Disposition::kCommitted;  // handled already: acknowledged, its stored copy deleted
+  }
   auto message = reassembler_.add(std::move(part), config_.now());
   if (!message) return Disposition::kHeld;
   return deliver(std::move(*message), keepOnRefusal);
@@ -265,6 +270,7 @@ ModemInbound::Disposition ModemInbound::deliver(AssembledMessage message, bool k
     s = makeError("the sink threw");
   }
   if (s) {
+    reassembler_.remember(message, config_.now());
     health_.update([](ModemHealth& h) { ++h.received; });
     for (const StoredLocation& loc : message.locations) deleteStored(loc);
     return Disposition::kCommitted;
@@ -280,6 +286,23 @@ ModemInbound::Disposition ModemInbound::deliver(AssembledMessage message, bool k
       retryAfter_[loc] = config_.now() + config_.refusedRetryInterval;
   }
   return Disposition::kRefused;
+}
+
+void ModemInbound::dropRepeat(const ReceivedPart& part, bool firstRepeat) {
+  health_.update([](ModemHealth& h) { ++h.duplicateParts; });
+  if (firstRepeat && config_.onNotice) {
+    const ConcatInfo& c = *part.concat;
+    ModemNotice notice;
+    notice.kind = ModemNotice::Kind::kRepeatedPart;
+    notice.number = part.originator;
+    notice.detail = "part " + std::to_string(c.sequence) + " of " + std::to_string(c.total) +
+                    ", reference " + std::to_string(c.reference);
+    try {
+      config_.onNotice(notice);
+    } catch (...) {  // a log line is not worth the worker
+    }
+  }
+  if (part.location) deleteStored(*part.location);
 }
 
 ModemInbound::Disposition ModemInbound::handleReport(const StatusReportPdu& report) {

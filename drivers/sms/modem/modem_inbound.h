@@ -10,7 +10,10 @@
 //   at once and held in memory, and offered again when refused.
 // - the parts of a concatenated message go to the ConcatReassembler; a message is delivered when
 //   it is complete, or incomplete after reassemblyTimeout. Its provider id is "gsm:" and a hash of
-//   what identifies it, so a message read twice is deduplicated by the inbox.
+//   what identifies it, so a message read twice is deduplicated by the inbox. A part of a message
+//   already committed that comes again (the network delivers it again, a stored copy whose
+//   deletion failed) is dropped: acknowledged or deleted, counted (health: duplicateParts), told
+//   once (ModemConfig::onNotice), never held for a later release as a truncated message.
 // - status reports go to ModemOutbound::applyReport; a stored one is deleted unless the sink
 //   refused the report.
 //
@@ -72,6 +75,7 @@ class ModemInbound {
   void processStored(const StoredLocation& loc, const StoredMessage& m);
   void deleteStored(const StoredLocation& loc);
   Disposition handlePart(ReceivedPart part, bool keepOnRefusal);
+  void dropRepeat(const ReceivedPart& part, bool firstRepeat);
   Disposition deliver(AssembledMessage message, bool keepOnRefusal);
   Disposition handleReport(const StatusReportPdu& report);
   bool retryDue(SmsClock::time_point now) const;

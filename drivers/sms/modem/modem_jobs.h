@@ -25,6 +25,7 @@ struct ModemJob {
   Kind kind = Kind::kSend;
   OutboundSms message;
   std::vector<EncodedPdu> pdus;  // send, PDU mode: one per part
+  int concatReference = -1;      // send, PDU mode, several parts: their shared reference
   std::string text;              // send, text mode
   SmsClock::time_point since{};  // reconcile
   // Guarded by the queue.

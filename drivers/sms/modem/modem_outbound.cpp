@@ -13,29 +13,6 @@ namespace atoms::drivers::modem {
 
 namespace {
 
-// +CMS ERROR codes (27.005 3.2.5, 24.011 E.2) after which sending the same message again cannot
-// succeed: the number or the subscription is wrong, or the PDU itself.
-bool retryableCmsError(int code) {
-  switch (code) {
-    case 1:    // unassigned (unallocated) number
-    case 8:    // operator determined barring
-    case 10:   // call barred
-    case 21:   // short message transfer rejected
-    case 28:   // unidentified subscriber
-    case 29:   // facility rejected
-    case 30:   // unknown subscriber
-    case 50:   // requested facility not subscribed
-    case 96:   // invalid mandatory information
-    case 97:   // message type non-existent or not implemented
-    case 111:  // protocol error, unspecified
-    case 304:  // invalid PDU mode parameter
-    case 305:  // invalid text mode parameter
-      return false;
-    default:
-      return true;
-  }
-}
-
 std::string digitsOnly(std::string_view number) {
   std::string out;
   for (char c : number) {
@@ -61,6 +38,53 @@ std::int64_t epochMillis(SmsClock::time_point t) {
 
 }  // namespace
 
+// --- +CMS ERROR --------------------------------------------------------------------------------
+
+CmsErrorSubject cmsErrorSubject(int code) {
+  switch (code) {
+    case 1:   // unassigned (unallocated) number
+    case 8:   // operator determined barring
+    case 10:  // call barred
+    case 21:  // short message transfer rejected
+    case 22:  // memory capacity exceeded (the recipient's)
+    case 27:  // destination out of service
+    case 28:  // unidentified subscriber
+    case 30:  // unknown subscriber
+      return CmsErrorSubject::kRecipient;
+    case 96:   // invalid mandatory information
+    case 97:   // message type non-existent or not implemented
+    case 99:   // information element non-existent or not implemented
+    case 304:  // invalid PDU mode parameter
+    case 305:  // invalid text mode parameter
+      return CmsErrorSubject::kContent;
+    default:
+      return CmsErrorSubject::kTransport;
+  }
+}
+
+// After these, sending the same message again cannot succeed: the number or the subscription is
+// wrong, or the PDU itself.
+bool cmsErrorIsRetryable(int code) {
+  switch (code) {
+    case 1:    // unassigned (unallocated) number
+    case 8:    // operator determined barring
+    case 10:   // call barred
+    case 21:   // short message transfer rejected
+    case 28:   // unidentified subscriber
+    case 29:   // facility rejected
+    case 30:   // unknown subscriber
+    case 50:   // requested facility not subscribed
+    case 96:   // invalid mandatory information
+    case 97:   // message type non-existent or not implemented
+    case 111:  // protocol error, unspecified
+    case 304:  // invalid PDU mode parameter
+    case 305:  // invalid text mode parameter
+      return false;
+    default:
+      return true;
+  }
+}
+
 // --- SubmitEncoder ------------------------------------------------------------------------------
 
 SubmitEncoder::SubmitEncoder(const ModemConfig& config, std::uint8_t firstReference)
@@ -70,8 +94,10 @@ std::optional<SendError> SubmitEncoder::encode(ModemJob& job) {
   const OutboundSms& message = job.message;
   if (config_.mode == ModemConfig::Mode::kPdu) {
     SubmitSettings settings{config_.smsc, config_.requestStatusReports, config_.validity};
-    auto submits = buildSubmits(message.to, message.body, settings, nextReference_++);
+    const std::uint8_t reference = nextReference_++;
+    auto submits = buildSubmits(message.to, message.body, settings, reference);
     if (!submits) return SendError{false, submits.error().message};
+    if (submits->size() > 1) job.concatReference = reference;
     for (const SubmitPdu& s : *submits) {
       auto pdu = encodeSubmit(s);
       if (!pdu) return SendError{false, pdu.error().message};
@@ -90,12 +116,14 @@ std::optional<SendError> SubmitEncoder::encode(ModemJob& job) {
 // --- ModemOutbound ------------------------------------------------------------------------------
 
 ModemOutbound::ModemOutbound(const ModemConfig& config, ModemSession& session, HealthBoard& health,
-                             SmsSink& sink, std::unique_ptr<SendJournal> journal)
+                             SmsSink& sink, std::unique_ptr<SendJournal> journal,
+                             const SubmitEncoder& encoder)
     : config_(config),
       session_(session),
       health_(health),
       sink_(sink),
-      journal_(std::move(journal)) {
+      journal_(std::move(journal)),
+      encoder_(encoder) {
   if (journal_) {
     for (JournalSend& s : journal_->acceptedSends()) outstanding_.push_back({std::move(s), false});
   }
@@ -109,14 +137,27 @@ ReconcileResult ModemOutbound::reconcile(const std::string& idempotencyKey,
 
 SendResult ModemOutbound::send(const ModemJob& job) {
   const std::string& key = job.message.idempotencyKey;
-  if (journal_) {
-    if (Status s = journal_->recordAttempt(key, config_.now()); !s)
-      return SendError{true, "cannot record the send before it happens: " + s.message()};
-  }
   const bool pduMode = session_.pduMode();
   const std::size_t parts = pduMode ? job.pdus.size() : 1;
+  if (journal_) {
+    const JournalAttempt attempt{static_cast<int>(parts), job.concatReference,
+                                 pduMode ? encoder_.nextReference() : -1};
+    if (Status s = journal_->recordAttempt(key, config_.now(), attempt); !s)
+      return SendError{true, "cannot record the send before it happens: " + s.message()};
+  }
   std::vector<int> references;
   for (std::size_t i = 0; i < parts; ++i) {
+    const bool last = i + 1 == parts;
+    if (last && parts > 1 && journal_) {
+      // Before the part that can make the text whole on the recipient's phone: a crash before this
+      // record leaves an incomplete text there, which a resend under a new reference cannot join.
+      if (Status s = journal_->recordLastPart(key, config_.now()); !s) {
+        (void)journal_->recordPartial(key, config_.now());
+        return SendError{true, "cannot record the last part before sending it: " + s.message() +
+                                   "; the earlier parts went out, a retry sends the whole text "
+                                   "again under a new reference"};
+      }
+    }
     std::string command, payload;
     if (pduMode) {
       command = "AT+CMGS=" + std::to_string(job.pdus[i].tpduLength);
@@ -138,22 +179,34 @@ SendResult ModemOutbound::send(const ModemJob& job) {
     // Sure that nothing of this part went out: an error answer, or no prompt.
     const bool refused =
         r.outcome == AtResponse::Outcome::kError || r.outcome == AtResponse::Outcome::kNoPrompt;
-    const std::string what = r.describe("AT+CMGS");
+    const bool cms =
+        r.outcome == AtResponse::Outcome::kError && r.final.kind == FinalResult::Kind::kCmsError;
+    if (cms) tellRefused(job, r);
+    const std::string what =
+        cms ? "+CMS ERROR: " + std::to_string(r.final.code) : r.describe("AT+CMGS");
     if (references.empty() && refused) {
       if (journal_) (void)journal_->recordRefused(key, config_.now());
-      const bool retryable = r.outcome != AtResponse::Outcome::kError ||
-                             r.final.kind != FinalResult::Kind::kCmsError ||
-                             retryableCmsError(r.final.code);
-      return SendError{retryable, "the modem did not send the message: " + what};
+      const bool retryable = !cms || cmsErrorIsRetryable(r.final.code);
+      return SendError{retryable, (cms ? "the modem refused to send the message (" + what + ")"
+                                       : "the modem did not send the message: " + what)};
+    }
+    if (!last || refused) {
+      // The last part did not go out: the recipient holds at most an incomplete text.
+      if (journal_) (void)journal_->recordPartial(key, config_.now());
+      return SendError{true, "part " + std::to_string(i + 1) + " of " + std::to_string(parts) +
+                                 (cms ? " was refused by the modem (" : " failed (") + what +
+                                 ") after the earlier parts were sent; a retry sends the whole "
+                                 "text again under a new reference"};
     }
     if (journal_) (void)journal_->recordUncertain(key, config_.now());
-    if (references.empty()) {
-      return SendError{true, "no answer after the message was handed to the modem (" + what +
-                                 "); it may have been sent"};
-    }
-    return SendError{true, "part " + std::to_string(i + 1) + " of " + std::to_string(parts) +
-                               " failed after the earlier parts were sent (" + what +
-                               "); a retry sends every part again"};
+    SendError uncertain{true, parts == 1
+                                  ? "no answer after the message was handed to the modem (" + what +
+                                        "); it may have been sent"
+                                  : "no answer after the last part of " + std::to_string(parts) +
+                                        " was handed to the modem (" + what +
+                                        "); the whole text may have been sent"};
+    uncertain.maybeAccepted = true;
+    return uncertain;
   }
   JournalSend sent;
   sent.to = job.message.to;
@@ -173,6 +226,20 @@ SendResult ModemOutbound::send(const ModemJob& job) {
   }
   health_.update([](ModemHealth& h) { ++h.sent; });
   return SendAccepted{sent.providerId, static_cast<int>(parts)};
+}
+
+void ModemOutbound::tellRefused(const ModemJob& job, const AtResponse& r) {
+  health_.update([](ModemHealth& h) { ++h.sendsRefused; });
+  if (!config_.onNotice) return;
+  ModemNotice notice;
+  notice.kind = ModemNotice::Kind::kSendRefused;
+  notice.number = job.message.to;
+  notice.cmsError = r.final.code;
+  notice.detail = r.describe("AT+CMGS");
+  try {
+    config_.onNotice(notice);
+  } catch (...) {  // a log line is not worth the worker
+  }
 }
 
 void ModemOutbound::pruneOutstanding() {

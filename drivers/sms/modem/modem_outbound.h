@@ -41,11 +41,25 @@ class SubmitEncoder {
   // retryable) when the message cannot be sent as given (a bad destination, a body the mode cannot
   // carry). In PDU mode each message takes the next reference (its parts share it).
   std::optional<SendError> encode(ModemJob& job);
+  // The reference the next message will take; continueAt() sets it (from the send journal, at
+  // start, before any send).
+  int nextReference() const { return nextReference_.load(); }
+  void continueAt(int reference) { nextReference_ = static_cast<std::uint8_t>(reference & 0xFF); }
 
  private:
   const ModemConfig& config_;
   std::atomic<std::uint8_t> nextReference_;
 };
+
+// What a +CMS ERROR on AT+CMGS is about (27.005 3.2.5, 24.011 E.2 / 23.040 9.2.3.22), for the
+// outbox's classification of a refused send: the recipient (1 unassigned number, 21 short message
+// transfer rejected, ...), the message itself (96 invalid mandatory information, 304/305 invalid
+// PDU or text mode parameter, ...), or the way there (everything else: the network, the SIM, the
+// modem).
+enum class CmsErrorSubject { kTransport, kRecipient, kContent };
+CmsErrorSubject cmsErrorSubject(int code);
+// Whether sending the same message again can succeed after this +CMS ERROR.
+bool cmsErrorIsRetryable(int code);
 
 // What became of a status report.
 enum class ReportOutcome {
@@ -58,11 +72,17 @@ enum class ReportOutcome {
 // The worker's thread only.
 class ModemOutbound {
  public:
-  // `config`, `session`, `health` and `sink` must outlive it; `journal` may be null (then
-  // reconcile() cannot tell). Sends the journal holds as accepted wait for their reports.
+  // `config`, `session`, `health`, `sink` and `encoder` must outlive it; `journal` may be null
+  // (then reconcile() cannot tell). Sends the journal holds as accepted wait for their reports.
+  // `encoder` gives the reference the next long text takes, recorded with each attempt.
   ModemOutbound(const ModemConfig& config, ModemSession& session, HealthBoard& health,
-                SmsSink& sink, std::unique_ptr<SendJournal> journal);
+                SmsSink& sink, std::unique_ptr<SendJournal> journal, const SubmitEncoder& encoder);
 
+  // Part by part. A part refused, or unanswered, before the last part was typed: a retryable error
+  // (the recipient cannot have the whole text; a retry sends it whole under a new reference). No
+  // answer once the last (or only) part was typed: a retryable error with maybeAccepted (the
+  // outbox asks reconcile(), which says kUnknown: never sent twice). A +CMS ERROR is counted
+  // (health: sendsRefused) and told (ModemConfig::onNotice).
   SendResult send(const ModemJob& job);
   ReconcileResult reconcile(const std::string& idempotencyKey, SmsClock::time_point since);
   ReportOutcome applyReport(const StatusReportPdu& report);
@@ -73,12 +93,14 @@ class ModemOutbound {
     bool reported = false;  // a final state went to the sink
   };
   void pruneOutstanding();
+  void tellRefused(const ModemJob& job, const AtResponse& r);
 
   const ModemConfig& config_;
   ModemSession& session_;
   HealthBoard& health_;
   SmsSink& sink_;
   std::unique_ptr<SendJournal> journal_;
+  const SubmitEncoder& encoder_;
   std::vector<Outstanding> outstanding_;
 };
 

@@ -49,7 +49,13 @@ void ModemSession::reset() {
   close();
   needsReset_ = false;
   needsReinit_ = false;
-  health_.update([](ModemHealth& h) { ++h.resets; });
+  std::string reason = std::move(resetReason_);
+  resetReason_.clear();
+  firstFailure_.clear();
+  health_.update([&](ModemHealth& h) {
+    ++h.resets;
+    h.lastResetReason = reason.empty() ? h.lastError : reason;
+  });
   scheduleReconnect();
 }
 
@@ -134,11 +140,23 @@ void ModemSession::account(const std::string& shown, const AtResponse& r) {
 
 void ModemSession::failure(const std::string& why) {
   bool reset = false;
+  bool first = false;
   health_.update([&](ModemHealth& h) {
-    h.lastError = why;
+    first = h.consecutiveFailures == 0;
     reset = ++h.consecutiveFailures >= config_.maxConsecutiveFailures;
   });
-  if (reset && !initializing_) needsReset_ = true;  // a failing init closes the port itself
+  // The command the modem first stopped answering is the one that hung; the failures after it
+  // (the next poll, AT+CMGL or AT+CSQ) only confirm it.
+  if (first || firstFailure_.empty()) firstFailure_ = why;
+  std::string error = why;
+  if (reset && !initializing_) {
+    error = firstFailure_ == why
+                ? "the modem stopped answering: " + why
+                : "the modem stopped answering after " + firstFailure_ + " (then " + why + ")";
+    resetReason_ = error;
+    needsReset_ = true;  // a failing init closes the port itself
+  }
+  health_.setError(error);
 }
 
 // --- init -------------------------------------------------------------------------------------

@@ -76,7 +76,9 @@ class ModemSession {
                 std::string_view shown = {});
   // AT+CMGS with its payload (promptTimeout, then sendTimeout), accounted as "AT+CMGS".
   AtResponse submit(const std::string& command, const std::string& payload);
-  // No answer, or an answer that makes no sense (`why`).
+  // No answer, or an answer that makes no sense (`why`). When it is the failure that asks for a
+  // reset, lastError (and, at the reset, lastResetReason) names the first failure of the run: the
+  // command that hung, not the poll that found it still silent.
   void failure(const std::string& why);
   // Waits up to `timeout` for unsolicited lines; true when `wakeFd` woke it. A port error asks for
   // a reset.
@@ -122,6 +124,8 @@ class ModemSession {
   int service_ = 0;
   std::string currentStorage_;
   std::set<std::string> storages_;
+  std::string firstFailure_;  // the first failure of the current run: the command that hung
+  std::string resetReason_;   // why the pending reset was asked for, naming that command
 
   Steady::time_point reconnectAt_{};
   Steady::time_point keepaliveDue_{};

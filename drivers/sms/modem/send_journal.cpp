@@ -30,6 +30,13 @@ const json::Value* field(const json::Value& v, std::string_view name, json::Type
 
 std::string record(json::Object o) { return json::canonical(json::Value(std::move(o))) + "\n"; }
 
+// A concatenation reference recorded in `v` under `name`, if it is one.
+std::optional<int> referenceIn(const json::Value& v, std::string_view name) {
+  const json::Value* r = field(v, name, json::Type::kInt);
+  if (r == nullptr || r->asInt() < 0 || r->asInt() > 255) return std::nullopt;
+  return static_cast<int>(r->asInt());
+}
+
 }  // namespace
 
 Result<std::unique_ptr<SendJournal>> SendJournal::open(const std::string& path,
@@ -43,6 +50,7 @@ Result<std::unique_ptr<SendJournal>> SendJournal::open(const std::string& path,
   }
   const SmsClock::time_point cutoff = now - retention;
   SmsClock::time_point coversFrom = now;
+  std::optional<int> nextReference;  // the header's, then the latest attempt's
   bool rewrite = lines.empty();
   std::vector<std::string> kept;
   for (const std::string& line : lines) {
@@ -55,7 +63,11 @@ Result<std::unique_ptr<SendJournal>> SendJournal::open(const std::string& path,
     }
     if (k->asString() == "journal") {
       coversFrom = std::max(fromMillis(t->asInt()), cutoff);
+      if (auto next = referenceIn(*v, "next")) nextReference = next;
       continue;
+    }
+    if (k->asString() == "attempt") {
+      if (auto next = referenceIn(*v, "next")) nextReference = next;
     }
     if (fromMillis(t->asInt()) < cutoff) {
       rewrite = true;
@@ -64,19 +76,22 @@ Result<std::unique_ptr<SendJournal>> SendJournal::open(const std::string& path,
     kept.push_back(line);
   }
   if (rewrite) {
-    std::string text = record({{"k", "journal"}, {"t", millis(coversFrom)}, {"v", 1}});
+    json::Object header{{"k", "journal"}, {"t", millis(coversFrom)}, {"v", 1}};
+    if (nextReference) header["next"] = static_cast<std::int64_t>(*nextReference);
+    std::string text = record(std::move(header));
     for (const std::string& line : kept) text += line + "\n";
     if (Status s = replaceFileDurably(path, text); !s) return s.error();
   }
   const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (fd < 0) return makeError("send journal " + path + ": cannot open: " + errnoText(errno));
-  std::unique_ptr<SendJournal> journal(new SendJournal(path, fd, coversFrom));
+  std::unique_ptr<SendJournal> journal(new SendJournal(path, fd, coversFrom, nextReference));
   for (const std::string& line : kept) journal->apply(line);
   return journal;
 }
 
-SendJournal::SendJournal(std::string path, int fd, SmsClock::time_point coversFrom)
-    : path_(std::move(path)), fd_(fd), coversFrom_(coversFrom) {}
+SendJournal::SendJournal(std::string path, int fd, SmsClock::time_point coversFrom,
+                         std::optional<int> nextReference)
+    : path_(std::move(path)), fd_(fd), coversFrom_(coversFrom), nextReference_(nextReference) {}
 
 SendJournal::~SendJournal() { ::close(fd_); }
 
@@ -112,9 +127,17 @@ void SendJournal::apply(const std::string& line) {
   if (key == nullptr) return;
   KeyState& ks = keys_[key->asString()];
   if (kind == "attempt") {
-    if (ks.openAttempt) ks.uncertain = true;  // the previous attempt never got an answer
+    // The previous attempt never got an answer: uncertain, unless it stopped short of its last
+    // part.
+    if (ks.openAttempt && !ks.openIsPartial()) ks.uncertain = true;
     ks.openAttempt = true;
-  } else if (kind == "refused") {
+    const json::Value* n = field(*v, "n", json::Type::kInt);
+    ks.openParts = n != nullptr ? static_cast<int>(n->asInt()) : 1;
+    ks.openLastTyped = false;
+    if (auto next = referenceIn(*v, "next")) nextReference_ = next;
+  } else if (kind == "last") {
+    ks.openLastTyped = true;
+  } else if (kind == "refused" || kind == "partial") {
     ks.openAttempt = false;
   } else if (kind == "uncertain") {
     ks.openAttempt = false;
@@ -138,8 +161,23 @@ void SendJournal::apply(const std::string& line) {
   }
 }
 
-Status SendJournal::recordAttempt(const std::string& key, SmsClock::time_point now) {
-  return append(record({{"k", "attempt"}, {"key", key}, {"t", millis(now)}}));
+Status SendJournal::recordAttempt(const std::string& key, SmsClock::time_point now,
+                                  const JournalAttempt& attempt) {
+  json::Object o{{"k", "attempt"}, {"key", key}, {"t", millis(now)}};
+  if (attempt.parts > 1) {
+    o["n"] = static_cast<std::int64_t>(attempt.parts);
+    o["ref"] = static_cast<std::int64_t>(attempt.reference);
+  }
+  if (attempt.nextReference >= 0) o["next"] = static_cast<std::int64_t>(attempt.nextReference);
+  return append(record(std::move(o)));
+}
+
+Status SendJournal::recordLastPart(const std::string& key, SmsClock::time_point now) {
+  return append(record({{"k", "last"}, {"key", key}, {"t", millis(now)}}));
+}
+
+Status SendJournal::recordPartial(const std::string& key, SmsClock::time_point now) {
+  return append(record({{"k", "partial"}, {"key", key}, {"t", millis(now)}}));
 }
 
 Status SendJournal::recordAccepted(const std::string& key, const JournalSend& send) {
@@ -178,7 +216,8 @@ ReconcileResult SendJournal::reconcile(const std::string& key, SmsClock::time_po
   }
   const KeyState& ks = it->second;
   if (ks.accepted) return {ReconcileResult::Kind::kAccepted, ks.providerId};
-  if (ks.uncertain || ks.openAttempt) return {ReconcileResult::Kind::kUnknown, {}};
+  if (ks.uncertain) return {ReconcileResult::Kind::kUnknown, {}};
+  if (ks.openAttempt && !ks.openIsPartial()) return {ReconcileResult::Kind::kUnknown, {}};
   return {ReconcileResult::Kind::kNotFound, {}};
 }
 

@@ -111,4 +111,46 @@ BOOST_AUTO_TEST_CASE(forgetsStoredPartsButKeepsDirectOnes) {
   BOOST_TEST(r.add(part(2, 2, "!", -1, 2), kT0)->text == "direct!");
 }
 
+BOOST_AUTO_TEST_CASE(dropsAPartOfAHandledMessageThatComesAgainAndNeverReleasesIt) {
+  ConcatReassembler r(minutes(10));
+  (void)r.add(part(1, 2, "A", 0), kT0);
+  const auto m = r.add(part(2, 2, "B", 1), kT0);
+  BOOST_TEST_REQUIRE(m.has_value());
+  BOOST_TEST(m->parts.size() == 2u);
+  r.remember(*m, kT0);  // the inbox committed it
+
+  // The network delivers part 1 again (same sender, reference, number and time stamp).
+  const auto later = kT0 + minutes(3);
+  BOOST_CHECK(r.repeatOf(part(1, 2, "A", 5), later) == ConcatReassembler::Repeat::kFirst);
+  BOOST_CHECK(r.repeatOf(part(1, 2, "A", 6), later) == ConcatReassembler::Repeat::kAgain);
+  BOOST_TEST(!r.add(part(1, 2, "A", 5), later).has_value());  // not held either
+  BOOST_TEST(r.waiting() == 0u);
+  BOOST_TEST(r.expire(later + minutes(30)).empty());
+  BOOST_TEST(r.repeatsDropped() == 2u);
+
+  // Another message under the same reference (a new time stamp) is a new message.
+  ReceivedPart fresh = part(1, 2, "X", 7);
+  fresh.timestamp.minute = 44;
+  BOOST_CHECK(r.repeatOf(fresh, later) == ConcatReassembler::Repeat::kNo);
+  // Remembered for six windows, then forgotten.
+  const auto past = kT0 + minutes(10) * ConcatReassembler::kRememberWindows;
+  BOOST_CHECK(r.repeatOf(part(2, 2, "B", 8), past - minutes(1)) ==
+              ConcatReassembler::Repeat::kFirst);
+  BOOST_CHECK(r.repeatOf(part(2, 2, "B", 8), past) == ConcatReassembler::Repeat::kNo);
+  BOOST_TEST(r.remembered() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(remembersABoundedNumberOfParts) {
+  ConcatReassembler r(minutes(10), 256, /*maxRemembered=*/4);
+  for (std::uint16_t ref = 1; ref <= 3; ++ref) {
+    (void)r.add(part(1, 2, "A", -1, ref), kT0);
+    const auto m = r.add(part(2, 2, "B", -1, ref), kT0);
+    BOOST_TEST_REQUIRE(m.has_value());
+    r.remember(*m, kT0);
+  }
+  BOOST_TEST(r.remembered() == 4u);  // the oldest message's parts went first
+  BOOST_CHECK(r.repeatOf(part(1, 2, "A", -1, 1), kT0) == ConcatReassembler::Repeat::kNo);
+  BOOST_CHECK(r.repeatOf(part(1, 2, "A", -1, 3), kT0) == ConcatReassembler::Repeat::kFirst);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -3,6 +3,8 @@
 #include <boost/test/unit_test.hpp>
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -74,6 +76,10 @@ struct GatewayFixture {
     config.backoffInitial = milliseconds(20);
     config.backoffMax = milliseconds(200);
     config.journalPath = dir.file("sends.jsonl");
+    config.onNotice = [this](const ModemNotice& n) {
+      std::lock_guard lock(noticeMutex);
+      notices.push_back(n);
+    };
   }
   ~GatewayFixture() { gateway.reset(); }
 
@@ -93,7 +99,24 @@ struct GatewayFixture {
     return gateway->send(OutboundSms{key, to, body});
   }
 
+  std::vector<ModemNotice> noticesOf(ModemNotice::Kind kind) {
+    std::lock_guard lock(noticeMutex);
+    std::vector<ModemNotice> out;
+    for (const ModemNotice& n : notices) {
+      if (n.kind == kind) out.push_back(n);
+    }
+    return out;
+  }
+  // A body of exactly `parts` GSM-7 segments.
+  static std::string longText(int parts) {
+    std::string body = "Shift swap confirmed, see you at 5. ";
+    while (countSegments(body).value() < parts) body += "Shift swap confirmed, see you at 5. ";
+    return body;
+  }
+
   atoms::testing::TempDir dir;
+  std::mutex noticeMutex;
+  std::vector<ModemNotice> notices;
   SimulatedModem modem;
   RecordingSink sink;
   ModemConfig config;
@@ -291,6 +314,59 @@ BOOST_AUTO_TEST_CASE(releasesAnIncompleteMessageAfterTheReassemblyTimeout) {
   BOOST_TEST(modem.waitFor([&] { return modem.storage().empty(); }, kWait));
 }
 
+// Issue 23 defect 10: a part the network delivers again after its message was handled used to wait
+// in the reassembler and come out a window later as a new, truncated message.
+BOOST_AUTO_TEST_CASE(dropsAPartOfAHandledMessageThatComesAgainInsteadOfReleasingItLater) {
+  config.reassemblyTimeout = milliseconds(300);
+  start();
+  modem.injectDeliver(deliverPdu("+15551112222", "Can't make it, ", ConcatInfo{9, 2, 1, false}, 1));
+  modem.injectDeliver(deliverPdu("+15551112222", "sorry", ConcatInfo{9, 2, 2, false}, 2));
+  BOOST_TEST_REQUIRE(sink.waitFor([](const RecordingSink& s) { return s.inboundCount() == 1; }));
+  BOOST_TEST(sink.inbound()[0].body == "Can't make it, sorry");
+  BOOST_TEST_REQUIRE(modem.waitFor([&] { return modem.storage().empty(); }, kWait));
+
+  // Part 1 again, twice (a lost acknowledgement on the network's side).
+  modem.injectDeliver(deliverPdu("+15551112222", "Can't make it, ", ConcatInfo{9, 2, 1, false}, 1));
+  modem.injectDeliver(deliverPdu("+15551112222", "Can't make it, ", ConcatInfo{9, 2, 1, false}, 1));
+  BOOST_TEST_REQUIRE(
+      gateway->waitForHealth([](const ModemHealth& h) { return h.duplicateParts == 2; }, kWait));
+  BOOST_TEST(modem.waitFor([&] { return modem.storage().empty(); }, kWait));  // deleted
+  // Many reassembly windows later it has still not come out as a message of its own.
+  BOOST_TEST(!sink.waitFor([](const RecordingSink& s) { return s.inboundCount() > 1; },
+                           milliseconds(1200)));
+  BOOST_TEST(gateway->health().received == 1u);
+  const auto told = noticesOf(ModemNotice::Kind::kRepeatedPart);
+  BOOST_TEST_REQUIRE(told.size() == 1u);  // once per part, however often it comes
+  BOOST_TEST(told[0].number == "+15551112222");
+  BOOST_TEST(told[0].detail == "part 1 of 2, reference 9");
+}
+
+BOOST_AUTO_TEST_CASE(aRepeatedDirectPartIsAcknowledgedAndDropped) {
+  config.inbound = ModemConfig::Inbound::kDirect;
+  config.reassemblyTimeout = milliseconds(300);
+  start();
+  modem.injectDeliver(deliverPdu("+15551112222", "first, ", ConcatInfo{5, 2, 1, false}, 1));
+  modem.injectDeliver(deliverPdu("+15551112222", "second", ConcatInfo{5, 2, 2, false}, 2));
+  BOOST_TEST_REQUIRE(sink.waitFor([](const RecordingSink& s) { return s.inboundCount() == 1; }));
+  const int acks = modem.acks();
+  modem.injectDeliver(deliverPdu("+15551112222", "second", ConcatInfo{5, 2, 2, false}, 2));
+  BOOST_TEST(modem.waitFor([&] { return modem.acks() == acks + 1; }, kWait));
+  BOOST_TEST(
+      gateway->waitForHealth([](const ModemHealth& h) { return h.duplicateParts == 1; }, kWait));
+  BOOST_TEST(!sink.waitFor([](const RecordingSink& s) { return s.inboundCount() > 1; },
+                           milliseconds(1200)));
+  BOOST_TEST(modem.negativeAcks() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(theReassemblyWindowIsBetweenAMomentAndADay) {
+  config.reassemblyTimeout = std::chrono::hours(24);
+  BOOST_TEST(validateModemConfig(config).ok());
+  config.reassemblyTimeout = std::chrono::hours(24) + std::chrono::minutes(1);
+  BOOST_TEST(validateModemConfig(config).message().find("reassembly") != std::string::npos);
+  config.reassemblyTimeout = milliseconds(0);
+  BOOST_TEST(!validateModemConfig(config).ok());
+}
+
 BOOST_AUTO_TEST_CASE(readsMessagesStoredWhileNobodyListened) {
   modem.storeDeliver(deliverPdu("+15551112222", "sent while the box was off"));
   start();
@@ -402,6 +478,143 @@ BOOST_AUTO_TEST_CASE(reopensASilentModemAndSendsAgainWhenItAnswers) {
   BOOST_TEST_REQUIRE(after.ok(), after.error().message);
   BOOST_TEST(sentText(modem.sent().back()) == "back again");
   BOOST_TEST(gateway->health().opens >= 2);
+}
+
+// Issue 23 defect 10: the warning named the poll that found the modem silent (AT+CMGL=4), not the
+// AT+CMGS it stopped answering.
+BOOST_AUTO_TEST_CASE(namesTheCommandThatHungWhenItResetsTheModem) {
+  start();
+  modem.swallowPayloadAfter(0);  // the modem hangs in the middle of AT+CMGS
+  const SendResult r = send("k-hang", "+15551234567", "are you there?");
+  BOOST_TEST_REQUIRE(!r.ok());
+  BOOST_TEST(r.error().maybeAccepted);  // the PDU was typed: the outbox asks, never sends twice
+  BOOST_TEST_REQUIRE(
+      gateway->waitForHealth([](const ModemHealth& h) { return h.resets >= 1; }, kWait));
+  const ModemHealth h = gateway->health();
+  BOOST_TEST(
+      h.lastResetReason.rfind("the modem stopped answering after AT+CMGS: no answer", 0) == 0,
+      h.lastResetReason);
+  modem.setSilent(false);
+  BOOST_TEST(waitReady(2));
+}
+
+BOOST_AUTO_TEST_CASE(logsAndReturnsASendTheModemRefused) {
+  start();
+  modem.failNextSends(1, 38);  // network out of order
+  const SendResult r = send("k-38", "+15551234567", "hi");
+  BOOST_TEST_REQUIRE(!r.ok());
+  BOOST_TEST(r.error().retryable);
+  BOOST_TEST(!r.error().maybeAccepted);
+  BOOST_TEST(r.error().message == "the modem refused to send the message (+CMS ERROR: 38)");
+  const auto told = noticesOf(ModemNotice::Kind::kSendRefused);
+  BOOST_TEST_REQUIRE(told.size() == 1u);
+  BOOST_TEST(told[0].number == "+15551234567");
+  BOOST_TEST(told[0].cmsError == 38);
+  BOOST_TEST(told[0].detail.find("+CMS ERROR: 38") != std::string::npos);
+  BOOST_TEST(gateway->health().sendsRefused == 1u);
+  BOOST_CHECK(cmsErrorSubject(1) == CmsErrorSubject::kRecipient);
+  BOOST_CHECK(cmsErrorSubject(21) == CmsErrorSubject::kRecipient);
+  BOOST_CHECK(cmsErrorSubject(96) == CmsErrorSubject::kContent);
+  BOOST_CHECK(cmsErrorSubject(304) == CmsErrorSubject::kContent);
+  BOOST_CHECK(cmsErrorSubject(305) == CmsErrorSubject::kContent);
+  BOOST_CHECK(cmsErrorSubject(38) == CmsErrorSubject::kTransport);
+  BOOST_CHECK(cmsErrorSubject(500) == CmsErrorSubject::kTransport);
+}
+
+BOOST_AUTO_TEST_CASE(continuesTheConcatenationReferenceAfterARestart) {
+  config.random = [] { return 0.5; };  // a new journal starts at 128
+  const auto referenceOfNextLongText = [&](const std::string& key) {
+    const SendResult r = send(key, "+15551234567", longText(2));
+    BOOST_TEST_REQUIRE(r.ok(), r.error().message);
+    return static_cast<int>(modem.sent().back().pdu->userData.concat->reference);
+  };
+  start();
+  BOOST_TEST(referenceOfNextLongText("a") == 128);
+  BOOST_TEST(referenceOfNextLongText("b") == 129);
+  gateway.reset();
+  start();  // same randomness, same journal: the sequence goes on
+  BOOST_TEST(referenceOfNextLongText("c") == 130);
+  gateway.reset();
+  config.journalPath = dir.file("other.jsonl");
+  start();  // a new journal: the randomness decides
+  BOOST_TEST(referenceOfNextLongText("d") == 128);
+}
+
+// A crash between the parts of a long text: before its last part was typed the recipient cannot
+// have it whole (and never will: the parts it has carry a reference nothing else will use), so
+// the text is sent again whole under a new reference; once the last part was typed it may be
+// whole there, so it is never sent again.
+BOOST_AUTO_TEST_CASE(aCrashBeforeTheLastPartSendsTheWholeTextAgainUnderANewReference) {
+  config.random = [] { return 0.25; };  // reference 64
+  config.sendTimeout = milliseconds(3000);
+  start();
+  const std::string body = longText(3);
+  const std::string crashed = dir.file("crashed.jsonl");
+  modem.swallowPayloadAfter(1);  // part 2's PDU vanishes: the driver waits for an answer
+  auto sending =
+      std::async(std::launch::async, [&] { return send("k-long", "+15551234567", body); });
+  BOOST_TEST_REQUIRE(modem.waitFor([&] { return modem.commandCount("AT+CMGS") == 2; }, kWait));
+  std::filesystem::copy_file(config.journalPath, crashed);  // what a crash now would leave
+  (void)sending.get();
+  gateway.reset();
+  modem.setSilent(false);
+
+  config.journalPath = crashed;  // the next process
+  start();
+  BOOST_CHECK(gateway->reconcile(OutboundSms{"k-long", "", ""}, SmsClock::now()).kind ==
+              ReconcileResult::Kind::kNotFound);
+  const std::size_t before = modem.sent().size();
+  const SendResult again = send("k-long", "+15551234567", body);
+  BOOST_TEST_REQUIRE(again.ok(), again.error().message);
+  const auto sent = modem.sent();
+  BOOST_TEST_REQUIRE(sent.size() == before + 3);
+  std::string joined;
+  for (std::size_t i = before; i < sent.size(); ++i) {
+    BOOST_TEST(sent[i].pdu->userData.concat->reference == 65);  // not 64: a new reference
+    joined += sentText(sent[i]);
+  }
+  BOOST_TEST(joined == body);
+}
+
+BOOST_AUTO_TEST_CASE(aCrashOnceTheLastPartWasTypedIsNeverSentAgain) {
+  config.sendTimeout = milliseconds(3000);
+  start();
+  const std::string crashed = dir.file("crashed.jsonl");
+  modem.swallowPayloadAfter(1);  // the last of two parts vanishes
+  auto sending =
+      std::async(std::launch::async, [&] { return send("k-long", "+15551234567", longText(2)); });
+  BOOST_TEST_REQUIRE(modem.waitFor([&] { return modem.commandCount("AT+CMGS") == 2; }, kWait));
+  std::filesystem::copy_file(config.journalPath, crashed);
+  const SendResult inProcess = sending.get();
+  BOOST_TEST_REQUIRE(!inProcess.ok());
+  BOOST_TEST(inProcess.error().maybeAccepted);
+  gateway.reset();
+  modem.setSilent(false);
+
+  for (const std::string& journal : {config.journalPath, crashed}) {
+    config.journalPath = journal;
+    start();
+    BOOST_CHECK(gateway->reconcile(OutboundSms{"k-long", "", ""}, SmsClock::now()).kind ==
+                ReconcileResult::Kind::kUnknown);
+    gateway.reset();
+  }
+}
+
+BOOST_AUTO_TEST_CASE(aPartFailingBeforeTheLastIsSentAgainWholeWithoutAsking) {
+  start();
+  const SendResult first = send("k-warm", "+15551234567", longText(3));  // parts 1, 2, 3 ok
+  BOOST_TEST_REQUIRE(first.ok());
+  const int firstReference = modem.sent().back().pdu->userData.concat->reference;
+  modem.swallowPayloadAfter(4);  // the second text's part 2 vanishes
+  const SendResult r = send("k-mid", "+15551234567", longText(3));
+  BOOST_TEST_REQUIRE(!r.ok());
+  BOOST_TEST(r.error().retryable);
+  BOOST_TEST(!r.error().maybeAccepted);
+  BOOST_TEST(r.error().message.find("under a new reference") != std::string::npos);
+  modem.setSilent(false);
+  const SendResult again = send("k-mid", "+15551234567", longText(3));
+  BOOST_TEST_REQUIRE(again.ok(), again.error().message);
+  BOOST_TEST(modem.sent().back().pdu->userData.concat->reference == (firstReference + 2) % 256);
 }
 
 BOOST_AUTO_TEST_CASE(reopensAModemThatAnswersGarbage) {
@@ -521,6 +734,7 @@ BOOST_AUTO_TEST_CASE(twoGatewaysGivenTheSameRandomnessChooseTheSameReference) {
     auto engine = std::make_shared<std::minstd_rand>(seed);
     return [engine] { return std::uniform_real_distribution<double>(0.0, 1.0)(*engine); };
   };
+  config.journalPath.clear();  // a journal would continue its own sequence instead
   std::string body = "Shift swap confirmed, see you at 5. ";
   while (countSegments(body).value() < 2) body += body;
   // The references of the first `n` long messages of a new gateway given `random`.

@@ -70,6 +70,51 @@ BOOST_AUTO_TEST_CASE(anUnansweredAttemptStaysUncertainAfterALaterRefusal) {
   BOOST_CHECK(j->reconcile("k", kJournalT0).kind == Kind::kUnknown);
 }
 
+BOOST_AUTO_TEST_CASE(aLongTextStoppedBeforeItsLastPartIsSafeToSendAgain) {
+  atoms::testing::TempDir dir;
+  const std::string path = dir.file("j");
+  {
+    auto j = openAt(path, kJournalT0);
+    const JournalAttempt threeParts{3, 77, 78};
+    // A crash after part 1 or 2 was typed: the last part never was.
+    BOOST_TEST(j->recordAttempt("crashed-early", kJournalT0, threeParts).ok());
+    // A crash once the last part was being typed: the whole text may be out.
+    BOOST_TEST(j->recordAttempt("crashed-late", kJournalT0, threeParts).ok());
+    BOOST_TEST(j->recordLastPart("crashed-late", kJournalT0).ok());
+    // Part 2 refused or unanswered in a running process.
+    BOOST_TEST(j->recordAttempt("partial", kJournalT0, threeParts).ok());
+    BOOST_TEST(j->recordPartial("partial", kJournalT0).ok());
+    // One part: once it is typed nobody knows.
+    BOOST_TEST(j->recordAttempt("single", kJournalT0, JournalAttempt{1, -1, 79}).ok());
+  }
+  auto j = openAt(path, kJournalT0 + hours(1));
+  BOOST_CHECK(j->reconcile("crashed-early", kJournalT0).kind == Kind::kNotFound);
+  BOOST_CHECK(j->reconcile("crashed-late", kJournalT0).kind == Kind::kUnknown);
+  BOOST_CHECK(j->reconcile("partial", kJournalT0).kind == Kind::kNotFound);
+  BOOST_CHECK(j->reconcile("single", kJournalT0).kind == Kind::kUnknown);
+  // The early crash sent again, then accepted: a second crash before it does not make it unsure.
+  BOOST_TEST(j->recordAttempt("crashed-early", kJournalT0, JournalAttempt{3, 80, 81}).ok());
+  BOOST_CHECK(j->reconcile("crashed-early", kJournalT0).kind == Kind::kNotFound);
+  BOOST_TEST(j->recordLastPart("crashed-early", kJournalT0).ok());
+  BOOST_CHECK(j->reconcile("crashed-early", kJournalT0).kind == Kind::kUnknown);
+}
+
+BOOST_AUTO_TEST_CASE(keepsTheNextConcatenationReferenceAcrossRestartsAndRewrites) {
+  atoms::testing::TempDir dir;
+  const std::string path = dir.file("j");
+  BOOST_TEST(!openAt(path, kJournalT0)->nextReference().has_value());
+  {
+    auto j = openAt(path, kJournalT0);
+    BOOST_TEST(j->recordAttempt("a", kJournalT0, JournalAttempt{2, 254, 255}).ok());
+    BOOST_TEST(j->recordAttempt("b", kJournalT0, JournalAttempt{2, 255, 0}).ok());
+    BOOST_TEST(j->nextReference().value_or(-1) == 0);
+  }
+  BOOST_TEST(openAt(path, kJournalT0 + hours(1))->nextReference().value_or(-1) == 0);
+  // Every record past the retention is dropped; the reference stays, in the first line.
+  BOOST_TEST(openAt(path, kJournalT0 + kRetention + hours(1))->nextReference().value_or(-1) == 0);
+  BOOST_TEST(openAt(path, kJournalT0 + kRetention + hours(2))->nextReference().value_or(-1) == 0);
+}
+
 BOOST_AUTO_TEST_CASE(ignoresATornLastLine) {
   atoms::testing::TempDir dir;
   const std::string path = dir.file("j");

@@ -134,6 +134,27 @@ BOOST_AUTO_TEST_CASE(theModemDriverNeedsADeviceAndKeepsItsJournalInTheStateDirec
   BOOST_TEST(backoff.message() == "sms.modem.backoff-max-ms is below sms.modem.backoff-min-ms");
 }
 
+BOOST_AUTO_TEST_CASE(theModemReassemblyWindowIsASettingOfOneMinuteToADay) {
+  auto byDefault = load({{"sms.driver", "modem"}, {"sms.modem.device", "/dev/ttyUSB2"}});
+  BOOST_REQUIRE_MESSAGE(byDefault, byDefault.message());
+  BOOST_TEST(byDefault->modem->reassemblyTimeout.count() == 10 * 60 * 1000);
+  auto set = load({{"sms.driver", "modem"},
+                   {"sms.modem.device", "/dev/ttyUSB2"},
+                   {"sms.modem.reassembly-minutes", "1440"}});
+  BOOST_REQUIRE_MESSAGE(set, set.message());
+  BOOST_TEST(set->modem->reassemblyTimeout.count() == 1440LL * 60 * 1000);
+  for (const std::string bad : {"0", "1441", "-5", "ten"}) {
+    auto s = load({{"sms.driver", "modem"},
+                   {"sms.modem.device", "/dev/ttyUSB2"},
+                   {"sms.modem.reassembly-minutes", bad}});
+    BOOST_TEST_CONTEXT(bad) {
+      BOOST_REQUIRE(!s);
+      BOOST_TEST(contains(s.message(), "bad value '" + bad + "' for sms.modem.reassembly-minutes"),
+                 s.message());
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(theSimPinComesFromAPrivateFileOrACredentialAndIsNeverEchoed) {
   const std::string pin = secretFile("pin", "4711\n", 0600);
   auto s = load({{"sms.driver", "modem"},
