@@ -67,9 +67,9 @@ drivers::Readiness ReadinessProbe::check() {
   drivers::Readiness r{false, {{"service", "ok"}}};
   std::unique_lock<std::mutex> lock(turn->mutex);
   if (!posted || !turn->done.wait_for(lock, deadline_, [&] { return turn->ran; })) {
-    r.checks.emplace_back("engine", posted ? "no turn within " + std::to_string(deadline_.count()) +
-                                                 " ms"
-                                           : "stopped");
+    r.checks.emplace_back(
+        "engine",
+        posted ? "no turn within " + std::to_string(deadline_.count()) + " ms" : "stopped");
     return r;
   }
   r.checks.emplace_back("engine", "ok");

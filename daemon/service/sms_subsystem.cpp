@@ -70,16 +70,12 @@ std::function<void(const drivers::modem::ModemNotice&)> modemNoticeLog(Poco::Log
                  {{"to", number}, {"answer", n.detail}});
       return;
     }
-    using Subject = drivers::modem::CmsErrorSubject;
-    const Subject subject = drivers::modem::cmsErrorSubject(n.cmsError);
     logWarning(logger,
                "the modem refused to send a text (+CMS ERROR " + std::to_string(n.cmsError) +
                    ") to " + number,
                {{"to", number},
                 {"cms_error", n.cmsError},
-                {"about", subject == Subject::kRecipient ? "recipient"
-                          : subject == Subject::kContent ? "content"
-                                                         : "transport"},
+                {"about", drivers::sendErrorCauseName(drivers::modem::cmsErrorCause(n.cmsError))},
                 {"answer", n.detail}});
   };
 }

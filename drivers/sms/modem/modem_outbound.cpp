@@ -40,7 +40,7 @@ std::int64_t epochMillis(SmsClock::time_point t) {
 
 // --- +CMS ERROR --------------------------------------------------------------------------------
 
-CmsErrorSubject cmsErrorSubject(int code) {
+SendErrorCause cmsErrorCause(int code) {
   switch (code) {
     case 1:   // unassigned (unallocated) number
     case 8:   // operator determined barring
@@ -50,15 +50,15 @@ CmsErrorSubject cmsErrorSubject(int code) {
     case 27:  // destination out of service
     case 28:  // unidentified subscriber
     case 30:  // unknown subscriber
-      return CmsErrorSubject::kRecipient;
+      return SendErrorCause::kRecipient;
     case 96:   // invalid mandatory information
     case 97:   // message type non-existent or not implemented
     case 99:   // information element non-existent or not implemented
     case 304:  // invalid PDU mode parameter
     case 305:  // invalid text mode parameter
-      return CmsErrorSubject::kContent;
+      return SendErrorCause::kContent;
     default:
-      return CmsErrorSubject::kTransport;
+      return SendErrorCause::kTransport;
   }
 }
 
@@ -187,8 +187,10 @@ SendResult ModemOutbound::send(const ModemJob& job) {
     if (references.empty() && refused) {
       if (journal_) (void)journal_->recordRefused(key, config_.now());
       const bool retryable = !cms || cmsErrorIsRetryable(r.final.code);
-      return SendError{retryable, (cms ? "the modem refused to send the message (" + what + ")"
-                                       : "the modem did not send the message: " + what)};
+      SendError error{retryable, (cms ? "the modem refused to send the message (" + what + ")"
+                                      : "the modem did not send the message: " + what)};
+      if (cms) error.cause = cmsErrorCause(r.final.code);
+      return error;
     }
     if (!last || refused) {
       // The last part did not go out: the recipient holds at most an incomplete text.

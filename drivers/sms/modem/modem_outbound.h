@@ -51,13 +51,12 @@ class SubmitEncoder {
   std::atomic<std::uint8_t> nextReference_;
 };
 
-// What a +CMS ERROR on AT+CMGS is about (27.005 3.2.5, 24.011 E.2 / 23.040 9.2.3.22), for the
-// outbox's classification of a refused send: the recipient (1 unassigned number, 21 short message
-// transfer rejected, ...), the message itself (96 invalid mandatory information, 304/305 invalid
-// PDU or text mode parameter, ...), or the way there (everything else: the network, the SIM, the
-// modem).
-enum class CmsErrorSubject { kTransport, kRecipient, kContent };
-CmsErrorSubject cmsErrorSubject(int code);
+// What a +CMS ERROR on AT+CMGS is about (27.005 3.2.5, 24.011 E.2 / 23.040 9.2.3.22), the
+// SendError's cause: the recipient (1 unassigned number, 21 short message transfer rejected,
+// ...), the message itself (96 invalid mandatory information, 304/305 invalid PDU or text mode
+// parameter, ...), or the way there (everything else: the network, the SIM, the modem: kTransport,
+// which is what BRK-CONN-modem counts).
+SendErrorCause cmsErrorCause(int code);
 // Whether sending the same message again can succeed after this +CMS ERROR.
 bool cmsErrorIsRetryable(int code);
 

@@ -506,19 +506,26 @@ BOOST_AUTO_TEST_CASE(logsAndReturnsASendTheModemRefused) {
   BOOST_TEST(r.error().retryable);
   BOOST_TEST(!r.error().maybeAccepted);
   BOOST_TEST(r.error().message == "the modem refused to send the message (+CMS ERROR: 38)");
+  BOOST_TEST(sendErrorCauseName(r.error().cause) == "transport");
+  modem.failNextSends(1, 1);  // unassigned number: about the recipient, no outage
+  const SendResult unassigned = send("k-1", "+15551234568", "hi");
+  BOOST_TEST_REQUIRE(!unassigned.ok());
+  BOOST_TEST(!unassigned.error().retryable);
+  BOOST_TEST(sendErrorCauseName(unassigned.error().cause) == "recipient");
+  BOOST_TEST(!unassigned.error().aboutTheConnection());
   const auto told = noticesOf(ModemNotice::Kind::kSendRefused);
-  BOOST_TEST_REQUIRE(told.size() == 1u);
+  BOOST_TEST_REQUIRE(told.size() == 2u);
   BOOST_TEST(told[0].number == "+15551234567");
   BOOST_TEST(told[0].cmsError == 38);
   BOOST_TEST(told[0].detail.find("+CMS ERROR: 38") != std::string::npos);
-  BOOST_TEST(gateway->health().sendsRefused == 1u);
-  BOOST_CHECK(cmsErrorSubject(1) == CmsErrorSubject::kRecipient);
-  BOOST_CHECK(cmsErrorSubject(21) == CmsErrorSubject::kRecipient);
-  BOOST_CHECK(cmsErrorSubject(96) == CmsErrorSubject::kContent);
-  BOOST_CHECK(cmsErrorSubject(304) == CmsErrorSubject::kContent);
-  BOOST_CHECK(cmsErrorSubject(305) == CmsErrorSubject::kContent);
-  BOOST_CHECK(cmsErrorSubject(38) == CmsErrorSubject::kTransport);
-  BOOST_CHECK(cmsErrorSubject(500) == CmsErrorSubject::kTransport);
+  BOOST_TEST(gateway->health().sendsRefused == 2u);
+  BOOST_CHECK(cmsErrorCause(1) == SendErrorCause::kRecipient);
+  BOOST_CHECK(cmsErrorCause(21) == SendErrorCause::kRecipient);
+  BOOST_CHECK(cmsErrorCause(96) == SendErrorCause::kContent);
+  BOOST_CHECK(cmsErrorCause(304) == SendErrorCause::kContent);
+  BOOST_CHECK(cmsErrorCause(305) == SendErrorCause::kContent);
+  BOOST_CHECK(cmsErrorCause(38) == SendErrorCause::kTransport);
+  BOOST_CHECK(cmsErrorCause(500) == SendErrorCause::kTransport);
 }
 
 BOOST_AUTO_TEST_CASE(continuesTheConcatenationReferenceAfterARestart) {
