@@ -1,4 +1,4 @@
-// HELP and WHY (answers.h).
+// HELP, WHY and a text too long to read (answers.h).
 #include <cstdint>
 
 #include "sms/conversation/answers.h"
@@ -10,6 +10,11 @@ namespace atoms::sms::conversation {
 Result<bool> answerHelp(Handling& h) {
   h.outcome = "help";
   return h.answerWith(MessageClass::kThreadReply, helpText(h.context));
+}
+
+Result<bool> answerTooLong(Handling& h) {
+  h.outcome = "too_long";
+  return h.answerWith(MessageClass::kThreadReply, tooLongText(h.context));
 }
 
 Result<bool> answerWhy(Handling& h) {

@@ -51,6 +51,9 @@ Result<bool> answerHelp(Handling& h);
 // The sources of the receipt of the last text sent to the number (why_text.h), or that nothing was
 // sent yet. Always answers.
 Result<bool> answerWhy(Handling& h);
+// (answer_help_why.cpp) A text the inbox refused for its length (inbox.h): nothing of it can be
+// read; the sender is told once to send a shorter one. Always answers.
+Result<bool> answerTooLong(Handling& h);
 
 // --- Situations rather than intents (intent_table.h says when) ---
 // (answer_unknown_number.cpp) A number not on the roster: one polite reply per number per local day

@@ -51,6 +51,12 @@ const IntentRow& rowOf(Intent intent) { return kTable[static_cast<std::size_t>(i
 }  // namespace
 
 Status answer(Handling& h) {
+  if (!h.row.refusal.empty()) {
+    // Its text was refused for its length (mailbox/inbox.h): no intent to read, one answer.
+    Result<bool> answered = h.contact ? answerTooLong(h) : answerUnknownNumber(h);
+    if (!answered) return answered.error();
+    return Status::success();
+  }
   for (Intent intent : h.text.intents) {
     const IntentRow& row = rowOf(intent);
     Result<bool> answered = false;

@@ -10,7 +10,9 @@
 //   reply instead (STOP, START for an opted-out number and safety are everyone's);
 // - writes frozen (kill switch L2+): an intent meant for the ReplyHandler (the turn: an offer
 //   reply, an approval, conversation) is parked instead.
-// The last intent is always the turn, which always answers.
+// The last intent is always the turn, which always answers. A row whose text the inbox refused for
+// its length has no intent: its sender is told it was too long (or, not on the roster, gets the
+// unknown-number reply).
 //
 // Threading: on the store's writer, inside the message's transaction. Errors: the handlers'.
 #pragma once

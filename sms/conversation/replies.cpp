@@ -59,6 +59,17 @@ std::string offersResumedText(const ReplyContext& c) {
   return "Thanks, " + c.site + " shift offers are back on. Questions: " + c.humanText() + ".";
 }
 
+std::string tooLongText(const ReplyContext& c) {
+  if (c.spanish()) {
+    return "Tu mensaje era demasiado largo para leerlo (más de 1600 caracteres). Envía uno más "
+           "corto, por favor. Para hablar con una persona: " +
+           c.humanText() + ".";
+  }
+  return "Your text was too long for me to read (over 1,600 characters). Please send a shorter "
+         "one. To reach a person: " +
+         c.humanText() + ".";
+}
+
 std::string helpText(const ReplyContext& c) {
   if (c.spanish()) {
     return "Asistente automático de turnos de " + c.site +

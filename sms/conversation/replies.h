@@ -41,6 +41,8 @@ std::string offersPausedText(const ReplyContext& c);
 std::string offersResumedText(const ReplyContext& c);
 // HELP/INFO/AYUDA: who this is, that it is automated, how to reach a person, how to stop.
 std::string helpText(const ReplyContext& c);
+// To a person whose text was refused for its length (over 1,600 characters, through the modem).
+std::string tooLongText(const ReplyContext& c);
 // The once-a-day reply to a number that is not on the roster.
 std::string unknownNumberText(const ReplyContext& c);
 // An offer reply (a code, taken or declined) when nothing handles offers, or the code is closed.

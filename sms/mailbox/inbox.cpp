@@ -134,7 +134,9 @@ Result<InboxRow> Inbox::storeInbound(Database& db, AuditLog::Batch& batch,
     // Addresses are kept only if usable (a refusal may be answered); never the body.
     row.from = checkAddress(message.from, "sender") ? message.from : "";
     row.to = checkAddress(message.to, "recipient") ? message.to : "";
-    row.state = InboxState::kRefused;
+    // Too long from a usable sender (checkInbound checks the addresses first): the text is
+    // refused, the row waits to be answered once ("too long, send a shorter one").
+    row.state = valid.kind() == ErrorKind::kRefused ? InboxState::kNew : InboxState::kRefused;
     row.refusal = "inbound SMS " + message.providerId + " from " + maskNumber(message.from) + ": " +
                   valid.message();
   }

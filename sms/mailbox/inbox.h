@@ -6,10 +6,12 @@
 //
 // - Dedup: one row per (gateway, provider id). A redelivery returns ok and stores nothing.
 // - Bad input (body over 1,600 characters, invalid UTF-8, NUL bytes, a sender that is not a
-//   printable address) is refused for good: a row in state `refused` without the body, an
-//   "sms.in.refused" entry naming the problem, and ok to the driver so the peer stops
-//   redelivering. A message without a provider id cannot be deduplicated: error, audited, nothing
-//   stored. Emoji and every script are accepted as they are.
+//   printable address) is refused for good: a row without the body, an "sms.in.refused" entry
+//   naming the problem, and ok to the driver so the peer stops redelivering. The row is in state
+//   `refused`, except a text refused only for its length from a usable sender (possible through
+//   the modem): that row is `new`, with its refusal and no body, so the conversation layer tells
+//   the sender once that it was too long. A message without a provider id cannot be deduplicated:
+//   error, audited, nothing stored. Emoji and every script are accepted as they are.
 // - Delivery reports are passed to the Outbox (Outbox::applyReport).
 //
 // Group commit (docs/sms-mailbox.md, "How inbound is committed"): concurrent acceptInbound() calls
@@ -56,7 +58,9 @@ struct InboxRow {
   std::string to;
   std::string body;  // empty when refused
   InboxState state = InboxState::kNew;
-  std::string refusal;  // why it was refused, one line
+  // Why it was refused, one line. Also set on a `new` row whose text alone was refused for its
+  // length: the row has no body and is there to be answered.
+  std::string refusal;
   TimePoint receivedAt{};
   TimePoint storedAt{};
   std::optional<TimePoint> handledAt;

@@ -11,7 +11,8 @@ Status checkBody(std::string_view body) {
   // Cheap bound first: more than 4 bytes per allowed character cannot be within the limit.
   if (body.size() > 4 * kMaxBodyCharacters) {
     return makeError("body is " + std::to_string(body.size()) + " bytes, over the limit of " +
-                     std::to_string(kMaxBodyCharacters) + " characters");
+                         std::to_string(kMaxBodyCharacters) + " characters",
+                     ErrorKind::kRefused);
   }
   std::size_t characters = 0;
   for (std::size_t i = 0; i < body.size(); ++characters) {
@@ -21,7 +22,8 @@ Status checkBody(std::string_view body) {
   }
   if (characters > kMaxBodyCharacters) {
     return makeError("body is " + std::to_string(characters) + " characters, over the limit of " +
-                     std::to_string(kMaxBodyCharacters));
+                         std::to_string(kMaxBodyCharacters),
+                     ErrorKind::kRefused);
   }
   return Status::success();
 }

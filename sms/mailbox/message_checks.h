@@ -23,8 +23,9 @@ inline constexpr std::size_t kMaxTokenLength = 128;
 
 // Ok for well-formed UTF-8 without NUL bytes and at most kMaxBodyCharacters characters (empty is
 // ok here: an inbound picture message has no text; the outbox refuses empty bodies itself).
-// Errors: "body contains a NUL byte (at byte 4)", "body is not valid UTF-8 (at byte 17)",
-// "body is 1723 characters, over the limit of 1600".
+// Errors: "body contains a NUL byte (at byte 4)", "body is not valid UTF-8 (at byte 17)" (kind
+// kOther); "body is 1723 characters, over the limit of 1600" (kind kRefused: only its length is
+// wrong, and the sender can be asked for a shorter one).
 Status checkBody(std::string_view body);
 
 // "+" then 8 to 15 digits, the first not 0 (drivers/sms/phone_number.h).

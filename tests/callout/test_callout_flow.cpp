@@ -337,6 +337,26 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(offTopicTextsGetHonestAnswersAndOpenNothing, Site,
   BOOST_TEST(offersTo(f, kBen) == 1);
 }
 
+// Over 1,600 characters (possible through the modem): the text is refused and not kept, and the
+// sender hears once that it was too long (the issue "Call-outs and texts", defect 7).
+BOOST_FIXTURE_TEST_CASE(aTextTooLongToReadIsAnsweredOnceAndActedOnNever, ServedSite) {
+  const std::string tooLong = "Jamal didn't show. " + std::string(1700, 'x');
+  text(kRosa, tooLong);
+  BOOST_REQUIRE_EQUAL(textsTo(kRosa).size(), 1u);
+  BOOST_TEST(lastTo(kRosa).find("Your text was too long for me to read (over 1,600 characters). "
+                                "Please send a shorter one. To reach a person: Kwame") == 0,
+             lastTo(kRosa));
+  BOOST_TEST(offersTo(*this, kBen) == 0);
+  BOOST_TEST(entries("sms.in.refused").size() == 1u);
+  advance(10min);
+  BOOST_TEST(textsTo(kRosa).size() == 1u);  // once
+  text("+15559990000", tooLong);            // a number not on the roster: the usual reply
+  BOOST_TEST(lastTo("+15559990000").find("automated staffing assistant") != std::string::npos);
+  text(kRosa, "Jamal didn't show");  // the shorter one is read and acted on
+  BOOST_TEST(textsTo(kRosa).size() == 2u);
+  BOOST_TEST(entries("callout.open").size() == 1u);
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(laterWavesPauseWhileTheKillSwitchFreezesWritesAndGoOnAfter, Site,
                               Sites) {
   Site f;

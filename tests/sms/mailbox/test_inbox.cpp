@@ -70,11 +70,13 @@ BOOST_AUTO_TEST_CASE(badInputIsRefusedForGoodAuditedAndNeverProcessedTwice) {
     std::string name;
     std::string body;
     std::string problem;
+    std::string state;  // too long: `new` without its text, to be answered once
   };
   const Case cases[] = {
-      {"too long", std::string(1601, 'x'), "1601 characters, over the limit of 1600"},
-      {"invalid UTF-8", "hi \xFF there", "not valid UTF-8 (at byte 3)"},
-      {"NUL byte", std::string("hi\0there", 8), "NUL byte (at byte 2)"},
+      {"too long", std::string(1601, 'x'), "1601 characters, over the limit of 1600", "new"},
+      {"far too long", std::string(7000, 'x'), "7000 bytes, over the limit of 1600", "new"},
+      {"invalid UTF-8", "hi \xFF there", "not valid UTF-8 (at byte 3)", "refused"},
+      {"NUL byte", std::string("hi\0there", 8), "NUL byte (at byte 2)", "refused"},
   };
   MailboxFixture f;
   int n = 0;
@@ -84,8 +86,8 @@ BOOST_AUTO_TEST_CASE(badInputIsRefusedForGoodAuditedAndNeverProcessedTwice) {
       // Ok: the refusal is what got committed, so the driver acknowledges and the peer stops.
       BOOST_TEST(f.gateway.deliverInbound(text(id, c.body)).ok());
       BOOST_TEST(f.gateway.deliverInbound(text(id, c.body)).ok());
-      BOOST_TEST(committedRows(f.stateDir, "provider_id = '" + id +
-                                               "' AND state = 'refused' AND body IS NULL") == 1);
+      BOOST_TEST(committedRows(f.stateDir, "provider_id = '" + id + "' AND state = '" + c.state +
+                                               "' AND body IS NULL AND refusal IS NOT NULL") == 1);
       const auto refused = f.entries("sms.in.refused");
       BOOST_TEST_REQUIRE(refused.size() == static_cast<std::size_t>(n));  // once per message
       const std::string reason = refused.back().body.find("reason")->asString();
@@ -94,8 +96,13 @@ BOOST_AUTO_TEST_CASE(badInputIsRefusedForGoodAuditedAndNeverProcessedTwice) {
     }
   }
   BOOST_TEST(f.entries("sms.in").empty());
+  // For the conversation layer: only the two too long, without a word of their text.
   auto pending = f.inbox->unhandled(10);
-  BOOST_TEST(pending->empty());  // nothing for the conversation layer to act on
+  BOOST_REQUIRE_EQUAL(pending->size(), 2u);
+  for (const InboxRow& row : *pending) {
+    BOOST_TEST(row.body.empty());
+    BOOST_TEST(row.refusal.find("over the limit of 1600") != std::string::npos, row.refusal);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(aSenderThatIsNotAnAddressIsRefused) {
