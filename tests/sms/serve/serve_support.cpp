@@ -175,4 +175,11 @@ drivers::modem::DeliverPdu gsm7Deliver(const std::string& from, const std::strin
   return d;
 }
 
+drivers::modem::DeliverPdu gsm7DeliverPart(const std::string& from, const std::string& text,
+                                           drivers::modem::ConcatInfo part) {
+  drivers::modem::DeliverPdu d = gsm7Deliver(from, text);
+  d.userData.concat = part;
+  return d;
+}
+
 }  // namespace atoms::test

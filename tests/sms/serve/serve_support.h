@@ -82,5 +82,8 @@ std::size_t fatalLines(const std::string& log);
 
 // An SMS-DELIVER from `from` with a GSM-7 text (ASCII only).
 drivers::modem::DeliverPdu gsm7Deliver(const std::string& from, const std::string& text);
+// One part of a concatenated GSM-7 message (a part holds at most 153 characters).
+drivers::modem::DeliverPdu gsm7DeliverPart(const std::string& from, const std::string& text,
+                                           drivers::modem::ConcatInfo part);
 
 }  // namespace atoms::test

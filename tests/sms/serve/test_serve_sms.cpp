@@ -253,6 +253,58 @@ BOOST_AUTO_TEST_CASE(modemInboundSmsReachesTheStoreAndOutboundLeavesThroughTheMo
   BOOST_TEST(modem.sent()[1].pdu->destination == kStaff);
 }
 
+// Through the modem (the issue "Call-outs and texts", defects 7 and 10): a long text of 12 parts,
+// over 1,600 characters, is refused for its length and answered once; a part of it that the
+// network delivers again after it was handled is recognised, deleted and dropped, never stored
+// or answered as a message of its own.
+BOOST_AUTO_TEST_CASE(modemTooLongTextIsAnsweredOnceAndARepeatedPartIsDropped) {
+  SmsSite site;
+  drivers::modem::testing::SimulatedModem modem;
+  const std::string config = site.config(
+      "sms.driver = modem\n"
+      "sms.modem.device = " +
+      modem.devicePath() +
+      "\n"
+      "sms.modem.own-number = " +
+      kBoxNumber +
+      "\n"
+      "sms.modem.command-timeout-ms = 2000\n"
+      "sms.modem.backoff-min-ms = 20\n"
+      "sms.modem.backoff-max-ms = 200\n");
+  ChildProcess serve({edgeBinary(), "serve", "--config", config});
+  BOOST_REQUIRE_MESSAGE(serve.waitForStderr("msg=\"modem ready\"", kDeadline), serve.err());
+
+  constexpr int kParts = 12;  // 12 x 150 = 1,800 characters
+  const auto part = [&](int n) {
+    const std::string text(150, static_cast<char>('a' + n));
+    return gsm7DeliverPart(kStaff, text,
+                           drivers::modem::ConcatInfo{77, kParts, static_cast<std::uint8_t>(n)});
+  };
+  for (int n = 1; n <= kParts; ++n) modem.injectDeliver(part(n));
+  BOOST_REQUIRE_MESSAGE(modem.waitFor([&] { return modem.sent().size() >= 1; }, kDeadline),
+                        serve.err());
+  modem.injectDeliver(part(3));  // again, after the message was handled
+  BOOST_REQUIRE_MESSAGE(
+      serve.waitForStderr("a part of a text already handled came again from the network",
+                          kDeadline),
+      serve.err());
+  BOOST_REQUIRE_MESSAGE(modem.waitFor([&] { return modem.storage().empty(); }, kDeadline),
+                        serve.err());
+
+  serve.signal(SIGTERM);
+  BOOST_REQUIRE_MESSAGE(serve.wait(kDeadline).value_or(-1) == 0, serve.err());
+  const StoredSms stored = readStore(site.stateDir);
+  BOOST_REQUIRE_EQUAL(stored.inbound.size(), 1u);  // the repeated part made no message
+  const sms::mailbox::InboxRow& row = stored.inbound[0];
+  BOOST_TEST(row.body.empty());  // nothing of the text is kept
+  BOOST_TEST(row.refusal.find("1800 characters, over the limit of 1600") != std::string::npos,
+             row.refusal);
+  BOOST_TEST(sms::mailbox::inboxStateName(row.state) == "handled");
+  BOOST_TEST(stored.count("sms.in.refused") == 1u);
+  BOOST_REQUIRE_EQUAL(modem.sent().size(), 1u);  // one answer (to a number not on the roster)
+  BOOST_TEST(modem.sent()[0].pdu->destination == kStaff);
+}
+
 BOOST_AUTO_TEST_CASE(anAbsentModemIsNotAStartFailureAndIsSaidOnce) {
   SmsSite site;
   const std::string config = site.config(
