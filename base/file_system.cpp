@@ -1,6 +1,7 @@
 #include "base/file_system.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -93,6 +94,15 @@ class PosixWritableFile final : public WritableFile {
   int fd_;
 };
 
+class PosixFileLock final : public FileLock {
+ public:
+  explicit PosixFileLock(int fd) : fd_(fd) {}
+  ~PosixFileLock() override { ::close(fd_); }  // closing the descriptor releases the lock
+
+ private:
+  int fd_;
+};
+
 class PosixFileSystem final : public FileSystem {
  public:
   Result<std::unique_ptr<WritableFile>> createFile(const std::string& path, CreateMode how,
@@ -143,6 +153,21 @@ class PosixFileSystem final : public FileSystem {
     ::close(fd);
     if (rc != 0) return fileSystemError(err);
     return Status::success();
+  }
+
+  Result<std::unique_ptr<FileLock>> lockFile(const std::string& path) override {
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) return fileSystemError(errno);
+    int rc = 0;
+    do {
+      rc = ::flock(fd, LOCK_EX);
+    } while (rc != 0 && errno == EINTR);
+    if (rc != 0) {
+      const int err = errno;
+      ::close(fd);
+      return fileSystemError(err);
+    }
+    return std::unique_ptr<FileLock>(std::make_unique<PosixFileLock>(fd));
   }
 };
 

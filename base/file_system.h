@@ -59,6 +59,14 @@ class WritableFile {
   virtual Status close() = 0;
 };
 
+// An exclusive advisory lock (flock(2)) on a file, held until the object is destroyed. It
+// serialises the processes (and the threads, each with its own lock object) that update one durable
+// file: `serve` and the `export-segments` or `verify` run beside it, for the audit high-water file.
+class FileLock {
+ public:
+  virtual ~FileLock() = default;
+};
+
 enum class CreateMode {
   kTruncate,   // O_CREAT | O_TRUNC: creates the file or empties an existing one
   kExclusive,  // O_CREAT | O_EXCL | O_NOFOLLOW: error (kind kRefused) when the path exists
@@ -89,6 +97,10 @@ class FileSystem {
   // fsync(2) on a directory, so that the entries created, renamed or removed in it survive a
   // power cut.
   virtual Status syncDirectory(const std::string& dir) = 0;
+  // Takes the exclusive lock of `path` (created empty, mode 0600, when missing), waiting for
+  // whoever holds it. The lock file is never removed: removing it would let two holders lock two
+  // different files of the same name.
+  virtual Result<std::unique_ptr<FileLock>> lockFile(const std::string& path) = 0;
 };
 
 // The Error a FileSystem returns for errno `err` (message and kind as the contract above says).

@@ -37,9 +37,27 @@ Result<AuditLog> AuditLog::open(Database& db, SigningKey key, std::string siteId
   }
   if (highWaterPath.empty()) return makeError("audit log: no high-water file path");
   AuditLog log(db, std::move(key), std::move(siteId), std::move(highWaterPath), fs);
-  if (Status s = log.load(); !s) return s.error();
-  if (Status s = log.checkHighWater(); !s) return s.error();
+  // The mark first, the database second: a checkpoint is recorded in the mark only after it was
+  // committed, so a database read after the mark holds at least the mark's size, however fast
+  // `serve` appends beside a reader (export-segments, verify).
+  auto recorded = log.readHighWater();
+  if (!recorded) return recorded.error();
+  if (Status s = log.loadSnapshot(); !s) return s.error();
+  if (Status s = log.checkHighWater(*recorded); !s) return s.error();
   return log;
+}
+
+Status AuditLog::loadSnapshot() {
+  // One read transaction: the entries and the checkpoints of one moment, whatever commits
+  // meanwhile.
+  if (Status s = db_->exec("BEGIN"); !s) {
+    return makeError("audit log: cannot begin reading: " + s.message());
+  }
+  Status loaded = load();
+  if (Status s = db_->exec(loaded ? "COMMIT" : "ROLLBACK"); !s && loaded) {
+    return makeError("audit log: cannot end reading: " + s.message());
+  }
+  return loaded;
 }
 
 Status AuditLog::load() {
@@ -119,21 +137,27 @@ Status AuditLog::load() {
   return Status::success();
 }
 
-Status AuditLog::checkHighWater() {
+Result<std::optional<Checkpoint>> AuditLog::readHighWater() const {
   auto content = readFileToString(hwPath_, *fs_);
   if (!content && content.kind() != ErrorKind::kNotFound) {
     return makeError("audit log: cannot read the high-water file " + hwPath_ + ": " +
                      content.message());
   }
-  if (content) {
-    const std::string& note = *content;
-    const std::string at = "audit log: high-water file " + hwPath_ + " ";
-    if (note.size() > kMaxHighWaterBytes) return makeError(at + "is too large");
-    auto text = openNote(note, key_.verifier());
-    if (!text) return makeError(at + "is not a checkpoint by the site key: " + text.message());
-    auto cp = parseCheckpointBody(*text);
-    if (!cp) return makeError(at + "does not parse: " + cp.message());
-    if (cp->origin != origin()) return makeError(at + "is for another log: " + cp->origin);
+  if (!content) return std::optional<Checkpoint>();
+  const std::string& note = *content;
+  const std::string at = "audit log: high-water file " + hwPath_ + " ";
+  if (note.size() > kMaxHighWaterBytes) return makeError(at + "is too large");
+  auto text = openNote(note, key_.verifier());
+  if (!text) return makeError(at + "is not a checkpoint by the site key: " + text.message());
+  auto cp = parseCheckpointBody(*text);
+  if (!cp) return makeError(at + "does not parse: " + cp.message());
+  if (cp->origin != origin()) return makeError(at + "is for another log: " + cp->origin);
+  return std::optional<Checkpoint>(std::move(*cp));
+}
+
+Status AuditLog::checkHighWater(const std::optional<Checkpoint>& recorded) {
+  if (recorded) {
+    const Checkpoint* cp = &*recorded;
     if (cp->size > signedSize()) {
       return makeError(
           "audit log: refusing to open: this database is older than the log already signed "
@@ -248,11 +272,23 @@ Result<std::string> AuditLog::checkpointAt(std::uint64_t size) const {
 Result<std::string> AuditLog::publishCheckpoint(std::uint64_t size) {
   auto note = checkpointAt(size);
   if (!note) return note;
-  // Record first, publish second: once a note may be out, the file already holds its size.
-  if (size > highWaterSize_) {
-    if (Status s = writeHighWater(*note); !s) return s.error();
-    highWaterSize_ = size;
+  if (size <= highWaterSize_) return note;
+  // Record first, publish second: once a note may be out, the file already holds its size. Other
+  // processes record into the same file (serve, and a reading command beside it that catches the
+  // mark up): under the lock, the file is read again and only ever raised, never lowered.
+  auto lock = fs_->lockFile(hwPath_ + ".lock");
+  if (!lock) {
+    return makeError("audit log: cannot lock the high-water file " + hwPath_ +
+                     ".lock: " + lock.message());
   }
+  auto recorded = readHighWater();
+  if (!recorded) return recorded.error();
+  if (*recorded && (*recorded)->size >= size) {
+    highWaterSize_ = (*recorded)->size;
+    return note;
+  }
+  if (Status s = writeHighWater(*note); !s) return s.error();
+  highWaterSize_ = size;
   return note;
 }
 

@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -92,10 +93,11 @@ class AuditLog {
   // The stored checkpoint note for `size`; error when that size was never signed.
   Result<std::string> checkpointAt(std::uint64_t size) const;
 
-  // Records (size, root) in the high-water file when larger than what it holds (write tmp, fsync,
-  // rename, fsync dir), then returns the note. Call it before a checkpoint leaves the box (export,
-  // sync). Error when the size was never signed or the file cannot be written (then nothing may be
-  // published).
+  // Records (size, root) in the high-water file when larger than what it holds (under the lock
+  // file <high-water>.lock, shared with every process that opens the log: read the file again,
+  // write tmp, fsync, rename, fsync dir; never lower), then returns the note. Call it before a
+  // checkpoint leaves the box (export, sync). Error when the size was never signed or the file
+  // cannot be written (then nothing may be published).
   Result<std::string> publishCheckpoint(std::uint64_t size);
   // The size the high-water file records (0 when it records nothing yet).
   std::uint64_t highWaterSize() const { return highWaterSize_; }
@@ -109,8 +111,12 @@ class AuditLog {
         hwPath_(std::move(highWaterPath)),
         fs_(&fs) {}
 
+  Status loadSnapshot();  // load() inside one read transaction
   Status load();
-  Status checkHighWater();
+  // The high-water file's checkpoint, verified with the site key; nullopt when there is no file.
+  Result<std::optional<Checkpoint>> readHighWater() const;
+  // Refuses a database behind or beside `recorded`, then catches the mark up to signedSize().
+  Status checkHighWater(const std::optional<Checkpoint>& recorded);
   Status writeHighWater(const std::string& note);
 
   Database* db_;

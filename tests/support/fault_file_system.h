@@ -78,6 +78,10 @@ class FaultFileSystem final : public FileSystem {
   Result<std::unique_ptr<WritableFile>> createFile(const std::string& path, CreateMode how,
                                                    unsigned mode) override;
   Result<std::unique_ptr<ReadableFile>> openForRead(const std::string& path) override;
+  // Straight to the real file system: a lock is no write, and a power cut releases it anyway.
+  Result<std::unique_ptr<FileLock>> lockFile(const std::string& path) override {
+    return real_.lockFile(path);
+  }
   bool exists(const std::string& path) override;
   Result<FileInfo> stat(const std::string& path) override;
   Status rename(const std::string& from, const std::string& to) override;
