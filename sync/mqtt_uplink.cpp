@@ -202,6 +202,7 @@ void MqttUplink::restartFromAcked(const char* why) {
   inflight_.clear();
   sent_ = acked_.size;
   lastProgress_ = now_();
+  lastRestart_ = lastProgress_;
   pump();
 }
 
@@ -307,7 +308,15 @@ void MqttUplink::onAck(const std::string& payload) {
                      ack->size, ack->root);
   }
   if (ack->size <= acked_.size) {
-    ++stats_.acksDuplicate;  // a redelivery, or the cloud re-acking a resend: nothing to do
+    ++stats_.acksDuplicate;  // a redelivery, or the cloud re-acking a resend
+    // The cloud still at the acked size while later segments are out: one of them went missing
+    // (an ingest member that took it is gone). Publish again from there now, not after the ack
+    // timeout; the holdoff keeps a burst of such acks to one resend.
+    if (ack->size == acked_.size && !inflight_.empty() &&
+        now_() - lastRestart_ >= options_.gapResendHoldoff) {
+      ++stats_.gapResends;
+      restartFromAcked("the cloud is missing a segment after the acked size");
+    }
     return;
   }
   const auto& sizes = log_.signedSizes();

@@ -54,9 +54,12 @@ namespace atoms::sync {
 
 struct UplinkOptions {
   std::size_t maxSegmentBytes = 1024 * 1024;
-  std::size_t window = 4;                             // segments out beyond the acked size
-  std::chrono::milliseconds pollInterval{1000};       // how often the log is checked for growth
-  std::chrono::milliseconds ackTimeout{30000};        // then resend from the acked size
+  std::size_t window = 4;                        // segments out beyond the acked size
+  std::chrono::milliseconds pollInterval{1000};  // how often the log is checked for growth
+  std::chrono::milliseconds ackTimeout{30000};   // then resend from the acked size
+  // An ack of the acked size again while later segments are out says the cloud missed one (an
+  // ingest member took it and went): resend from the acked size at once, at most this often.
+  std::chrono::milliseconds gapResendHoldoff{1000};
   std::chrono::milliseconds statusInterval{60000};    // online status refresh
   std::chrono::milliseconds disconnectTimeout{2000};  // stop(): wait for the offline status
   BackoffPolicy backoff;
@@ -75,7 +78,7 @@ struct UplinkStats {
   bool connected = false;
   std::uint64_t logSize = 0, ackedSize = 0, sentSize = 0;
   std::uint64_t connects = 0, connectFailures = 0, connectionsLost = 0;
-  std::uint64_t segmentsPublished = 0, publishFailures = 0, resends = 0;
+  std::uint64_t segmentsPublished = 0, publishFailures = 0, resends = 0, gapResends = 0;
   std::uint64_t acksAccepted = 0, acksDuplicate = 0, acksRefused = 0;
   std::uint64_t checkpointsPruned = 0;
   std::uint64_t commandsApplied = 0, commandsRefused = 0, commandResultsUnpublished = 0;
@@ -171,6 +174,7 @@ class MqttUplink {
   std::uint64_t sent_ = 0;  // next segment starts here (0 or a signed size)
   std::deque<Inflight> inflight_;
   TimePoint lastProgress_{};  // last ack progress, or when the first segment went out
+  TimePoint lastRestart_{};   // when publishing last started again from the acked size
   TimePoint lastStatus_{};
   TimePoint lastRetention_{};
   bool publishFailureLogged_ = false;

@@ -188,12 +188,13 @@ Result<std::unique_ptr<PahoTransport>> PahoTransport::create(MqttSettings settin
     o.set_connect_timeout(st.connectTimeout);
     o.set_max_inflight(st.maxInflight);
     o.set_automatic_reconnect(false);
+    const bool persistent = st.sessionExpiry.count() > 0;
     if (st.mqttVersion == 5) {
-      o.set_clean_start(false);
+      o.set_clean_start(!persistent);
       o.set_properties(mqtt::properties{
           {mqtt::property::SESSION_EXPIRY_INTERVAL, static_cast<int>(st.sessionExpiry.count())}});
     } else {
-      o.set_clean_session(false);
+      o.set_clean_session(!persistent);
     }
     if (st.will) o.set_will(mqtt::will_options(st.will->topic, st.will->payload, 1, true));
     if (!st.username.empty()) {

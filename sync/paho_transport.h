@@ -31,6 +31,8 @@ struct MqttSettings {
   std::string uri;  // tcp://, mqtt://, ssl://, mqtts:// host:port
   std::string clientId;
   int mqttVersion = 5;  // 5, or 4 for 3.1.1
+  // How long the broker keeps the session after a disconnect; 0: none (clean start, or clean
+  // session on 3.1.1), the session ends with the connection.
   std::chrono::seconds sessionExpiry{7 * 24 * 3600};
   std::chrono::seconds keepAlive{30};
   std::chrono::seconds connectTimeout{10};

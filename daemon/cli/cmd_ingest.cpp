@@ -178,6 +178,17 @@ int runIngest(const Args& args, Io& io) {
       }
       options.reorderWait = std::chrono::milliseconds(*ms);
     }
+    // 0 by default: a member that stops or dies leaves the shared subscription at once, instead
+    // of a persistent session that goes on taking its share of the segments (docs/sync-ingest.md).
+    mqtt.sessionExpiry = std::chrono::seconds(0);
+    if (args.has("session-expiry-s")) {
+      auto s = parseCount("session-expiry-s", args.get("session-expiry-s", ""), 30 * 24 * 3600);
+      if (!s) {
+        io.err << kName << s.message() << "\n";
+        return kExitUsage;
+      }
+      mqtt.sessionExpiry = std::chrono::seconds(*s);
+    }
   }
 
   if (Status s = prepareServiceSignals(); !s) {
@@ -279,6 +290,9 @@ Command ingestCommand() {
               {"group", "NAME", "shared subscription group (default ingest)"},
               {"reorder-wait-ms", "MS",
                "how long a segment that arrived early waits for its predecessor (default 2000)"},
+              {"session-expiry-s", "S",
+               "how long the broker keeps this member's session after it goes (default 0: "
+               "none, so the group stops sending it segments at once)"},
               {"log-level", "LEVEL", "error, warning, info (default) or debug"},
               {"report", "", "print the verified state and the evidence of each site, and exit"},
           },

@@ -106,6 +106,9 @@ Outcome Ingester::handle(std::string_view topic, std::string_view payload, bool 
             now);
         if (!id) return storeError(std::move(out), id.message());
         out.evidence = *id;
+        // The stored size acked again: the box reads it as "a segment after it went missing"
+        // and publishes again from there at once, without waiting for its ack timeout.
+        out.ack = Ack{out.site, rec.state.size, rec.state.root};
       }
     } else if (seg->from < rec.state.size) {
       out = checkOlder(rec, *seg, payload, now, std::move(out));

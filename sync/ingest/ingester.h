@@ -55,7 +55,9 @@ struct Outcome {
   Verdict verdict = Verdict::kStoreError;
   std::string site;
   std::optional<std::uint64_t> from, to;
-  std::optional<Ack> ack;                // publish on atoms/v1/<site>/ack (QoS 1)
+  // Publish on atoms/v1/<site>/ack (QoS 1): the new verified size; for a duplicate and for a final
+  // gap, the stored one again.
+  std::optional<Ack> ack;
   std::optional<Alarm> alarm;            // publish retained on alarmTopic(site)
   std::optional<std::int64_t> evidence;  // the evidence row written or counted
   std::uint64_t entries = 0;             // entries stored (accepted)

@@ -46,9 +46,10 @@ BOOST_AUTO_TEST_CASE(readersOpenAGrowingLogConsistentlyAndTheMarkOnlyRises) {
     for (std::int64_t n = 0; !stop; ++n) {
       auto batch = f.log->begin();
       Status s = batch ? Status::success() : Status(batch.error());
-      if (s) s = batch->add(tsAt(n), "sms.in", "gateway", json::Object{{"n", n}}).ok()
-                     ? Status::success()
-                     : makeError("add failed");
+      if (s)
+        s = batch->add(tsAt(n), "sms.in", "gateway", json::Object{{"n", n}}).ok()
+                ? Status::success()
+                : makeError("add failed");
       if (s) {
         auto note = batch->commit();
         if (!note) s = note.error();
@@ -81,8 +82,9 @@ BOOST_AUTO_TEST_CASE(readersOpenAGrowingLogConsistentlyAndTheMarkOnlyRises) {
     // As export-segments and verify do: their own connection, the log opened, the mark caught up.
     auto state = openStateDir(f.dir.path(), OpenMode::ReadWrite);
     BOOST_TEST_REQUIRE(state.ok(), state.message());
-    auto log = AuditLog::open(state->db, SigningKey::fromSecret(key.name(), key.secret().clone()).value(),
-                              kSite, f.hwPath());
+    auto log =
+        AuditLog::open(state->db, SigningKey::fromSecret(key.name(), key.secret().clone()).value(),
+                       kSite, f.hwPath());
     BOOST_TEST_REQUIRE(log.ok(), "open " << i << ": " << log.message());
     BOOST_TEST(log->size() == log->signedSize());
     BOOST_TEST(log->size() >= lastSize);

@@ -145,6 +145,13 @@ BOOST_AUTO_TEST_CASE(twoConnectionsOnOneStoreStoreEachSegmentOnce) {
   auto gap = one.handle(topic, segmentJson(segs[4]), false);
   BOOST_TEST((gap.verdict == Verdict::kGap));
   BOOST_TEST(!gap.evidence);  // not final: nothing recorded
+  BOOST_TEST(!gap.ack);
+  // Final: recorded, and the stored size acked again, which the box reads as "one went missing".
+  auto finalGap = one.handle(topic, segmentJson(segs[4]), true);
+  BOOST_TEST((finalGap.verdict == Verdict::kGap));
+  BOOST_TEST(finalGap.evidence.has_value());
+  BOOST_REQUIRE(finalGap.ack);
+  BOOST_TEST(finalGap.ack->size == segs[2].to);
   BOOST_TEST((one.handle(topic, segmentJson(segs[3])).verdict == Verdict::kAccepted));
   BOOST_TEST((one.handle(topic, segmentJson(segs[4])).verdict == Verdict::kAccepted));
   BOOST_TEST(*s1->entryCount(site.site) == 50u);
@@ -152,9 +159,9 @@ BOOST_AUTO_TEST_CASE(twoConnectionsOnOneStoreStoreEachSegmentOnce) {
   BOOST_TEST((garbage.verdict == Verdict::kInvalid));
   BOOST_TEST(garbage.alarm.has_value());
   BOOST_TEST((one.handle("atoms/v1/site-a/status", "x").verdict == Verdict::kNotAudit));
-  BOOST_TEST(s1->evidence()->size() == 1u);
-  BOOST_TEST(s1->evidence(site.site)->size() == 1u);
-  BOOST_TEST(storedEvidence(dir, site.site).size() == 1u);
+  BOOST_TEST(s1->evidence()->size() == 2u);  // the final gap and the garbage
+  BOOST_TEST(s1->evidence(site.site)->size() == 2u);
+  BOOST_TEST(storedEvidence(dir, site.site).size() == 2u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -321,6 +321,31 @@ BOOST_FIXTURE_TEST_CASE(aLostSegmentIsPublishedAgainAfterTheAckTimeout, Box) {
   requireExactlyOnceInOrder(cloud.record.entries(site.site), size);
 }
 
+// The issue "Sync", defect 2: an ingest member that took a segment and went. The members left
+// see the next segments as gaps and ack their stored size again; the box reads that ack, the
+// acked size once more while later segments are out, as "one went missing" and publishes again
+// from the acked size at once, not after the ack timeout. A burst of such acks is one resend.
+BOOST_FIXTURE_TEST_CASE(theCloudAckingTheAckedSizeAgainBringsAResendAtOnce, Box) {
+  start();
+  broker.faultPublishes(topics.audit, PublishFault::kLose);
+  const std::uint64_t size = append(400);
+  BOOST_TEST(issues("gap") == 3u);
+  BOOST_TEST(stats().ackedSize == 0u);
+  executor.advance(2s);  // the members' reorder wait
+  cloud.ackVerified(site.site);
+  cloud.ackVerified(site.site);
+  executor.runReady();
+  BOOST_TEST(stats().gapResends == 1u);
+  BOOST_TEST(stats().resends == 1u);
+  BOOST_TEST(loggedMessage("publishing again from the acked size"));
+  BOOST_TEST(stats().ackedSize == size);
+  requireExactlyOnceInOrder(cloud.record.entries(site.site), size);
+  // Once drained, the same ack is a plain duplicate: nothing is out.
+  cloud.ackVerified(site.site);
+  executor.runReady();
+  BOOST_TEST(stats().gapResends == 1u);
+}
+
 BOOST_FIXTURE_TEST_CASE(aRefusedConnectionIsRetriedAfterADoublingCappedDelay, Box) {
   broker.refuseConnections("not authorized");
   start();
