@@ -27,8 +27,8 @@ void checkTimeOff(const Evaluation& ev, Findings& out) {
   if (!off.empty()) {
     e.result = EvalResult::kFail;
     e.effect = VerdictKind::kDenied;
-    e.detail = ev.person().id + " is on time off from " +
-               site::formatLocal(ev.zone().toLocal(off.front().start));
+    e.detail =
+        ev.person().id + " is on time off from " + site::formatLocal(ev.toLocal(off.front().start));
   }
   e.input["timeOffPeriods"] = static_cast<std::int64_t>(off.size());
   out.push_back(std::move(e));

@@ -36,8 +36,9 @@ Evaluation::Evaluation(const LaborContext& ctx, const site::Person& person,
       shift_(shift),
       start_(shift.start.utc),
       end_(shift.end.utc),
-      localStart_(ctx.zone_.toLocal(start_)),
-      localEnd_(ctx.zone_.toLocal(end_)),
+      offset_(ctx.zone_.offsetPeriodAt(start_)),
+      localStart_(toLocal(start_)),
+      localEnd_(toLocal(end_)),
       firstDay_(chr::floor<chr::days>(localStart_)),
       lastDay_(chr::floor<chr::days>(localEnd_ - Seconds{1})),
       ruleDate_(toDate(firstDay_)) {
@@ -85,14 +86,29 @@ Instant toInstant(const site::TimeZone& zone, LocalTime local) {
 
 }  // namespace
 
-Instant Evaluation::dayStart(LocalDays d) const { return toInstant(ctx_.zone_, LocalTime{d}); }
+LocalTime Evaluation::toLocal(Instant t) const {
+  if (t >= offset_.begin && t < offset_.end)
+    return LocalTime{(t + offset_.offset).time_since_epoch()};
+  return ctx_.zone_.toLocal(t);
+}
+
+Instant Evaluation::toUtc(LocalTime local) const {
+  // Away from the ends of the offset period by more than any offset differs from another (at
+  // most 26 h), the local time exists exactly once, at this offset.
+  constexpr chr::days kMargin{2};
+  const Instant utc{local.time_since_epoch() - offset_.offset};
+  if (utc >= offset_.begin + kMargin && utc < offset_.end - kMargin) return utc;
+  return toInstant(ctx_.zone_, local);
+}
+
+Instant Evaluation::dayStart(LocalDays d) const { return toUtc(LocalTime{d}); }
 
 LocalDays Evaluation::workdayOf(LocalTime t) const {
   return chr::floor<chr::days>(t - chr::minutes{ctx_.model_->site.workdayStartMinute});
 }
 
 Instant Evaluation::workdayStart(LocalDays d) const {
-  return toInstant(ctx_.zone_, LocalTime{d} + chr::minutes{ctx_.model_->site.workdayStartMinute});
+  return toUtc(LocalTime{d} + chr::minutes{ctx_.model_->site.workdayStartMinute});
 }
 
 LocalDays Evaluation::weekStartOf(LocalDays d, unsigned weekStart) {
@@ -124,7 +140,7 @@ std::optional<int> Evaluation::ageOn(LocalDays d) const {
 
 std::string Evaluation::clockText(Instant t) const {
   // "YYYY-MM-DDTHH:MM:SS" -> "HH:MM".
-  return site::formatLocal(ctx_.zone_.toLocal(t)).substr(11, 5);
+  return site::formatLocal(toLocal(t)).substr(11, 5);
 }
 
 RuleEvaluation Evaluation::finding(std::string_view ruleId) const {

@@ -110,7 +110,7 @@ void checkPeriod(const Evaluation& ev, const Rule& r, const PeriodLimit& limit, 
   const auto [before, mine] = ev.worked(ev.dayStart(from), ev.dayStart(from + length));
   const Seconds total = before + mine;
   const Seconds max = chr::minutes{r.integer(limit.param)};
-  e.input[std::string(limit.total)] = total.count() / 60;
+  e.input[limit.total] = total.count() / 60;
   if (total <= max) return;
   breaches.codes.push_back(limit.code);
   breaches.sentences.push_back(durationText(total) + " " + where + ", over the " +

@@ -28,7 +28,7 @@ void checkRestRule(const Evaluation& ev, const Rule& r, Findings& out) {
   // date than the later one (S starts on ev.firstDay()): a same-day split is not a rest between
   // shifts.
   const auto startDay = [&](site::Instant t) {
-    return std::chrono::floor<std::chrono::days>(ev.zone().toLocal(t));
+    return std::chrono::floor<std::chrono::days>(ev.toLocal(t));
   };
   const WorkSpan* prev = nullptr;
   const WorkSpan* next = nullptr;
