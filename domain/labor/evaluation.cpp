@@ -1,6 +1,8 @@
 #include "domain/labor/evaluation.h"
 
 #include <algorithm>
+#include <charconv>
+#include <iterator>
 
 namespace atoms::labor {
 
@@ -143,9 +145,9 @@ std::string Evaluation::clockText(Instant t) const {
   return site::formatLocal(toLocal(t)).substr(11, 5);
 }
 
-RuleEvaluation Evaluation::finding(std::string_view ruleId) const {
-  RuleEvaluation e;
-  e.ruleId = std::string(ruleId);
+RuleEvaluation& Evaluation::addFinding(Findings& out, std::string_view ruleId) const {
+  RuleEvaluation& e = out.emplace_back();
+  e.ruleId = ruleId;
   e.input["personId"] = person_.id;
   e.input["shiftId"] = shift_.id;
   e.result = EvalResult::kPass;
@@ -153,12 +155,21 @@ RuleEvaluation Evaluation::finding(std::string_view ruleId) const {
 }
 
 std::string durationText(Seconds time) {
+  // Appended in place (findings say a few durations each, passes included): "8 h 30 min" stays
+  // within the string's own buffer.
+  std::string text;
+  const auto append = [&text](std::int64_t n, std::string_view unit) {
+    char digits[20];
+    char* end = std::to_chars(std::begin(digits), std::end(digits), n).ptr;
+    text.append(std::begin(digits), end).append(unit);
+  };
   const bool negative = time.count() < 0;
   const std::int64_t minutes = (negative ? -time.count() : time.count()) / 60;
-  std::string text = negative ? "-" : "";
-  if (minutes >= 60) text += std::to_string(minutes / 60) + " h";
+  if (negative) text += '-';
+  if (minutes >= 60) append(minutes / 60, " h");
   if (minutes % 60 != 0 || minutes == 0) {
-    text += (minutes >= 60 ? " " : "") + std::to_string(minutes % 60) + " min";
+    if (minutes >= 60) text += ' ';
+    append(minutes % 60, " min");
   }
   return text;
 }

@@ -95,8 +95,10 @@ class Evaluation {
     }
   }
 
-  // A finding of `ruleId` about this assignment: input names P and S; result pass.
-  RuleEvaluation finding(std::string_view ruleId) const;
+  // Appends a finding of `ruleId` about this assignment to `out` and returns it, for the check to
+  // fill in place: input names P and S; result pass. The reference is good until the next
+  // finding is added.
+  RuleEvaluation& addFinding(Findings& out, std::string_view ruleId) const;
 
  private:
   site::Instant toUtc(site::LocalTime local) const;  // as dayStart() says of a gap
