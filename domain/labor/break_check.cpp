@@ -115,7 +115,7 @@ const Gap* nthMeal(const Workday& day, const std::vector<Gap>& gaps, std::size_t
 // The nth (1-based) meal rule of its jurisdiction, in order of afterWorkMinutes.
 void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workday& day,
                const std::vector<Gap>& gaps, Findings& out) {
-  RuleEvaluation e = ev.finding(r.id);
+  RuleEvaluation& e = ev.addFinding(out, r.id);
   e.premiumGroup = "meal_break";
   e.premiumAlternative = r.id;
   const Seconds after = chr::minutes{r.integer("afterWorkMinutes")};
@@ -129,7 +129,6 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
   if (!day.notJudged.empty()) {
     e.result = EvalResult::kNotApplicable;
     e.detail = "meal periods: " + day.notJudged;
-    out.push_back(std::move(e));
     return;
   }
   if ((upTo && day.work > *upTo) || (over && day.work <= *over)) {
@@ -138,12 +137,10 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
     e.detail = "this rule covers workdays of " +
                (upTo ? "at most " + durationText(*upTo) : "over " + durationText(*over)) +
                " of work; this one has " + durationText(day.work);
-    out.push_back(std::move(e));
     return;
   }
   if (!mealDue(r, day.work)) {
     e.detail = "no meal period due for " + durationText(day.work) + " of work";
-    out.push_back(std::move(e));
     return;
   }
   const bool waivable = r.has("waivableIfWorkAtMostMinutes") &&
@@ -196,7 +193,6 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
     }
     owePremium(ev, r, e);
   }
-  out.push_back(std::move(e));
 }
 
 // Rest periods due for `work`: one per perWork or major fraction of it (IWC Wage Order 12(A), OAR
@@ -219,7 +215,7 @@ std::int64_t restPeriodsDue(const Rule& r, Seconds work) {
 }
 
 void judgeRest(const Evaluation& ev, const Rule& r, const Workday& day, Findings& out) {
-  RuleEvaluation e = ev.finding(r.id);
+  RuleEvaluation& e = ev.addFinding(out, r.id);
   e.premiumGroup = "rest_break";
   e.premiumAlternative = r.id;
   const std::int64_t due = restPeriodsDue(r, day.work);
@@ -255,7 +251,6 @@ void judgeRest(const Evaluation& ev, const Rule& r, const Workday& day, Findings
       owePremium(ev, r, e);
     }
   }
-  out.push_back(std::move(e));
 }
 
 }  // namespace

@@ -7,7 +7,7 @@ namespace atoms::labor {
 namespace {
 
 void checkOverlap(const Evaluation& ev, Findings& out) {
-  RuleEvaluation e = ev.finding(kRuleOverlap);
+  RuleEvaluation& e = ev.addFinding(out, kRuleOverlap);
   json::Array clashes;
   for (const WorkSpan& w : ev.work()) {
     if (w.start < ev.end() && w.end > ev.start()) clashes.push_back(w.shiftId);
@@ -18,20 +18,18 @@ void checkOverlap(const Evaluation& ev, Findings& out) {
     e.detail = ev.person().id + " already works an overlapping shift";
   }
   e.input["overlapping"] = std::move(clashes);
-  out.push_back(std::move(e));
 }
 
 void checkTimeOff(const Evaluation& ev, Findings& out) {
-  RuleEvaluation e = ev.finding(kRuleTimeOff);
+  RuleEvaluation& e = ev.addFinding(out, kRuleTimeOff);
   const std::vector<WorkSpan>& off = ev.timeOffOverlapping();
   if (!off.empty()) {
     e.result = EvalResult::kFail;
     e.effect = VerdictKind::kDenied;
-    e.detail = ev.person().id + " is on time off from " +
-               site::formatLocal(ev.zone().toLocal(off.front().start));
+    e.detail =
+        ev.person().id + " is on time off from " + site::formatLocal(ev.toLocal(off.front().start));
   }
   e.input["timeOffPeriods"] = static_cast<std::int64_t>(off.size());
-  out.push_back(std::move(e));
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "domain/labor/evaluation.h"
 
 #include <algorithm>
+#include <charconv>
+#include <iterator>
 
 namespace atoms::labor {
 
@@ -36,8 +38,9 @@ Evaluation::Evaluation(const LaborContext& ctx, const site::Person& person,
       shift_(shift),
       start_(shift.start.utc),
       end_(shift.end.utc),
-      localStart_(ctx.zone_.toLocal(start_)),
-      localEnd_(ctx.zone_.toLocal(end_)),
+      offset_(ctx.zone_.offsetPeriodAt(start_)),
+      localStart_(toLocal(start_)),
+      localEnd_(toLocal(end_)),
       firstDay_(chr::floor<chr::days>(localStart_)),
       lastDay_(chr::floor<chr::days>(localEnd_ - Seconds{1})),
       ruleDate_(toDate(firstDay_)) {
@@ -85,14 +88,29 @@ Instant toInstant(const site::TimeZone& zone, LocalTime local) {
 
 }  // namespace
 
-Instant Evaluation::dayStart(LocalDays d) const { return toInstant(ctx_.zone_, LocalTime{d}); }
+LocalTime Evaluation::toLocal(Instant t) const {
+  if (t >= offset_.begin && t < offset_.end)
+    return LocalTime{(t + offset_.offset).time_since_epoch()};
+  return ctx_.zone_.toLocal(t);
+}
+
+Instant Evaluation::toUtc(LocalTime local) const {
+  // Away from the ends of the offset period by more than any offset differs from another (at
+  // most 26 h), the local time exists exactly once, at this offset.
+  constexpr chr::days kMargin{2};
+  const Instant utc{local.time_since_epoch() - offset_.offset};
+  if (utc >= offset_.begin + kMargin && utc < offset_.end - kMargin) return utc;
+  return toInstant(ctx_.zone_, local);
+}
+
+Instant Evaluation::dayStart(LocalDays d) const { return toUtc(LocalTime{d}); }
 
 LocalDays Evaluation::workdayOf(LocalTime t) const {
   return chr::floor<chr::days>(t - chr::minutes{ctx_.model_->site.workdayStartMinute});
 }
 
 Instant Evaluation::workdayStart(LocalDays d) const {
-  return toInstant(ctx_.zone_, LocalTime{d} + chr::minutes{ctx_.model_->site.workdayStartMinute});
+  return toUtc(LocalTime{d} + chr::minutes{ctx_.model_->site.workdayStartMinute});
 }
 
 LocalDays Evaluation::weekStartOf(LocalDays d, unsigned weekStart) {
@@ -124,12 +142,12 @@ std::optional<int> Evaluation::ageOn(LocalDays d) const {
 
 std::string Evaluation::clockText(Instant t) const {
   // "YYYY-MM-DDTHH:MM:SS" -> "HH:MM".
-  return site::formatLocal(ctx_.zone_.toLocal(t)).substr(11, 5);
+  return site::formatLocal(toLocal(t)).substr(11, 5);
 }
 
-RuleEvaluation Evaluation::finding(std::string_view ruleId) const {
-  RuleEvaluation e;
-  e.ruleId = std::string(ruleId);
+RuleEvaluation& Evaluation::addFinding(Findings& out, std::string_view ruleId) const {
+  RuleEvaluation& e = out.emplace_back();
+  e.ruleId = ruleId;
   e.input["personId"] = person_.id;
   e.input["shiftId"] = shift_.id;
   e.result = EvalResult::kPass;
@@ -137,12 +155,21 @@ RuleEvaluation Evaluation::finding(std::string_view ruleId) const {
 }
 
 std::string durationText(Seconds time) {
+  // Appended in place (findings say a few durations each, passes included): "8 h 30 min" stays
+  // within the string's own buffer.
+  std::string text;
+  const auto append = [&text](std::int64_t n, std::string_view unit) {
+    char digits[20];
+    char* end = std::to_chars(std::begin(digits), std::end(digits), n).ptr;
+    text.append(std::begin(digits), end).append(unit);
+  };
   const bool negative = time.count() < 0;
   const std::int64_t minutes = (negative ? -time.count() : time.count()) / 60;
-  std::string text = negative ? "-" : "";
-  if (minutes >= 60) text += std::to_string(minutes / 60) + " h";
+  if (negative) text += '-';
+  if (minutes >= 60) append(minutes / 60, " h");
   if (minutes % 60 != 0 || minutes == 0) {
-    text += (minutes >= 60 ? " " : "") + std::to_string(minutes % 60) + " min";
+    if (minutes >= 60) text += ' ';
+    append(minutes % 60, " min");
   }
   return text;
 }

@@ -69,8 +69,10 @@ class Evaluation {
   // P's punches with from <= at < to, in time order.
   std::span<const site::Punch* const> punches(site::Instant from, site::Instant to) const;
 
-  // The calendar, in the site's zone. dayStart: local midnight as UTC (midnight inside a DST gap,
-  // in the few zones that have one, takes the offset in force before the jump).
+  // The calendar, in the site's zone. toLocal: the wall-clock time of an instant. dayStart: local
+  // midnight as UTC (midnight inside a DST gap, in the few zones that have one, takes the offset
+  // in force before the jump).
+  site::LocalTime toLocal(site::Instant t) const;
   site::Instant dayStart(LocalDays d) const;
   // Workday d (named by the calendar day it begins on) begins at d + workdayStart, local time.
   LocalDays workdayOf(site::LocalTime t) const;
@@ -93,15 +95,22 @@ class Evaluation {
     }
   }
 
-  // A finding of `ruleId` about this assignment: input names P and S; result pass.
-  RuleEvaluation finding(std::string_view ruleId) const;
+  // Appends a finding of `ruleId` about this assignment to `out` and returns it, for the check to
+  // fill in place: input names P and S; result pass. The reference is good until the next
+  // finding is added.
+  RuleEvaluation& addFinding(Findings& out, std::string_view ruleId) const;
 
  private:
+  site::Instant toUtc(site::LocalTime local) const;  // as dayStart() says of a gap
+
   const LaborContext& ctx_;
   const LaborContext::PersonIndex* personIndex_;  // null: P has no shifts, time off or punches
   const site::Person& person_;
   const site::Shift& shift_;
   site::Instant start_, end_;
+  // The zone's offset around S: the conversions of the days S touches, which an evaluation makes
+  // by the dozen, are arithmetic within it (toLocal, toUtc).
+  site::TimeZone::OffsetPeriod offset_;
   site::LocalTime localStart_, localEnd_;
   LocalDays firstDay_, lastDay_;
   Date ruleDate_;

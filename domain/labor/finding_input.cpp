@@ -10,7 +10,7 @@ json::Value& FindingInput::operator[](std::string_view key) {
     if (e.first == key) return e.second;
   }
   if (entries_.empty()) entries_.reserve(8);
-  return entries_.emplace_back(std::string(key), json::Value{}).second;
+  return entries_.emplace_back(key, nullptr).second;
 }
 
 FindingInput::const_iterator FindingInput::find(std::string_view key) const {
@@ -26,7 +26,7 @@ const json::Value& FindingInput::at(std::string_view key) const {
 
 json::Object FindingInput::toObject() const {
   json::Object object;
-  for (const Entry& e : entries_) object.emplace(e.first, e.second);
+  for (const Entry& e : entries_) object.emplace(std::string(e.first), e.second);
   return object;
 }
 

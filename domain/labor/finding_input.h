@@ -3,6 +3,10 @@
 // findings of about six figures each, thousands of times a second when a call-out ranks
 // candidates; a std::map node per figure was a third of an evaluation's time (docs/benchmarks.md,
 // bench_labor). Written out as a JSON object, keys sorted as canonical JSON wants, by toObject().
+//
+// A key is a name from the code ("weekMinutes"), never data: the input keeps a view of it, so it
+// must be a string of static storage (a literal). Copying a key for every figure was a fifth of an
+// evaluation's time.
 #pragma once
 
 #include <string>
@@ -16,10 +20,11 @@ namespace atoms::labor {
 
 class FindingInput {
  public:
-  using Entry = std::pair<std::string, json::Value>;
+  using Entry = std::pair<std::string_view, json::Value>;
   using const_iterator = std::vector<Entry>::const_iterator;
 
-  // The value of `key`, null when new (as std::map::operator[]).
+  // The value of `key`, null when new (as std::map::operator[]). `key` must outlive the input (a
+  // literal: see above).
   json::Value& operator[](std::string_view key);
   const_iterator find(std::string_view key) const;
   // The value of `key`; throws std::out_of_range when there is none (as std::map::at).

@@ -110,7 +110,7 @@ void checkPeriod(const Evaluation& ev, const Rule& r, const PeriodLimit& limit, 
   const auto [before, mine] = ev.worked(ev.dayStart(from), ev.dayStart(from + length));
   const Seconds total = before + mine;
   const Seconds max = chr::minutes{r.integer(limit.param)};
-  e.input[std::string(limit.total)] = total.count() / 60;
+  e.input[limit.total] = total.count() / 60;
   if (total <= max) return;
   breaches.codes.push_back(limit.code);
   breaches.sentences.push_back(durationText(total) + " " + where + ", over the " +
@@ -166,7 +166,7 @@ void checkSchoolHours(const Evaluation& ev, const Rule& r, RuleEvaluation& e, Br
 }
 
 void checkMinorRule(const Evaluation& ev, const Rule& r, Findings& out) {
-  RuleEvaluation e = ev.finding(r.id);
+  RuleEvaluation& e = ev.addFinding(out, r.id);
   const site::Person& p = ev.person();
   const std::optional<int> age = ev.ageOn(ev.firstDay());
   if (!age) {
@@ -177,13 +177,11 @@ void checkMinorRule(const Evaluation& ev, const Rule& r, Findings& out) {
     } else {
       e.result = EvalResult::kNotApplicable;
     }
-    out.push_back(std::move(e));
     return;
   }
   e.input["age"] = *age;
   if (*age < r.integer("minAge") || *age > r.integer("maxAge")) {
     e.result = EvalResult::kNotApplicable;
-    out.push_back(std::move(e));
     return;
   }
   Breaches breaches;
@@ -247,7 +245,6 @@ void checkMinorRule(const Evaluation& ev, const Rule& r, Findings& out) {
   for (const std::string& note : breaches.notEvaluated) {
     e.detail += (e.detail.empty() ? p.id + " is " + std::to_string(*age) + ": " : "; ") + note;
   }
-  out.push_back(std::move(e));
 }
 
 }  // namespace

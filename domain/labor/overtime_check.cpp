@@ -249,7 +249,7 @@ void checkOvertime(const Evaluation& ev, Findings& out) {
     std::sort(claims.begin(), claims.end(),
               [](const Claim& a, const Claim& b) { return std::less<>{}(a.rule, b.rule); });
     for (const Claim& c : claims) {
-      RuleEvaluation e = ev.finding(c.rule->id);
+      RuleEvaluation& e = ev.addFinding(out, c.rule->id);
       e.overtimeKind = c.rule->kind;
       e.premiumGroup = kOvertimeGroup;
       e.premiumAlternative = j.code;
@@ -262,7 +262,6 @@ void checkOvertime(const Evaluation& ev, Findings& out) {
         e.extraCents = signedPayCents(added, ev.person().hourlyRateCents, extraRate(c.rate));
         if (added > Seconds{0}) e.effect = VerdictKind::kAllowedWithPremium;
       }
-      out.push_back(std::move(e));
     }
   }
 }

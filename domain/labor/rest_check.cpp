@@ -20,7 +20,7 @@ using site::Seconds;
 constexpr std::string_view kRestGroup = "min_rest_between_shifts";
 
 void checkRestRule(const Evaluation& ev, const Rule& r, Findings& out) {
-  RuleEvaluation e = ev.finding(r.id);
+  RuleEvaluation& e = ev.addFinding(out, r.id);
   const Seconds minRest = std::chrono::minutes{r.integer("minRestMinutes")};
   const bool previousDayOnly = r.text("restFrom") == "previous_calendar_day";
   const bool wholeShift = r.has("premiumOn") && r.text("premiumOn") == "whole_shift";
@@ -28,7 +28,7 @@ void checkRestRule(const Evaluation& ev, const Rule& r, Findings& out) {
   // date than the later one (S starts on ev.firstDay()): a same-day split is not a rest between
   // shifts.
   const auto startDay = [&](site::Instant t) {
-    return std::chrono::floor<std::chrono::days>(ev.zone().toLocal(t));
+    return std::chrono::floor<std::chrono::days>(ev.toLocal(t));
   };
   const WorkSpan* prev = nullptr;
   const WorkSpan* next = nullptr;
@@ -59,10 +59,7 @@ void checkRestRule(const Evaluation& ev, const Rule& r, Findings& out) {
   if (shortest != Seconds::max()) e.input["restMinutes"] = shortest.count() / 60;
   e.premiumGroup = kRestGroup;
   e.premiumAlternative = r.id;
-  if (shortRests == 0) {
-    out.push_back(std::move(e));
-    return;
-  }
+  if (shortRests == 0) return;
   const bool consent = r.flag("consentRequired");
   e.result = EvalResult::kThresholdExceeded;
   e.effect = consent ? VerdictKind::kNeedsConsent : VerdictKind::kAllowedWithPremium;
@@ -76,7 +73,6 @@ void checkRestRule(const Evaluation& ev, const Rule& r, Findings& out) {
   e.input["consentRequired"] = consent;
   e.detail = "rest of " + durationText(shortest) + " between shifts, under " +
              durationText(minRest) + (consent ? "; needs the person's consent" : "");
-  out.push_back(std::move(e));
 }
 
 }  // namespace

@@ -419,7 +419,7 @@ class FileParser {
         return fail(r.id, "unknown parameter \"params." + name + "\" for kind " + *kind);
       auto p = param(value, *spec, r.id);
       if (!p) return p.error();
-      r.params.emplace(name, std::move(*p));
+      r.params.emplace_back(name, std::move(*p));
     }
     for (const auto& spec : specs) {
       if (spec.required && !r.has(spec.name))
@@ -559,18 +559,23 @@ bool isStableRuleId(std::string_view id) {
   return words >= 2 && id.front() >= 'A' && id.front() <= 'Z';
 }
 
+const ParamValue* Rule::findParam(std::string_view name) const {
+  for (const auto& [key, value] : params) {
+    if (key == name) return &value;
+  }
+  return nullptr;
+}
+
 std::int64_t Rule::integer(std::string_view name) const {
-  return std::get<std::int64_t>(params.find(name)->second);
+  return std::get<std::int64_t>(*findParam(name));
 }
-bool Rule::flag(std::string_view name) const { return std::get<bool>(params.find(name)->second); }
+bool Rule::flag(std::string_view name) const { return std::get<bool>(*findParam(name)); }
 const std::string& Rule::text(std::string_view name) const {
-  return std::get<std::string>(params.find(name)->second);
+  return std::get<std::string>(*findParam(name));
 }
-const Pay& Rule::pay(std::string_view name) const {
-  return std::get<Pay>(params.find(name)->second);
-}
+const Pay& Rule::pay(std::string_view name) const { return std::get<Pay>(*findParam(name)); }
 const std::vector<PremiumCase>& Rule::cases(std::string_view name) const {
-  return std::get<std::vector<PremiumCase>>(params.find(name)->second);
+  return std::get<std::vector<PremiumCase>>(*findParam(name));
 }
 
 RuleBook::RuleBook(std::vector<Jurisdiction> chain, std::vector<Rule> rules)

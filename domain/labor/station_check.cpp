@@ -30,10 +30,9 @@ const site::HeldCertification* heldBy(const site::Person& p, std::string_view id
 }
 
 void checkStationAge(const Evaluation& ev, const site::Station* station, Findings& out) {
-  RuleEvaluation e = ev.finding(kRuleStationAge);
+  RuleEvaluation& e = ev.addFinding(out, kRuleStationAge);
   if (station == nullptr || !station->minimumAge) {
     e.result = EvalResult::kNotApplicable;
-    out.push_back(std::move(e));
     return;
   }
   const site::Person& p = ev.person();
@@ -52,15 +51,13 @@ void checkStationAge(const Evaluation& ev, const site::Station* station, Finding
                  std::to_string(*station->minimumAge) + " of station " + station->id;
     }
   }
-  out.push_back(std::move(e));
 }
 
 void checkCertifications(const Evaluation& ev, const site::Station* station, Findings& out) {
-  RuleEvaluation e = ev.finding(kRuleCertification);
+  RuleEvaluation& e = ev.addFinding(out, kRuleCertification);
   const std::optional<std::string>& forShift = ev.shift().requiredCertification;
   if ((station == nullptr || station->requiredCertifications.empty()) && !forShift) {
     e.result = EvalResult::kNotApplicable;
-    out.push_back(std::move(e));
     return;
   }
   const site::Person& p = ev.person();
@@ -89,7 +86,6 @@ void checkCertifications(const Evaluation& ev, const site::Station* station, Fin
   e.input["required"] = std::move(required);
   e.input["missing"] = std::move(missing);
   e.input["expired"] = std::move(expired);
-  out.push_back(std::move(e));
 }
 
 // A finding of rule r about the station's tag; n/a (and false) when the station lacks the tag.
@@ -109,7 +105,7 @@ std::string stationText(const Evaluation& ev, const std::string& tag) {
 }
 
 void checkTagAge(const Evaluation& ev, const site::Station* station, const Rule& r, Findings& out) {
-  RuleEvaluation e = ev.finding(r.id);
+  RuleEvaluation& e = ev.addFinding(out, r.id);
   if (tagFinding(ev, station, r, e)) {
     const std::string& tag = r.text("stationTag");
     const std::int64_t minAge = r.integer("minAge");
@@ -132,16 +128,12 @@ void checkTagAge(const Evaluation& ev, const site::Station* station, const Rule&
       }
     }
   }
-  out.push_back(std::move(e));
 }
 
 void checkTagCertification(const Evaluation& ev, const site::Station* station, const Rule& r,
                            Findings& out) {
-  RuleEvaluation e = ev.finding(r.id);
-  if (!tagFinding(ev, station, r, e)) {
-    out.push_back(std::move(e));
-    return;
-  }
+  RuleEvaluation& e = ev.addFinding(out, r.id);
+  if (!tagFinding(ev, station, r, e)) return;
   const std::string& tag = r.text("stationTag");
   const std::string& cert = r.text("certification");
   const site::Person& p = ev.person();
@@ -150,10 +142,7 @@ void checkTagCertification(const Evaluation& ev, const site::Station* station, c
   const site::Date last{ev.lastDay()};
   const site::HeldCertification* held = heldBy(p, cert);
   if (held != nullptr && held->expires) e.input["expires"] = site::formatDate(*held->expires);
-  if (held != nullptr && (!held->expires || !(*held->expires < last))) {
-    out.push_back(std::move(e));
-    return;
-  }
+  if (held != nullptr && (!held->expires || !(*held->expires < last))) return;
   const std::string lacking =
       held == nullptr ? p.id + " holds no " + cert
                       : p.id + "'s " + cert + " expired on " + site::formatDate(*held->expires) +
@@ -184,7 +173,6 @@ void checkTagCertification(const Evaluation& ev, const site::Station* station, c
     e.result = EvalResult::kFail;
     e.effect = VerdictKind::kDenied;
   }
-  out.push_back(std::move(e));
 }
 
 }  // namespace

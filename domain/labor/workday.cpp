@@ -145,7 +145,7 @@ std::optional<Workday> punchedWorkday(const Evaluation& ev, Seconds shortestMeal
   if (best == nullptr) return std::nullopt;
   Workday day;
   day.punched = true;
-  day.day = ev.workdayOf(ev.zone().toLocal(best->span.start));
+  day.day = ev.workdayOf(ev.toLocal(best->span.start));
   const Instant dayTo = ev.workdayStart(day.day + chr::days{1});
   std::vector<ClockPeriod> periods;
   const std::string problem =

@@ -48,6 +48,12 @@ LocalTime TimeZone::toLocal(Instant utc) const {
 
 Seconds TimeZone::offsetAt(Instant utc) const { return zone_->get_info(toDate(utc)).offset; }
 
+TimeZone::OffsetPeriod TimeZone::offsetPeriodAt(Instant utc) const {
+  const date::sys_info info = zone_->get_info(toDate(utc));
+  return {info.offset, Instant{info.begin.time_since_epoch()},
+          Instant{info.end.time_since_epoch()}};
+}
+
 std::vector<Seconds> TimeZone::offsetsFor(LocalTime local) const {
   const date::local_info info = zone_->get_info(toDate(local));
   if (info.result == date::local_info::unique) return {info.first.offset};

@@ -48,6 +48,15 @@ class TimeZone {
   LocalTime toLocal(Instant utc) const;
   // The UTC offset in force at an instant.
   Seconds offsetAt(Instant utc) const;
+  // The same, with the span of UTC [begin, end) over which that offset holds, from one
+  // transition to the next (far in the past or future where there is none): within it, local
+  // time is utc + offset, which lets a caller converting many nearby times skip the lookup.
+  struct OffsetPeriod {
+    Seconds offset{0};
+    Instant begin;
+    Instant end;
+  };
+  OffsetPeriod offsetPeriodAt(Instant utc) const;
   // The offsets a wall-clock time may carry here: one for an ordinary time, two (earlier first)
   // for an ambiguous one, and for one in a gap the offsets before and after the jump. An explicit
   // offset in a site file must be one of these.
