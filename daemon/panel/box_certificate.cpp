@@ -15,6 +15,7 @@
 #include <cctype>
 #include <ctime>
 #include <memory>
+#include <string_view>
 
 #include "base/file_io.h"
 
@@ -47,20 +48,22 @@ bool isIpAddress(const std::string& name) {
   return inet_pton(AF_INET, name.c_str(), buf) == 1 || inet_pton(AF_INET6, name.c_str(), buf) == 1;
 }
 
-// Letters, digits, '-' and '.', labels of 1-63 characters, at most 253 in all.
+// Labels of 1-63 letters, digits and '-' (not first or last), joined by '.', at most 253 in all.
 bool isDnsName(const std::string& name) {
   if (name.empty() || name.size() > 253) return false;
-  std::size_t label = 0;
-  for (char c : name) {
-    if (c == '.') {
-      if (label == 0) return false;
-      label = 0;
-      continue;
+  std::size_t start = 0;
+  while (start <= name.size()) {
+    const std::size_t end = std::min(name.find('.', start), name.size());
+    const std::string_view label(name.data() + start, end - start);
+    if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-') {
+      return false;
     }
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') return false;
-    if (++label > 63) return false;
+    for (char c : label) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') return false;
+    }
+    start = end + 1;
   }
-  return label > 0;
+  return true;
 }
 
 Status addExtension(X509* cert, int nid, const std::string& value) {
