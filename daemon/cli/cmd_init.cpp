@@ -76,12 +76,13 @@ int runInit(const Args& args, Io& io) {
   }
   std::string names;
   for (const std::string& n : cert->names) names += (names.empty() ? "" : ", ") + n;
+  // The verifier key stays the last line: scripts take it from there.
   io.out << "initialised " << dir << " for site " << siteId << "\n"
-         << "site verifier key (give it to the cloud and to auditors):\n"
-         << vkey << "\n"
          << "panel certificate " << certPaths.cert << " for " << names << "\n"
          << "panel certificate SHA-256 fingerprint (compare it in the browser):\n"
-         << cert->fingerprint << "\n";
+         << cert->fingerprint << "\n"
+         << "site verifier key (give it to the cloud and to auditors):\n"
+         << vkey << "\n";
   return kExitOk;
 }
 
