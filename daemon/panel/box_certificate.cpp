@@ -1,6 +1,9 @@
 #include "daemon/panel/box_certificate.h"
 
 #include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <openssl/bio.h>
 #include <openssl/bn.h>
 #include <openssl/err.h>
@@ -115,6 +118,24 @@ std::vector<std::string> boxCertificateNames(const std::vector<std::string>& ext
   add("localhost");
   add("127.0.0.1");
   add("::1");
+  // The addresses the box has now, so that https://<its address>:8443 matches too: IPv4 other
+  // than loopback, IPv6 other than loopback and link-local (fe80::/10, which needs a zone).
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) == 0) {
+    for (const ifaddrs* i = list; i != nullptr; i = i->ifa_next) {
+      if (i->ifa_addr == nullptr || (i->ifa_flags & IFF_LOOPBACK) != 0) continue;
+      char text[INET6_ADDRSTRLEN] = {};
+      if (i->ifa_addr->sa_family == AF_INET) {
+        const auto* a = reinterpret_cast<const sockaddr_in*>(i->ifa_addr);
+        if (inet_ntop(AF_INET, &a->sin_addr, text, sizeof text)) add(text);
+      } else if (i->ifa_addr->sa_family == AF_INET6) {
+        const auto* a = reinterpret_cast<const sockaddr_in6*>(i->ifa_addr);
+        if (IN6_IS_ADDR_LINKLOCAL(&a->sin6_addr) || IN6_IS_ADDR_LOOPBACK(&a->sin6_addr)) continue;
+        if (inet_ntop(AF_INET6, &a->sin6_addr, text, sizeof text)) add(text);
+      }
+    }
+    freeifaddrs(list);
+  }
   for (const std::string& n : extra) add(n);
   return names;
 }

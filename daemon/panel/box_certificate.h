@@ -35,7 +35,8 @@ struct BoxCertificatePaths {
 inline constexpr int kBoxCertificateDays = 825;
 
 // The names a box certificate is made for when nobody adds any: this machine's host name (and
-// "<host>.local", the name mDNS gives it on the LAN), "localhost", 127.0.0.1 and ::1. Then `extra`
+// "<host>.local", the name mDNS gives it on the LAN), "localhost", 127.0.0.1, ::1, and the
+// addresses its network interfaces have now (not loopback, not IPv6 link-local). Then `extra`
 // (panel names from `init --panel-names` or the panel.listen address), without duplicates.
 std::vector<std::string> boxCertificateNames(const std::vector<std::string>& extra = {});
 
