@@ -130,6 +130,15 @@ BOOST_AUTO_TEST_CASE(startErrorsNameTheKey) {
         {"panel.key_file", own.file("missing.key")}},
        "panel.key_file"},
       {{{"panel.listen", "127.0.0.1:0"}, {"panel.cert_file", theirs.cert}}, "panel.key_file"},
+      // A path that cannot be read as a file (as root, a mode 000 file still can be).
+      {{{"panel.listen", "127.0.0.1:0"},
+        {"panel.cert_file", theirs.cert},
+        {"panel.key_file", own.path()}},
+       "panel.key_file"},
+      {{{"panel.listen", "127.0.0.1:0"},
+        {"panel.cert_file", own.path()},
+        {"panel.key_file", theirs.key}},
+       "panel.cert_file"},
       {{{"panel.listen", "127.0.0.1:0"}, {"panel.redirect_listen", "nowhere"}},
        "panel.redirect_listen"},
   };
