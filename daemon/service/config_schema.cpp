@@ -149,6 +149,32 @@ std::vector<ConfigKey> serviceConfigSchema() {
                   "how long an API request waits for the engine before it is answered 503 "
                   "(nothing done)",
                   integerIn(100, 60000)});
+  // The manager's panel over HTTPS (daemon/service/panel_subsystem.h, docs/panel.md).
+  rows.push_back({"panel.listen", "",
+                  "host:port the panel serves HTTPS on (e.g. 0.0.0.0:8443 for the LAN); empty: off",
+                  [](const std::string& v) -> std::optional<std::string> {
+                    if (v.empty() || parseListenAddress(v)) return std::nullopt;
+                    return "host:port (e.g. 0.0.0.0:8443, [::]:8443) or empty";
+                  }});
+  rows.push_back({"panel.redirect_listen", "",
+                  "host:port of plain HTTP that only redirects to the panel (e.g. 0.0.0.0:8080); "
+                  "empty: none",
+                  [](const std::string& v) -> std::optional<std::string> {
+                    if (v.empty() || parseListenAddress(v)) return std::nullopt;
+                    return "host:port (e.g. 0.0.0.0:8080) or empty";
+                  }});
+  rows.push_back({"panel.cert_file", "",
+                  "the operator's own PEM certificate (chain) for the panel, with panel.key_file; "
+                  "empty: the box's own (state.dir/panel.crt, made by init)",
+                  [](const std::string& v) -> std::optional<std::string> {
+                    if (v.empty() || v[0] == '/') return std::nullopt;
+                    return "an absolute path or empty";
+                  }});
+  rows.push_back({"panel.key_file", "", "PEM private key of panel.cert_file (mode 0600)",
+                  [](const std::string& v) -> std::optional<std::string> {
+                    if (v.empty() || v[0] == '/') return std::nullopt;
+                    return "an absolute path or empty";
+                  }});
   // SMS: sms.driver, sms.retry.*, sms.twilio.*, sms.modem.* (daemon/service/sms_config.h).
   for (ConfigKey& row : smsConfigKeys()) rows.push_back(std::move(row));
   return rows;

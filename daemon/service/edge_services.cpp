@@ -5,6 +5,7 @@
 #include "daemon/service/callout_config.h"
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
+#include "daemon/service/panel_subsystem.h"
 #include "daemon/service/policy_subsystem.h"
 #include "daemon/service/sms_subsystem.h"
 #include "daemon/service/store_subsystem.h"
@@ -44,6 +45,8 @@ EdgeServices::EdgeServices(Poco::Util::Application& app, Clock& clock)
   api_ = &add<ApiSubsystem>(Poco::Logger::get("api"), *store_, *engine_);
   api_->setPolicy(policy_);
   api_->setReadiness(readiness);
+  panel_ = &add<PanelSubsystem>(Poco::Logger::get("panel"), *store_);
+  panel_->setReadiness(readiness);
   sync_ = &add<SyncSubsystem>(Poco::Logger::get("sync"), *store_, *engine_, *policy_);
   // Last: it starts once everything it watches runs, and stops first (docs/watchdog.md).
   add<WatchdogSubsystem>(Poco::Logger::get("watchdog"), *store_, *engine_, *sms_);

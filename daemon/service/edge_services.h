@@ -1,8 +1,9 @@
 // EdgeServices: the services of `atoms-edge serve` and how they are wired together, in start
 // order: store, engine, policy, SMS (with the conversation layer and the call-out desk behind
-// it), time-clock terminals, the approvals API, sync. EdgeServer runs them on the system clock
-// under Poco's ServerApplication; tests of the whole service run the very same wiring in-process
-// on a SimulatedClock (tests/callout/served_site.h), which is why it is a class of its own.
+// it), time-clock terminals, the approvals API, the panel, sync. EdgeServer runs them on the system
+// clock under Poco's ServerApplication; tests of the whole service run the very same wiring
+// in-process on a SimulatedClock (tests/callout/served_site.h), which is why it is a class of its
+// own.
 //
 // Adding a service: write a ServiceSubsystem, then add one line to the constructor in
 // edge_services.cpp (later services may take earlier ones in their constructors). Every HTTP
@@ -29,6 +30,7 @@ namespace atoms {
 class ApiSubsystem;
 class Clock;
 class EngineSubsystem;
+class PanelSubsystem;
 class PolicySubsystem;
 class SmsSubsystem;
 class StoreSubsystem;
@@ -54,6 +56,7 @@ class EdgeServices {
   SmsSubsystem& sms() { return *sms_; }
   TerminalSubsystem& terminal() { return *terminal_; }
   ApiSubsystem& api() { return *api_; }
+  PanelSubsystem& panel() { return *panel_; }
   SyncSubsystem& sync() { return *sync_; }
 
  private:
@@ -78,8 +81,9 @@ class EdgeServices {
   SmsSubsystem* sms_ = nullptr;            // later services send through sms_->outbox()
   TerminalSubsystem* terminal_ = nullptr;  // setPunchListener for who watches clock-ins
   ApiSubsystem* api_ = nullptr;            // the approvals of sms_'s call-out desk
+  PanelSubsystem* panel_ = nullptr;
   SyncSubsystem* sync_ = nullptr;
-  // GET /readyz on the SMS webhooks, the time clocks and the API (readiness_probe.h).
+  // GET /readyz on the SMS webhooks, the time clocks, the API and the panel (readiness_probe.h).
   std::unique_ptr<ReadinessProbe> readiness_;
 };
 

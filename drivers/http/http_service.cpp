@@ -5,6 +5,7 @@
 #include <Poco/Net/HTTPRequestHandlerFactory.h>
 #include <Poco/Net/HTTPServer.h>
 #include <Poco/Net/HTTPServerParams.h>
+#include <Poco/Net/SecureServerSocket.h>
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/Net/SocketAddress.h>
 #include <Poco/ThreadPool.h>
@@ -17,15 +18,23 @@
 namespace atoms::drivers {
 namespace {
 
+// What every request of one service shares; owned by the service, outlives its server.
+struct ServiceShared {
+  const HttpHandler& handler;
+  const ReadinessCheck& readiness;
+  const std::vector<std::pair<std::string, std::string>>& headers;
+  bool healthChecks;
+};
+
 class Handler final : public Poco::Net::HTTPRequestHandler {
  public:
-  Handler(const HttpHandler& handler, const ReadinessCheck& readiness)
-      : handler_(handler), readiness_(readiness) {}
+  explicit Handler(const ServiceShared& shared) : shared_(shared) {}
   void handleRequest(Poco::Net::HTTPServerRequest& request,
                      Poco::Net::HTTPServerResponse& response) override {
     try {
-      if (answerHealthCheck(request, response, readiness_)) return;
-      handler_(request, response);
+      for (const auto& [name, value] : shared_.headers) response.set(name, value);
+      if (shared_.healthChecks && answerHealthCheck(request, response, shared_.readiness)) return;
+      shared_.handler(request, response);
     } catch (...) {
       // Poco would log and drop the connection; answer something a client can act on instead.
       if (!response.sent()) {
@@ -41,22 +50,19 @@ class Handler final : public Poco::Net::HTTPRequestHandler {
   }
 
  private:
-  const HttpHandler& handler_;
-  const ReadinessCheck& readiness_;
+  const ServiceShared& shared_;
 };
 
 class Factory final : public Poco::Net::HTTPRequestHandlerFactory {
  public:
-  Factory(const HttpHandler& handler, const ReadinessCheck& readiness)
-      : handler_(handler), readiness_(readiness) {}
+  explicit Factory(ServiceShared shared) : shared_(std::move(shared)) {}
   Poco::Net::HTTPRequestHandler* createRequestHandler(
       const Poco::Net::HTTPServerRequest&) override {
-    return new Handler(handler_, readiness_);
+    return new Handler(shared_);
   }
 
  private:
-  const HttpHandler& handler_;
-  const ReadinessCheck& readiness_;
+  const ServiceShared shared_;
 };
 
 }  // namespace
@@ -66,10 +72,13 @@ HttpService::HttpService(std::string name, HttpHandler handler, ReadinessCheck r
 
 HttpService::~HttpService() { stop(); }
 
-Status HttpService::start(const std::string& address, std::uint16_t port, int threads) {
+Status HttpService::start(const std::string& address, std::uint16_t port, int threads,
+                          Poco::Net::Context::Ptr tls) {
   if (server_) return makeError(name_ + " is already running");
   try {
-    Poco::Net::ServerSocket socket;
+    Poco::Net::ServerSocket socket =
+        tls ? Poco::Net::ServerSocket(Poco::Net::SecureServerSocket(tls))
+            : Poco::Net::ServerSocket();
     // SO_REUSEADDR for quick restarts; never SO_REUSEPORT, which would let a second process
     // share the port and take half of the webhooks.
     socket.bind(Poco::Net::SocketAddress(address, port), true, false);
@@ -85,8 +94,9 @@ Status HttpService::start(const std::string& address, std::uint16_t port, int th
     params->setServerName(name_);
     // One thread more than requests served: Poco's dispatcher runs on the pool too.
     pool_ = std::make_unique<Poco::ThreadPool>(1, threads + 1, 60);
-    server_ = std::make_unique<Poco::Net::HTTPServer>(new Factory(handler_, readiness_), *pool_,
-                                                      socket, params);
+    server_ = std::make_unique<Poco::Net::HTTPServer>(
+        new Factory(ServiceShared{handler_, readiness_, headers_, healthChecks_}), *pool_, socket,
+        params);
     server_->start();
   } catch (const Poco::Exception& e) {
     server_.reset();

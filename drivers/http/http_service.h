@@ -11,8 +11,15 @@
 //   error naming the address when it cannot. stop() stops accepting, lets requests in progress
 //   finish, closes idle keep-alive connections and joins every thread: after it returns the
 //   handler is never called again. The destructor stops. Not copyable; start/stop from one thread.
+// - With a TLS context (start's `tls`), the listener speaks HTTPS only: the handshake runs on the
+//   connection's thread, and a client that fails it is dropped without reaching the handler.
+// - setResponseHeaders: headers set on every response before anything else answers it (the
+//   health checks, the handler, the 500 after an exception); the handler may override them.
+//   setHealthChecks(false): /healthz and /readyz go to the handler like any other path (a
+//   listener that only redirects). Both before start().
 #pragma once
 
+#include <Poco/Net/Context.h>
 #include <Poco/Net/HTTPServerRequest.h>
 #include <Poco/Net/HTTPServerResponse.h>
 
@@ -21,6 +28,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "base/result.h"
 #include "drivers/http/health_probe.h"
@@ -44,8 +53,13 @@ class HttpService {
   HttpService(const HttpService&) = delete;
   HttpService& operator=(const HttpService&) = delete;
 
-  Status start(const std::string& address, std::uint16_t port, int threads);
+  Status start(const std::string& address, std::uint16_t port, int threads,
+               Poco::Net::Context::Ptr tls = {});
   void stop();
+  void setResponseHeaders(std::vector<std::pair<std::string, std::string>> headers) {
+    headers_ = std::move(headers);
+  }
+  void setHealthChecks(bool on) { healthChecks_ = on; }
   bool running() const { return server_ != nullptr; }
   std::uint16_t boundPort() const { return port_; }
 
@@ -53,6 +67,8 @@ class HttpService {
   std::string name_;
   HttpHandler handler_;
   ReadinessCheck readiness_;
+  std::vector<std::pair<std::string, std::string>> headers_;
+  bool healthChecks_ = true;
   std::unique_ptr<Poco::ThreadPool> pool_;
   std::unique_ptr<Poco::Net::HTTPServer> server_;
   std::uint16_t port_ = 0;
