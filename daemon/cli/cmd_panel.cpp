@@ -21,7 +21,7 @@ namespace {
 // else the defaults.
 Result<Poco::AutoPtr<Poco::Util::AbstractConfiguration>> panelConfig(const Args& args) {
   const std::string path = args.get("config", kDefaultConfigPath);
-  struct stat st{};
+  struct stat st {};
   if (!args.has("config") && ::stat(path.c_str(), &st) != 0) {
     return configDefaults(serviceConfigSchema());
   }

@@ -53,8 +53,8 @@ Status saveFailures(Database& db, std::string_view personId, int failedCount, Ti
 
 Status savePasswordHash(Database& db, std::string_view personId, const std::string& hash,
                         TimePoint at) {
-  auto stmt = db.cached(
-      "UPDATE panel_account SET password_hash = ?, updated_at = ? WHERE person_id = ?");
+  auto stmt =
+      db.cached("UPDATE panel_account SET password_hash = ?, updated_at = ? WHERE person_id = ?");
   if (!stmt) return stmt.error();
   stmt->bind(1, hash).bindTime(2, at).bind(3, personId);
   return stmt->run();

@@ -103,8 +103,7 @@ Result<IssuedInvite> prepareInvite(Database& db, const SiteIdentity& identity,
   auto person = findPerson(db, personId);
   if (!person) return person.error();
   if (!*person || (*person)->first != personId) {
-    return makeError("no person '" + std::string(personId) + "' on the site",
-                     ErrorKind::kNotFound);
+    return makeError("no person '" + std::string(personId) + "' on the site", ErrorKind::kNotFound);
   }
   auto role = storedPanelRole(db, owners, personId);
   if (!role) return role.error();
@@ -159,8 +158,7 @@ Result<PanelAuth::Login> PanelAuth::resolveLogin(std::string_view login) {
   return who;
 }
 
-std::optional<SignInResult> PanelAuth::throttledFor(const Login& who,
-                                                    const ClientContext& client) {
+std::optional<SignInResult> PanelAuth::throttledFor(const Login& who, const ClientContext& client) {
   const TimePoint now = clock_.now();
   std::optional<TimePoint> until = addresses_.waitUntil(client.address, now);
   if (who.account && who.account->nextTryAt > now) {
@@ -187,11 +185,10 @@ SignInResult PanelAuth::signedIn(const std::string& personId, PanelRole role,
 
 // One run for the outcome of an attempt: `check` (run first, inside the batch) returns the
 // failure reason, or "" when the secret was right; then the session or the failure is recorded.
-Result<SignInResult> PanelAuth::finishSignIn(const Login& who, std::string_view method,
-                                             const ClientContext& client,
-                                             std::optional<std::string> newHash,
-                                             const std::function<Result<std::string>(Database&)>& check,
-                                             const char* refusedMessage) {
+Result<SignInResult> PanelAuth::finishSignIn(
+    const Login& who, std::string_view method, const ClientContext& client,
+    std::optional<std::string> newHash, const std::function<Result<std::string>(Database&)>& check,
+    const char* refusedMessage) {
   const TimePoint now = clock_.now();
   const std::string address = auditAddress(client.address);
   std::optional<SignInResult> result;
@@ -210,8 +207,8 @@ Result<SignInResult> PanelAuth::finishSignIn(const Login& who, std::string_view 
       std::string value = newSessionValue(random_);
       const auto idHash = sessionIdHash(value);
       if (!idHash) return makeError("panel: a new session id did not read back");
-      if (Status st = insertSession(db, SessionRow{*idHash, who.personId, std::string(method),
-                                                   now, now});
+      if (Status st =
+              insertSession(db, SessionRow{*idHash, who.personId, std::string(method), now, now});
           !st) {
         return st;
       }
@@ -295,8 +292,7 @@ Status PanelAuth::startCodeSignIn(std::string_view login, const ClientContext& c
   return inBatch(store_, [&](Database& db, AuditLog::Batch& batch) -> Status {
     auto current = findSignInCode(db, who->personId);
     if (!current) return current.error();
-    if (*current && (*current)->expiresAt > now &&
-        now - (*current)->createdAt < kCodeResendAfter) {
+    if (*current && (*current)->expiresAt > now && now - (*current)->createdAt < kCodeResendAfter) {
       return Status::success();  // the last one is on its way
     }
     std::string code = newSignInCode(random_);
@@ -347,9 +343,8 @@ Result<SignInResult> PanelAuth::signInWithCode(std::string_view login, std::stri
           return std::string("code_expired");
         }
         const Hash32 h = signInCodeHash(codeKey_, personId, presented);
-        const bool right =
-            looksLikeSignInCode(presented) &&
-            sodium_memcmp(h.data(), (*row)->codeHash.data(), h.size()) == 0;
+        const bool right = looksLikeSignInCode(presented) &&
+                           sodium_memcmp(h.data(), (*row)->codeHash.data(), h.size()) == 0;
         if (right) {
           if (Status s = deleteSignInCode(db, personId); !s) return s.error();
           return std::string();
@@ -443,13 +438,11 @@ Result<SignInResult> PanelAuth::acceptInvite(std::string_view token, std::string
       reason = "invite_spent";
     }
     if (!reason.empty()) {
-      result = refusal(reason == "no_role"
-                           ? "this account cannot use the panel: ask the site owner"
-                           : "this invite was already used: ask for a new one");
-      return batch.record(now, "panel.invite.refused", actorFor(invite->personId),
-                          json::Object{{"person", invite->personId},
-                                       {"reason", reason},
-                                       {"address", address}});
+      result = refusal(reason == "no_role" ? "this account cannot use the panel: ask the site owner"
+                                           : "this invite was already used: ask for a new one");
+      return batch.record(
+          now, "panel.invite.refused", actorFor(invite->personId),
+          json::Object{{"person", invite->personId}, {"reason", reason}, {"address", address}});
     }
     AccountRow row;
     row.personId = invite->personId;
@@ -467,21 +460,20 @@ Result<SignInResult> PanelAuth::acceptInvite(std::string_view token, std::string
     if (auto old = sessionIdHash(client.currentCookieValue)) {
       if (auto gone = deleteSession(db, *old); !gone) return gone.error();
     }
-    if (Status st = batch.record(now, "panel.password.set", actorFor(invite->personId),
-                                 json::Object{{"person", invite->personId},
-                                              {"role", panelRoleName(*who->role)},
-                                              {"invitedAt", formatTimestamp(invite->issuedAt)},
-                                              {"sessionsEnded",
-                                               static_cast<std::int64_t>(sessions->size())},
-                                              {"address", address}});
+    if (Status st = batch.record(
+            now, "panel.password.set", actorFor(invite->personId),
+            json::Object{{"person", invite->personId},
+                         {"role", panelRoleName(*who->role)},
+                         {"invitedAt", formatTimestamp(invite->issuedAt)},
+                         {"sessionsEnded", static_cast<std::int64_t>(sessions->size())},
+                         {"address", address}});
         !st) {
       return st;
     }
     std::string value = newSessionValue(random_);
     const auto idHash = sessionIdHash(value);
     if (!idHash) return makeError("panel: a new session id did not read back");
-    if (Status st =
-            insertSession(db, SessionRow{*idHash, invite->personId, "password", now, now});
+    if (Status st = insertSession(db, SessionRow{*idHash, invite->personId, "password", now, now});
         !st) {
       return st;
     }
@@ -604,9 +596,9 @@ Result<int> PanelAuth::sweepExpired() {
       if (ended == kSweepBatch) break;  // the next sweep takes the rest
       if (auto gone = deleteSession(db, r.idHash); !gone) return gone.error();
       const bool absolute = now - r.createdAt >= options_.sessionMax;
-      if (Status st = batch.record(now, "panel.session.expired", actorFor(r.personId),
-                                   json::Object{{"person", r.personId},
-                                                {"reason", absolute ? "absolute" : "idle"}});
+      if (Status st = batch.record(
+              now, "panel.session.expired", actorFor(r.personId),
+              json::Object{{"person", r.personId}, {"reason", absolute ? "absolute" : "idle"}});
           !st) {
         return st;
       }

@@ -159,10 +159,10 @@ class PanelAuth {
   struct Login;
 
   Result<Login> resolveLogin(std::string_view login);
-  Result<SignInResult> finishSignIn(
-      const Login& who, std::string_view method, const ClientContext& client,
-      std::optional<std::string> newHash,
-      const std::function<Result<std::string>(Database&)>& check, const char* refusedMessage);
+  Result<SignInResult> finishSignIn(const Login& who, std::string_view method,
+                                    const ClientContext& client, std::optional<std::string> newHash,
+                                    const std::function<Result<std::string>(Database&)>& check,
+                                    const char* refusedMessage);
   std::optional<SignInResult> throttledFor(const Login& who, const ClientContext& client);
   SignInResult signedIn(const std::string& personId, PanelRole role, std::string_view method,
                         std::string cookieValue, TimePoint at);

@@ -26,17 +26,17 @@ std::string_view panelRoleName(PanelRole role);  // "lead", "manager", "owner"
 // What the panel lets a person do; each needs a least role (requiredRole), documented in
 // docs/panel-accounts.md. The HTTPS server maps each of its state-changing routes to one.
 enum class PanelAction {
-  kViewBoard,          // lead: today's board, schedule, open call-outs, alerts, findings
-  kAcknowledgeAlert,   // lead: acknowledge a safety alert
-  kViewAuditLog,       // manager: the audit log and receipts
-  kApprove,            // manager: PROPOSE_CONFIRM items (overtime...), call-out decisions
-  kEditSchedule,       // manager: shifts and assignments
-  kFreezeOutreach,     // manager: kill switch L1 and lifting it
-  kInviteLead,         // manager: panel invites for leads
-  kStopSite,           // owner: kill switch L2/L3
-  kInviteManager,      // owner: panel invites for managers and owners
-  kManageAccounts,     // owner: disable accounts, end someone's sessions
-  kChangePolicy,       // owner: graduation, breakers, configuration, sync
+  kViewBoard,         // lead: today's board, schedule, open call-outs, alerts, findings
+  kAcknowledgeAlert,  // lead: acknowledge a safety alert
+  kViewAuditLog,      // manager: the audit log and receipts
+  kApprove,           // manager: PROPOSE_CONFIRM items (overtime...), call-out decisions
+  kEditSchedule,      // manager: shifts and assignments
+  kFreezeOutreach,    // manager: kill switch L1 and lifting it
+  kInviteLead,        // manager: panel invites for leads
+  kStopSite,          // owner: kill switch L2/L3
+  kInviteManager,     // owner: panel invites for managers and owners
+  kManageAccounts,    // owner: disable accounts, end someone's sessions
+  kChangePolicy,      // owner: graduation, breakers, configuration, sync
 };
 std::string_view panelActionName(PanelAction action);  // "view_board", ...
 PanelRole requiredRole(PanelAction action);

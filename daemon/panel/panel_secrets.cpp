@@ -38,8 +38,7 @@ Hash32 keyedHash(std::span<const std::uint8_t> key, std::string_view context,
   crypto_generichash_init(&state, key.data(), key.size(), out.size());
   const std::uint8_t length = static_cast<std::uint8_t>(std::min<std::size_t>(context.size(), 255));
   crypto_generichash_update(&state, &length, 1);
-  crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(context.data()),
-                            length);
+  crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(context.data()), length);
   crypto_generichash_update(&state, message.data(), message.size());
   crypto_generichash_final(&state, out.data(), out.size());
   return out;
@@ -54,8 +53,8 @@ bool equalConstantTime(std::string_view a, std::string_view b) {
 SecretBytes derivedPanelKey(const SecretBytes& siteSigningSecret, std::string_view purpose) {
   SecretBytes key(32);
   const std::size_t seedBytes = std::min<std::size_t>(siteSigningSecret.size(), 32);
-  const Hash32 h = keyedHash(siteSigningSecret.view().first(seedBytes),
-                             "atoms-edge panel key", asBytes(purpose));
+  const Hash32 h = keyedHash(siteSigningSecret.view().first(seedBytes), "atoms-edge panel key",
+                             asBytes(purpose));
   std::copy(h.begin(), h.end(), key.data());
   return key;
 }
@@ -65,9 +64,9 @@ std::uint32_t uniformBelow(const SecureRandom& random, std::uint32_t bound) {
   for (;;) {
     std::array<std::uint8_t, 4> b{};
     random(b);
-    const std::uint32_t v = static_cast<std::uint32_t>(b[0]) | (static_cast<std::uint32_t>(b[1]) << 8) |
-                            (static_cast<std::uint32_t>(b[2]) << 16) |
-                            (static_cast<std::uint32_t>(b[3]) << 24);
+    const std::uint32_t v =
+        static_cast<std::uint32_t>(b[0]) | (static_cast<std::uint32_t>(b[1]) << 8) |
+        (static_cast<std::uint32_t>(b[2]) << 16) | (static_cast<std::uint32_t>(b[3]) << 24);
     if (v >= limit) return v % bound;
   }
 }

@@ -10,8 +10,7 @@ namespace atoms::panel {
 namespace {
 
 constexpr std::size_t kSessionIdBytes = 32;
-constexpr std::string_view kSessionColumns =
-    "id_hash, person_id, method, created_at, last_seen_at";
+constexpr std::string_view kSessionColumns = "id_hash, person_id, method, created_at, last_seen_at";
 
 std::string cookieAttributes() { return "; Path=/; Secure; HttpOnly; SameSite=Strict"; }
 
@@ -91,8 +90,8 @@ Status insertSession(Database& db, const SessionRow& row) {
 }
 
 Result<std::optional<SessionRow>> findSession(Database& db, const Hash32& idHash) {
-  auto stmt = db.cached("SELECT " + std::string(kSessionColumns) +
-                        " FROM panel_session WHERE id_hash = ?");
+  auto stmt =
+      db.cached("SELECT " + std::string(kSessionColumns) + " FROM panel_session WHERE id_hash = ?");
   if (!stmt) return stmt.error();
   stmt->bindBlob(1, idHash);
   auto row = stmt->step();

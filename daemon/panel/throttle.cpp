@@ -10,8 +10,7 @@ std::chrono::minutes throttleDelay(int failures) {
   return std::min(kLongestWait, kFirstWait * (1 << doublings));
 }
 
-std::optional<TimePoint> AddressThrottle::waitUntil(std::string_view address,
-                                                    TimePoint now) const {
+std::optional<TimePoint> AddressThrottle::waitUntil(std::string_view address, TimePoint now) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = entries_.find(address);
   if (it == entries_.end() || it->second.nextTry <= now) return std::nullopt;
