@@ -44,7 +44,7 @@ std::string minutesText(std::chrono::system_clock::duration d) {
   return std::to_string(minutes) + (minutes == 1 ? " minute" : " minutes");
 }
 
-SignInResult refusal(std::string message) {
+SignInResult signInRefusal(std::string message) {
   SignInResult r;
   r.outcome = SignInOutcome::kRefused;
   r.message = std::move(message);
@@ -68,7 +68,7 @@ Result<std::optional<std::pair<std::string, std::string>>> findPerson(Database& 
       std::make_pair(stmt->columnText(0), stmt->columnText(1)));
 }
 
-Result<std::string> siteName(Database& db) {
+Result<std::string> storedSiteName(Database& db) {
   auto stmt = db.cached("SELECT name FROM site_info WHERE id = 1");
   if (!stmt) return stmt.error();
   auto row = stmt->step();
@@ -149,7 +149,7 @@ Result<PanelAuth::Login> PanelAuth::resolveLogin(std::string_view login) {
     auto account = findAccount(db, who.personId);
     if (!account) return account.error();
     who.account = std::move(*account);
-    auto name = siteName(db);
+    auto name = storedSiteName(db);
     if (!name) return name.error();
     who.siteName = std::move(*name);
     return Status::success();
@@ -238,7 +238,7 @@ Result<SignInResult> PanelAuth::finishSignIn(
         body["waitUntil"] = formatTimestamp(nextTry);
       }
     }
-    result = refusal(refusedMessage);
+    result = signInRefusal(refusedMessage);
     return batch.record(now, "panel.signin.failed", actorFor(who.known ? who.personId : ""),
                         std::move(body));
   });
@@ -417,10 +417,10 @@ Result<SignInResult> PanelAuth::acceptInvite(std::string_view token, std::string
                           json::Object{{"reason", invite.message()}, {"address", address}});
     });
     if (!s) return s.error();
-    return refusal(invite.message());
+    return signInRefusal(invite.message());
   }
   if (std::string problem = passwordProblem(password); !problem.empty()) {
-    return refusal(problem);
+    return signInRefusal(problem);
   }
   auto who = resolveLogin(invite->personId);
   if (!who) return who.error();
@@ -438,8 +438,9 @@ Result<SignInResult> PanelAuth::acceptInvite(std::string_view token, std::string
       reason = "invite_spent";
     }
     if (!reason.empty()) {
-      result = refusal(reason == "no_role" ? "this account cannot use the panel: ask the site owner"
-                                           : "this invite was already used: ask for a new one");
+      result = signInRefusal(reason == "no_role"
+                                 ? "this account cannot use the panel: ask the site owner"
+                                 : "this invite was already used: ask for a new one");
       return batch.record(
           now, "panel.invite.refused", actorFor(invite->personId),
           json::Object{{"person", invite->personId}, {"reason", reason}, {"address", address}});
@@ -498,7 +499,10 @@ Result<std::optional<PanelSession>> PanelAuth::session(std::string_view cookieVa
   if (!idHash) return std::optional<PanelSession>();
   const TimePoint now = clock_.now();
   std::optional<PanelSession> found;
-  Status s = inBatch(store_, [&](Database& db, AuditLog::Batch& batch) -> Status {
+  // Most lookups only read; a write (and its transaction) only to end a session or, once a
+  // minute, to record that it is in use.
+  Status s = store_.run([&](SiteStore& st) -> Status {
+    Database& db = st.db();
     auto row = findSession(db, *idHash);
     if (!row) return row.error();
     if (!*row) return Status::success();
@@ -520,15 +524,27 @@ Result<std::optional<PanelSession>> PanelAuth::session(std::string_view cookieVa
         kind = "panel.session.ended";
       }
     }
+    if (ended.empty() && now - r.lastSeenAt < kTouchEvery) {
+      found = PanelSession{r.personId, *role, r.method, csrfTokenFor(cookieValue), r.createdAt};
+      return Status::success();
+    }
+    auto batch = st.log().begin();
+    if (!batch) return batch.error();
     if (!ended.empty()) {
       if (auto gone = deleteSession(db, *idHash); !gone) return gone.error();
-      return batch.record(now, kind, actorFor(r.personId),
-                          json::Object{{"person", r.personId}, {"reason", ended}});
+      if (Status st2 = batch->record(now, kind, actorFor(r.personId),
+                                     json::Object{{"person", r.personId}, {"reason", ended}});
+          !st2) {
+        return st2;
+      }
+    } else {
+      if (Status st2 = touchSession(db, *idHash, now); !st2) return st2;
     }
-    if (now - r.lastSeenAt >= kTouchEvery) {
-      if (Status st = touchSession(db, *idHash, now); !st) return st;
+    auto done = batch->commit();
+    if (!done) return done.error();
+    if (ended.empty()) {
+      found = PanelSession{r.personId, *role, r.method, csrfTokenFor(cookieValue), r.createdAt};
     }
-    found = PanelSession{r.personId, *role, r.method, csrfTokenFor(cookieValue), r.createdAt};
     return Status::success();
   });
   if (!s) return s.error();
@@ -584,6 +600,39 @@ Status PanelAuth::authorize(const PanelSession& session, PanelAction action) {
   return makeError(needed == PanelRole::kOwner ? "only an owner of the site can do that"
                                                : "only a manager or an owner can do that",
                    ErrorKind::kRefused);
+}
+
+Status PanelAuth::disableAccount(const PanelSession& by, std::string_view personId) {
+  if (Status allowed = authorize(by, PanelAction::kManageAccounts); !allowed) return allowed;
+  const TimePoint now = clock_.now();
+  bool missing = false;
+  Status s = inBatch(store_, [&](Database& db, AuditLog::Batch& batch) -> Status {
+    auto account = findAccount(db, personId);
+    if (!account) return account.error();
+    if (!*account) {
+      missing = true;
+      return Status::success();
+    }
+    AccountRow row = std::move(**account);
+    row.disabled = true;
+    row.updatedAt = now;
+    if (Status st = saveAccount(db, row); !st) return st;
+    auto sessions = sessionsOf(db, personId);
+    if (!sessions) return sessions.error();
+    for (const SessionRow& old : *sessions) {
+      if (auto gone = deleteSession(db, old.idHash); !gone) return gone.error();
+    }
+    return batch.record(
+        now, "panel.account.disabled", actorFor(by.personId),
+        json::Object{{"person", std::string(personId)},
+                     {"by", by.personId},
+                     {"sessionsEnded", static_cast<std::int64_t>(sessions->size())}});
+  });
+  if (!s) return s;
+  if (missing) {
+    return makeError("'" + std::string(personId) + "' has no panel account", ErrorKind::kNotFound);
+  }
+  return Status::success();
 }
 
 Result<int> PanelAuth::sweepExpired() {

@@ -147,6 +147,18 @@ class PanelAuth {
   Status checkStateChange(std::string_view cookieValue, std::string_view presentedToken,
                           std::string_view origin, std::string_view referer,
                           const ClientContext& client);
+  // For the sign-in forms (no session yet, so no token): whether the request's Origin (or
+  // Referer) is the panel's own (csrf.h sameOrigin). The server refuses a sign-in POST otherwise
+  // (login CSRF).
+  bool fromPanelOrigin(std::string_view origin, std::string_view referer) const {
+    return sameOrigin(origin, referer, options_.panelOrigin);
+  }
+
+  // Disables `personId`'s account and ends their sessions (audited "panel.account.disabled"); a new
+  // invite enables it again. Needs kManageAccounts (an owner); a refusal is audited
+  // ("panel.refused") and returned as kRefused. kNotFound when the person has no account.
+  Status disableAccount(const PanelSession& by, std::string_view personId);
+
   // Whether the session's role allows `action`; a refusal is audited ("panel.refused") and
   // returned as kRefused with a line for the person.
   Status authorize(const PanelSession& session, PanelAction action);

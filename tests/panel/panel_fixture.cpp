@@ -1,8 +1,7 @@
 #include "tests/panel/panel_fixture.h"
 
-#include <boost/test/unit_test.hpp>
-
 #include <algorithm>
+#include <boost/test/unit_test.hpp>
 #include <chrono>
 #include <regex>
 
@@ -17,8 +16,8 @@ namespace chr = std::chrono;
 
 namespace {
 
-site::Person person(std::string id, std::string name, std::string phone,
-                    std::vector<std::string> roles, std::optional<std::string> manager) {
+site::Person panelPerson(std::string id, std::string name, std::string phone,
+                         std::vector<std::string> roles, std::optional<std::string> manager) {
   site::Person p;
   p.id = std::move(id);
   p.name = std::move(name);
@@ -33,14 +32,17 @@ site::Person person(std::string id, std::string name, std::string phone,
 
 site::SiteModel panelSite() {
   site::SiteModel m;
-  m.site = {"panel-site", "Bistro Maree", "America/Los_Angeles", {"us", "us-ca"},
+  m.site = {"panel-site",
+            "Bistro Maree",
+            "America/Los_Angeles",
+            {"us", "us-ca"},
             "full_service_restaurant"};
   m.stations = {{"line", "line cook", {}, std::nullopt, {}},
                 {"lead", "shift lead", {}, std::nullopt, {"shift_lead"}}};
-  m.people = {person(kOwner, "Olga Berg", "+14155550101", {"line"}, std::nullopt),
-              person(kManager, "Maya Cruz", "+14155550102", {"line"}, std::string(kOwner)),
-              person(kLead, "Leo Hart", kLeadPhone, {"lead", "line"}, std::string(kManager)),
-              person(kCook, "Cai Lund", "+14155550104", {"line"}, std::string(kManager))};
+  m.people = {panelPerson(kOwner, "Olga Berg", "+14155550101", {"line"}, std::nullopt),
+              panelPerson(kManager, "Maya Cruz", "+14155550102", {"line"}, std::string(kOwner)),
+              panelPerson(kLead, "Leo Hart", kLeadPhone, {"lead", "line"}, std::string(kManager)),
+              panelPerson(kCook, "Cai Lund", "+14155550104", {"line"}, std::string(kManager))};
   return m;
 }
 

@@ -1,7 +1,6 @@
 // Sign-in by a texted code (PanelAuth::startCodeSignIn, signInWithCode): the text goes through the
 // real outbox to the number on file; wrong, expired, used-up and reused codes are refused.
 #include <boost/test/unit_test.hpp>
-
 #include <chrono>
 
 #include "sms/mailbox/message_checks.h"

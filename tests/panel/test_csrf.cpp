@@ -28,9 +28,9 @@ BOOST_AUTO_TEST_CASE(theTokenIsBoundToItsSession) {
 BOOST_AUTO_TEST_CASE(onlyThePanelsOwnOriginPasses) {
   BOOST_TEST(sameOrigin(kOrigin, "", kOrigin));
   BOOST_TEST(sameOrigin("HTTPS://Panel.Bistro.LAN:8443", "", kOrigin));
-  BOOST_TEST(!sameOrigin("https://panel.bistro.lan", "", kOrigin));       // port
-  BOOST_TEST(!sameOrigin("http://panel.bistro.lan:8443", "", kOrigin));   // scheme
-  BOOST_TEST(!sameOrigin("https://evil.example:8443", "", kOrigin));      // host
+  BOOST_TEST(!sameOrigin("https://panel.bistro.lan", "", kOrigin));      // port
+  BOOST_TEST(!sameOrigin("http://panel.bistro.lan:8443", "", kOrigin));  // scheme
+  BOOST_TEST(!sameOrigin("https://evil.example:8443", "", kOrigin));     // host
   BOOST_TEST(!sameOrigin("null", std::string(kOrigin) + "/", kOrigin));  // a sandboxed frame
   // Without Origin, the Referer decides.
   BOOST_TEST(sameOrigin("", std::string(kOrigin) + "/board", kOrigin));
@@ -52,8 +52,7 @@ BOOST_AUTO_TEST_CASE(aStateChangeNeedsTheTokenAndTheOriginAndRefusalsAreAudited)
   Status wrong = f.auth->checkStateChange(cookie, csrfTokenFor(newSessionValue(systemRandom())),
                                           kOrigin, "", f.client);
   BOOST_TEST(!wrong.ok());
-  Status crossSite =
-      f.auth->checkStateChange(cookie, token, "https://evil.example", "", f.client);
+  Status crossSite = f.auth->checkStateChange(cookie, token, "https://evil.example", "", f.client);
   BOOST_TEST(!crossSite.ok());
 
   const auto refused = f.entries("panel.csrf.refused");

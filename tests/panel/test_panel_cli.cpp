@@ -1,7 +1,6 @@
 // `atoms-edge panel invite PERSON` (daemon/cli/cmd_panel.cpp), run in-process while the fixture
 // holds the store open for writing, as `serve` would: it only reads, and its invite is honoured.
 #include <boost/test/unit_test.hpp>
-
 #include <fstream>
 #include <sstream>
 
@@ -69,9 +68,9 @@ BOOST_AUTO_TEST_CASE(inviteRefusesPeopleWithoutAPanelRole) {
   const CliRun cook =
       runCli({"panel", "invite", testing::kCook, "--state-dir", f.stateDir, "--config", config});
   BOOST_TEST(cook.code == 1);
-  BOOST_TEST(cook.err.find("is not an owner, a manager of record or a shift lead") !=
-                 std::string::npos,
-             cook.err);
+  BOOST_TEST(
+      cook.err.find("is not an owner, a manager of record or a shift lead") != std::string::npos,
+      cook.err);
   BOOST_TEST(cook.out.empty());
   const CliRun nobody =
       runCli({"panel", "invite", "p-nobody", "--state-dir", f.stateDir, "--config", config});

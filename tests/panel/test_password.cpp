@@ -1,6 +1,5 @@
 // Password hashing (daemon/panel/password.h): argon2id at the panel's real cost.
 #include <boost/test/unit_test.hpp>
-
 #include <chrono>
 #include <iostream>
 
@@ -41,7 +40,7 @@ BOOST_AUTO_TEST_CASE(malformedOrEmptyStoredHashesNeverVerify) {
 BOOST_AUTO_TEST_CASE(aHashOfAnotherCostNeedsRehashing) {
   auto cheap = hashPassword("correct horse battery", minimumCost());
   BOOST_TEST_REQUIRE(cheap.ok());
-  BOOST_TEST(needsRehash(*cheap));                 // against the interactive cost
+  BOOST_TEST(needsRehash(*cheap));                  // against the interactive cost
   BOOST_TEST(!needsRehash(*cheap, minimumCost()));  // against its own
   BOOST_TEST(needsRehash("$2y$10$bcrypt-from-elsewhere"));
 }

@@ -18,12 +18,11 @@ using testing::PanelFixture;
 BOOST_AUTO_TEST_SUITE(roles)
 
 BOOST_AUTO_TEST_CASE(eachRoleHoldsEverythingOfTheOneBelow) {
-  for (PanelAction a : {PanelAction::kViewBoard, PanelAction::kAcknowledgeAlert,
-                        PanelAction::kViewAuditLog, PanelAction::kApprove,
-                        PanelAction::kEditSchedule, PanelAction::kFreezeOutreach,
-                        PanelAction::kInviteLead, PanelAction::kStopSite,
-                        PanelAction::kInviteManager, PanelAction::kManageAccounts,
-                        PanelAction::kChangePolicy}) {
+  for (PanelAction a :
+       {PanelAction::kViewBoard, PanelAction::kAcknowledgeAlert, PanelAction::kViewAuditLog,
+        PanelAction::kApprove, PanelAction::kEditSchedule, PanelAction::kFreezeOutreach,
+        PanelAction::kInviteLead, PanelAction::kStopSite, PanelAction::kInviteManager,
+        PanelAction::kManageAccounts, PanelAction::kChangePolicy}) {
     if (allows(PanelRole::kLead, a)) BOOST_TEST(allows(PanelRole::kManager, a));
     if (allows(PanelRole::kManager, a)) BOOST_TEST(allows(PanelRole::kOwner, a));
     BOOST_TEST(allows(PanelRole::kOwner, a), panelActionName(a));
@@ -129,6 +128,40 @@ BOOST_AUTO_TEST_CASE(aPersonWhoLosesTheirRoleLosesTheirSession) {
   auto again = f.auth->signInWithPassword(kLead, testing::kPassword, f.client);
   BOOST_TEST_REQUIRE(again.ok());
   BOOST_TEST((again->outcome == SignInOutcome::kRefused));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace atoms::panel
+
+namespace atoms::panel {
+
+BOOST_AUTO_TEST_SUITE(accounts)
+
+BOOST_AUTO_TEST_CASE(anOwnerDisablesAnAccountAndItsSessionsEndUntilANewInvite) {
+  testing::PanelFixture f;
+  const SignInResult lead = f.enroll(testing::kLead);
+  const SignInResult manager = f.enroll(testing::kManager);
+  // A manager may not.
+  Status byManager = f.auth->disableAccount(manager.session, testing::kLead);
+  BOOST_TEST((byManager.kind() == ErrorKind::kRefused));
+  const SignInResult owner = f.enroll(testing::kOwner);
+  BOOST_TEST_REQUIRE(f.auth->disableAccount(owner.session, testing::kLead).ok());
+  auto s = f.auth->session(lead.cookieValue);
+  BOOST_TEST_REQUIRE(s.ok());
+  BOOST_TEST(!s->has_value());
+  auto again = f.auth->signInWithPassword(testing::kLead, testing::kPassword, f.client);
+  BOOST_TEST_REQUIRE(again.ok());
+  BOOST_TEST((again->outcome == SignInOutcome::kRefused));
+  BOOST_TEST(atoms::testing::field(f.entries("panel.signin.failed").back(), "reason") ==
+             "disabled");
+  const auto disabled = f.entries("panel.account.disabled");
+  BOOST_TEST_REQUIRE(disabled.size() == 1u);
+  BOOST_TEST(atoms::testing::field(disabled[0], "by") == testing::kOwner);
+  BOOST_TEST(
+      (f.auth->disableAccount(owner.session, testing::kCook).kind() == ErrorKind::kNotFound));
+  f.clock.advance(std::chrono::minutes(1));
+  f.enroll(testing::kLead);  // a new invite enables it again
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -2,7 +2,6 @@
 // stored hash, idle and absolute expiry on the simulated clock, rotation at sign-in (fixation),
 // sign-out.
 #include <boost/test/unit_test.hpp>
-
 #include <cctype>
 #include <chrono>
 
@@ -45,8 +44,8 @@ BOOST_AUTO_TEST_CASE(theStoreKeepsOnlyTheHashOfTheSessionId) {
   std::string expected = toHex(sha256(*id));
   for (char& c : expected) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   BOOST_TEST(stored == expected);
-  BOOST_TEST(f.queryInt("SELECT count(*) FROM panel_session WHERE hex(id_hash) = '" +
-                        toHex(*id) + "'") == 0);
+  BOOST_TEST(f.queryInt("SELECT count(*) FROM panel_session WHERE hex(id_hash) = '" + toHex(*id) +
+                        "'") == 0);
   BOOST_TEST(f.allEntryTexts().find(r.cookieValue) == std::string::npos);
 }
 

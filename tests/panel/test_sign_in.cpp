@@ -2,7 +2,6 @@
 // an invite to a session, spent and forged invites, wrong passwords throttled per account and per
 // address and the wait lifting on the simulated clock, and what the audit log keeps (no secret).
 #include <boost/test/unit_test.hpp>
-
 #include <chrono>
 
 #include "daemon/panel/invite.h"
@@ -155,8 +154,7 @@ BOOST_AUTO_TEST_CASE(wrongPasswordsAreThrottledPerAccountAndTheWaitLifts) {
   // Four free failures, each from another address (so only the account counts).
   for (int i = 0; i < 4; ++i) {
     f.client.address = "192.0.2." + std::to_string(20 + i);
-    BOOST_TEST((passwordAttempt(f, kLead, "not the password").outcome ==
-                SignInOutcome::kRefused));
+    BOOST_TEST((passwordAttempt(f, kLead, "not the password").outcome == SignInOutcome::kRefused));
   }
   f.client.address = "192.0.2.30";
   BOOST_TEST((passwordAttempt(f, kLead, "not the password").outcome == SignInOutcome::kRefused));
