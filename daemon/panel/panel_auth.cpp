@@ -158,11 +158,11 @@ Result<PanelAuth::Login> PanelAuth::resolveLogin(std::string_view login) {
   return who;
 }
 
-std::optional<SignInResult> PanelAuth::throttledFor(const Login& who, const ClientContext& client) {
+std::optional<SignInResult> PanelAuth::throttledFor(const Login* who, const ClientContext& client) {
   const TimePoint now = clock_.now();
   std::optional<TimePoint> until = addresses_.waitUntil(client.address, now);
-  if (who.account && who.account->nextTryAt > now) {
-    until = std::max(until.value_or(TimePoint{}), who.account->nextTryAt);
+  if (who != nullptr && who->account && who->account->nextTryAt > now) {
+    until = std::max(until.value_or(TimePoint{}), who->account->nextTryAt);
   }
   if (!until) return std::nullopt;
   SignInResult r;
@@ -256,7 +256,7 @@ Result<SignInResult> PanelAuth::signInWithPassword(std::string_view login,
                                                    const ClientContext& client) {
   auto who = resolveLogin(login);
   if (!who) return who.error();
-  if (auto throttled = throttledFor(*who, client)) return std::move(*throttled);
+  if (auto throttled = throttledFor(&*who, client)) return std::move(*throttled);
   const std::string barrier = who->barrier();
   // Unknown logins and accounts without a password take as long as a wrong password.
   const std::string& stored = barrier.empty() ? who->account->passwordHash : dummyHash_;
@@ -275,7 +275,7 @@ Result<SignInResult> PanelAuth::signInWithPassword(std::string_view login,
 Status PanelAuth::startCodeSignIn(std::string_view login, const ClientContext& client) {
   auto who = resolveLogin(login);
   if (!who) return who.error();
-  if (throttledFor(*who, client)) return Status::success();
+  if (throttledFor(&*who, client)) return Status::success();
   const TimePoint now = clock_.now();
   const std::string address = auditAddress(client.address);
   std::string barrier = who->barrier();
@@ -326,7 +326,7 @@ Result<SignInResult> PanelAuth::signInWithCode(std::string_view login, std::stri
                                                const ClientContext& client) {
   auto who = resolveLogin(login);
   if (!who) return who.error();
-  if (auto throttled = throttledFor(*who, client)) return std::move(*throttled);
+  if (auto throttled = throttledFor(&*who, client)) return std::move(*throttled);
   const std::string barrier = who->barrier();
   const TimePoint now = clock_.now();
   const std::string personId = who->personId;
@@ -409,6 +409,9 @@ Result<SignInResult> PanelAuth::acceptInvite(std::string_view token, std::string
                                              const ClientContext& client) {
   const TimePoint now = clock_.now();
   const std::string address = auditAddress(client.address);
+  // Only the address can be waiting here: an invite cannot be guessed, so a guesser's wait on
+  // the account must not keep its owner from a fresh invite (which clears that count).
+  if (auto throttled = throttledFor(nullptr, client)) return std::move(*throttled);
   auto invite = readInviteToken(inviteKey_, token, now);
   if (!invite) {
     addresses_.recordFailure(client.address, now);
@@ -424,7 +427,6 @@ Result<SignInResult> PanelAuth::acceptInvite(std::string_view token, std::string
   }
   auto who = resolveLogin(invite->personId);
   if (!who) return who.error();
-  if (auto throttled = throttledFor(*who, client)) return std::move(*throttled);
   auto hashed = hashPassword(password, options_.passwordCost);
   if (!hashed) return hashed.error();
   std::optional<SignInResult> result;

@@ -175,7 +175,8 @@ class PanelAuth {
                                     const ClientContext& client, std::optional<std::string> newHash,
                                     const std::function<Result<std::string>(Database&)>& check,
                                     const char* refusedMessage);
-  std::optional<SignInResult> throttledFor(const Login& who, const ClientContext& client);
+  // A wait on the client's address or (when `who` is given) on the account, if any.
+  std::optional<SignInResult> throttledFor(const Login* who, const ClientContext& client);
   SignInResult signedIn(const std::string& personId, PanelRole role, std::string_view method,
                         std::string cookieValue, TimePoint at);
 

@@ -223,3 +223,43 @@ BOOST_AUTO_TEST_CASE(aPasswordHashedAtAnOlderCostIsRehashedAtSignIn) {
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace atoms::panel
+
+namespace atoms::panel {
+
+BOOST_AUTO_TEST_SUITE(sign_in_invites)
+
+BOOST_AUTO_TEST_CASE(aFreshInviteIsNotHeldUpByAGuessersWaitOnTheAccount) {
+  testing::PanelFixture f;
+  f.enroll(testing::kLead);
+  f.client.address = "198.51.100.7";  // the guesser
+  for (int i = 0; i < 6; ++i) {
+    auto r = f.auth->signInWithPassword(testing::kLead, "guess " + std::to_string(i), f.client);
+    BOOST_TEST_REQUIRE(r.ok());
+  }
+  f.clock.advance(std::chrono::seconds(10));
+  f.client.address = "192.0.2.10";  // the lead, at the office, with a new invite
+  auto invite = prepareInvite(f.store->db(), f.store->identity(), f.options.owners, testing::kLead,
+                              f.clock.now(), f.options.inviteValidity);
+  BOOST_TEST_REQUIRE(invite.ok());
+  auto accepted = f.auth->acceptInvite(invite->token, "a new password for leo", f.client);
+  BOOST_TEST_REQUIRE(accepted.ok());
+  BOOST_TEST((accepted->outcome == SignInOutcome::kSignedIn), accepted->message);
+  BOOST_TEST(f.queryInt("SELECT failed_count FROM panel_account") == 0);
+}
+
+BOOST_AUTO_TEST_CASE(anAddressSendingBadInvitesIsMadeToWait) {
+  testing::PanelFixture f;
+  for (int i = 0; i < 5; ++i) {
+    auto r = f.auth->acceptInvite("bogus." + std::to_string(i), testing::kPassword, f.client);
+    BOOST_TEST_REQUIRE(r.ok());
+    BOOST_TEST((r->outcome == SignInOutcome::kRefused));
+  }
+  auto held = f.auth->acceptInvite("bogus.6", testing::kPassword, f.client);
+  BOOST_TEST_REQUIRE(held.ok());
+  BOOST_TEST((held->outcome == SignInOutcome::kThrottled));
+  BOOST_TEST(f.entries("panel.invite.refused").size() == 5u);  // the waits are not recorded
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace atoms::panel
