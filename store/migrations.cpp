@@ -266,6 +266,21 @@ constexpr Migration kStoreMigrations[] = {
     {22, "site_workweek",
      "ALTER TABLE site_info ADD COLUMN workweek_start INTEGER NOT NULL DEFAULT 0;"
      "ALTER TABLE site_info ADD COLUMN workday_start_minute INTEGER NOT NULL DEFAULT 0;"},
+    // The manager's panel accounts (daemon/panel/, docs/panel-accounts.md): accounts (argon2id
+    // hashes; the per-account sign-in throttle), sessions stored by the SHA-256 of their id, and
+    // the one active sign-in code per person (keyed BLAKE2b of the code). Instants are Unix
+    // milliseconds (UTC).
+    {23, "panel_accounts",
+     "CREATE TABLE panel_account(person_id TEXT PRIMARY KEY, password_hash TEXT NOT NULL,"
+     " state TEXT NOT NULL CHECK(state IN ('active','disabled')), created_at INTEGER NOT NULL,"
+     " updated_at INTEGER NOT NULL, password_set_at INTEGER NOT NULL,"
+     " failed_count INTEGER NOT NULL, next_try_at INTEGER NOT NULL);"
+     "CREATE TABLE panel_session(id_hash BLOB PRIMARY KEY, person_id TEXT NOT NULL,"
+     " method TEXT NOT NULL CHECK(method IN ('password','code')), created_at INTEGER NOT NULL,"
+     " last_seen_at INTEGER NOT NULL);"
+     "CREATE INDEX panel_session_by_person ON panel_session(person_id);"
+     "CREATE TABLE panel_sign_in_code(person_id TEXT PRIMARY KEY, code_hash BLOB NOT NULL,"
+     " created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, attempts INTEGER NOT NULL);"},
 };
 
 constexpr std::string_view kCreateTable =

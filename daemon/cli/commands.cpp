@@ -6,7 +6,7 @@ std::vector<Command> allCommands() {
   return {
       demoCommand(),   initCommand(),           serveCommand(),          identityCommand(),
       verifyCommand(), exportSegmentsCommand(), verifySegmentsCommand(), ingestCommand(),
-      siteCommand(),   checkCommand(),          versionCommand(),
+      siteCommand(),   panelCommand(),          checkCommand(),          versionCommand(),
   };
 }
 

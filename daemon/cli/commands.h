@@ -19,6 +19,7 @@ Command ingestCommand();
 Command demoCommand();
 Command siteCommand();
 Command checkCommand();
+Command panelCommand();
 Command versionCommand();
 
 std::vector<Command> allCommands();

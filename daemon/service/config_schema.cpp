@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "daemon/log/setup.h"
+#include "daemon/panel/panel_config.h"
 #include "daemon/service/api_subsystem.h"
 #include "daemon/service/listen_address.h"
 #include "daemon/service/sms_config.h"
@@ -177,6 +178,7 @@ std::vector<ConfigKey> serviceConfigSchema() {
                   }});
   // SMS: sms.driver, sms.retry.*, sms.twilio.*, sms.modem.* (daemon/service/sms_config.h).
   for (ConfigKey& row : smsConfigKeys()) rows.push_back(std::move(row));
+  for (ConfigKey& row : panel::panelAccountsConfigKeys()) rows.push_back(std::move(row));
   return rows;
 }
 
