@@ -6,8 +6,14 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config git clang libclang-rt-14-dev lld
   libsqlcipher-dev sqlcipher libsodium-dev libssl-dev libpoco-dev libboost-test-dev
   libpaho-mqttpp-dev libpaho-mqtt-dev mosquitto mosquitto-clients libhowardhinnant-date-dev
-  procps openssl clang-format nodejs npm
+  procps openssl clang-format
 )
+# Node.js and npm, for the panel's front-end libraries (scripts/panel-vendor.sh): Debian's, unless
+# the machine has an npm already (NodeSource's nodejs package carries its own npm, which Debian's
+# npm package cannot be installed beside).
+if ! command -v npm >/dev/null 2>&1; then
+  packages+=(nodejs npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
