@@ -6,7 +6,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config git clang libclang-rt-14-dev lld
   libsqlcipher-dev sqlcipher libsodium-dev libssl-dev libpoco-dev libboost-test-dev
   libpaho-mqttpp-dev libpaho-mqtt-dev mosquitto mosquitto-clients libhowardhinnant-date-dev
-  procps openssl clang-format
+  procps openssl clang-format systemd
 )
 # Node.js and npm, for the panel's front-end libraries (scripts/panel-vendor.sh): Debian's, unless
 # the machine has an npm already (NodeSource's nodejs package carries its own npm, which Debian's

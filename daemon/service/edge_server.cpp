@@ -2,8 +2,11 @@
 
 #include <Poco/Logger.h>
 
+#include <algorithm>
+
 #include "daemon/log/log.h"
 #include "daemon/service/config_schema.h"
+#include "daemon/service/engine_subsystem.h"
 #include "daemon/service/store_subsystem.h"
 #include "daemon/version.h"
 
@@ -23,14 +26,40 @@ void EdgeServer::initialize(Poco::Util::Application& /*self*/) {
   // Poco's own initialize() would also start its LoggingSubsystem (logging is set up by the
   // caller) and would not undo a partial start, so the services are driven here.
   logInfo(logger_, "starting atoms-edge", {{"version", edgeVersion()}, {"config", configPath_}});
+  tellSystemd("STATUS=starting");
   if (Status status = services_->start(); !status.ok()) {
     logFatal(logger_, "refusing to start",
              {{"service", services_->failedService()}, {"error", status.message()}});
+    tellSystemd("STATUS=refusing to start: " + services_->failedService() + ": " +
+                status.message());
     startFailed_ = true;
+    return;
+  }
+  tellSystemd("READY=1\nSTATUS=serving site " + services_->store().store().identity().siteId);
+  if (auto interval = systemd_.watchdogInterval()) {
+    // A third of the interval: two pings may be late before systemd gives up on the engine.
+    const auto every =
+        std::max(std::chrono::milliseconds(1),
+                 std::chrono::duration_cast<std::chrono::milliseconds>(*interval / 3));
+    services_->engine().engine().post([this, every] { pingWatchdog(every); });
   }
 }
 
-void EdgeServer::uninitialize() { services_->stop(); }
+void EdgeServer::uninitialize() {
+  tellSystemd("STOPPING=1\nSTATUS=stopping");
+  services_->stop();
+}
+
+void EdgeServer::pingWatchdog(std::chrono::milliseconds every) {
+  tellSystemd("WATCHDOG=1");
+  services_->engine().engine().runAfter(every, [this, every] { pingWatchdog(every); });
+}
+
+void EdgeServer::tellSystemd(const std::string& message) {
+  Status sent = systemd_.send(message);
+  if (sent || systemdFailureLogged_.exchange(true)) return;
+  logWarning(logger_, "cannot tell systemd how the service is", {{"error", sent.message()}});
+}
 
 int EdgeServer::main(const std::vector<std::string>& /*args*/) {
   if (startFailed_) return EXIT_CONFIG;
