@@ -178,6 +178,21 @@ int runIngest(const Args& args, Io& io) {
       }
       options.reorderWait = std::chrono::milliseconds(*ms);
     }
+    for (const auto& [option, bound] : {std::pair{"backoff-min-ms", &options.backoff.initial},
+                                        std::pair{"backoff-max-ms", &options.backoff.max}}) {
+      if (!args.has(option)) continue;
+      auto ms = parseCount(option, args.get(option, ""), 3600000);
+      if (!ms || *ms == 0) {
+        io.err << kName << (ms ? "--" + std::string(option) + " must be at least 1" : ms.message())
+               << "\n";
+        return kExitUsage;
+      }
+      *bound = std::chrono::milliseconds(*ms);
+    }
+    if (options.backoff.max < options.backoff.initial) {
+      io.err << kName << "--backoff-max-ms must be at least --backoff-min-ms\n";
+      return kExitUsage;
+    }
     // 0 by default: a member that stops or dies leaves the shared subscription at once, instead
     // of a persistent session that goes on taking its share of the segments (docs/sync-ingest.md).
     mqtt.sessionExpiry = std::chrono::seconds(0);
@@ -290,6 +305,8 @@ Command ingestCommand() {
               {"group", "NAME", "shared subscription group (default ingest)"},
               {"reorder-wait-ms", "MS",
                "how long a segment that arrived early waits for its predecessor (default 2000)"},
+              {"backoff-min-ms", "MS", "first reconnect delay (default 1000)"},
+              {"backoff-max-ms", "MS", "longest reconnect delay (default 60000)"},
               {"session-expiry-s", "S",
                "how long the broker keeps this member's session after it goes (default 0: "
                "none, so the group stops sending it segments at once)"},

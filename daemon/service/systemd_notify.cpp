@@ -49,9 +49,8 @@ Status SystemdNotify::send(std::string_view message) const {
   }
   std::memcpy(address.sun_path, socket_.data(), socket_.size());
   if (address.sun_path[0] == '@') address.sun_path[0] = '\0';  // the abstract namespace
-  const auto length =
-      static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + socket_.size() +
-                             (socket_[0] == '@' ? 0 : 1));
+  const auto length = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + socket_.size() +
+                                             (socket_[0] == '@' ? 0 : 1));
   const int fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return makeError(std::string("cannot open a socket for systemd: ") + strerror(errno));
   const ssize_t sent = ::sendto(fd, message.data(), message.size(), MSG_NOSIGNAL,

@@ -842,4 +842,26 @@ BOOST_AUTO_TEST_CASE(initRefusesWhenCredentialsSupplyAKey) {
   BOOST_TEST(!fs::exists(dir));
 }
 
+// The ingest's reconnect delay is the operator's (the issue "Sync", item 4): bad values are named.
+BOOST_AUTO_TEST_CASE(ingestTakesItsReconnectDelaysAndRefusesBadOnes) {
+  test::TempDir tmp;
+  const std::vector<std::string> base = {"ingest", "--store", tmp.file("cloud"), "--broker",
+                                         "tcp://127.0.0.1:1"};
+  const auto run = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return edge(args);
+  };
+  auto zero = run({"--backoff-min-ms", "0"});
+  BOOST_TEST(zero.status == kExitUsage);
+  BOOST_TEST(contains(zero.err, "--backoff-min-ms must be at least 1"), zero.err);
+  auto word = run({"--backoff-max-ms", "soon"});
+  BOOST_TEST(word.status == kExitUsage);
+  BOOST_TEST(contains(word.err, "--backoff-max-ms must be a number"), word.err);
+  auto inverted = run({"--backoff-min-ms", "5000", "--backoff-max-ms", "1000"});
+  BOOST_TEST(inverted.status == kExitUsage);
+  BOOST_TEST(contains(inverted.err, "--backoff-max-ms must be at least --backoff-min-ms"),
+             inverted.err);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -20,7 +20,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr auto kNotifyDeadline = 60s;  // the sanitizer build starts slowly; a passing run never waits
+constexpr auto kNotifyDeadline =
+    60s;  // the sanitizer build starts slowly; a passing run never waits
 
 // systemd's side: a datagram socket at a path, read with a deadline.
 class NotifySocket {
