@@ -36,8 +36,7 @@ class ScriptedPeer {
     thread_ = std::thread([this] { run(); });
   }
   ~ScriptedPeer() {
-    (void)!::write(stop_[1], "x", 1);
-    thread_.join();
+    stopThread();
     closeMaster();
     ::close(slave_);
     ::close(stop_[0]);
@@ -60,13 +59,22 @@ class ScriptedPeer {
     changed_.wait_for(lock, std::chrono::seconds(10), [&] { return received_ == bytes; });
     return received_;
   }
+  // The line goes away. The answering thread stops first: while it sits in poll(2) on the master,
+  // the kernel holds the master open and the slave would never see the hang-up.
   void closeMaster() {
+    stopThread();
     std::lock_guard lock(mutex_);
     if (master_ >= 0) ::close(master_);
     master_ = -1;
   }
 
  private:
+  void stopThread() {
+    if (!thread_.joinable()) return;
+    (void)!::write(stop_[1], "x", 1);
+    thread_.join();
+  }
+
   void run() {
     std::string line;
     for (;;) {
