@@ -173,7 +173,8 @@ void PanelApi::handle(Request& request, Response& response) {
       }
       return apiError(response, 503, kBusy, bodyless);
     }
-    if (Status s = auth_.signOut(cookie, client); !s) return apiError(response, 503, kBusy, bodyless);
+    if (Status s = auth_.signOut(cookie, client); !s)
+      return apiError(response, 503, kBusy, bodyless);
     response.set("Set-Cookie", clearedSessionCookie());
     return apiSend(response, 200, json::Object{{"signedOut", true}}, bodyless);
   }
@@ -188,8 +189,8 @@ void PanelApi::handle(Request& request, Response& response) {
   }
   std::optional<std::string> body = drivers::readRequestBody(request, kMaxBodyBytes);
   if (!body) {
-    return apiError(response, 413,
-                    "the body is over " + std::to_string(kMaxBodyBytes) + " bytes", false);
+    return apiError(response, 413, "the body is over " + std::to_string(kMaxBodyBytes) + " bytes",
+                    false);
   }
 
   std::vector<std::string> names;
@@ -213,14 +214,14 @@ void PanelApi::handle(Request& request, Response& response) {
 
   if (*route == Route::kCode) {
     if (Status s = auth_.startCodeSignIn(f[0], client); !s) return apiError(response, 503, kBusy);
-    return apiSend(response, 200,
-                   json::Object{{"message",
-                                 "if that login has an account, a code is on its way by text"}});
+    return apiSend(
+        response, 200,
+        json::Object{{"message", "if that login has an account, a code is on its way by text"}});
   }
-  Result<SignInResult> result = *route == Route::kSession
-                                    ? auth_.signInWithPassword(f[0], f[1], client)
-                                : *route == Route::kCodeVerify ? auth_.signInWithCode(f[0], f[1], client)
-                                                               : auth_.acceptInvite(f[0], f[1], client);
+  Result<SignInResult> result =
+      *route == Route::kSession      ? auth_.signInWithPassword(f[0], f[1], client)
+      : *route == Route::kCodeVerify ? auth_.signInWithCode(f[0], f[1], client)
+                                     : auth_.acceptInvite(f[0], f[1], client);
   if (!result) return apiError(response, 503, kBusy);
   switch (result->outcome) {
     case SignInOutcome::kSignedIn: {
@@ -228,19 +229,18 @@ void PanelApi::handle(Request& request, Response& response) {
       // Signed in already: a failed name lookup must not lose the cookie, so it answers
       // without the name (GET /api/session has it).
       auto who = apiWhoBody(store_, result->session);
-      return apiSend(response, 200,
-                     who ? json::Value(*who)
-                         : json::Value(json::Object{
-                               {"person", json::Object{{"id", result->session.personId}}},
-                               {"role", std::string(panelRoleName(result->session.role))},
-                               {"csrf", result->session.csrfToken}}));
+      return apiSend(
+          response, 200,
+          who ? json::Value(*who)
+              : json::Value(json::Object{{"person", json::Object{{"id", result->session.personId}}},
+                                         {"role", std::string(panelRoleName(result->session.role))},
+                                         {"csrf", result->session.csrfToken}}));
     }
     case SignInOutcome::kThrottled: {
       const auto wait = result->retryAfter ? *result->retryAfter - clock_.now()
                                            : std::chrono::milliseconds(60'000);
-      const auto seconds =
-          std::max<std::int64_t>(1, (std::chrono::duration_cast<std::chrono::milliseconds>(wait)
-                                         .count() + 999) / 1000);
+      const auto seconds = std::max<std::int64_t>(
+          1, (std::chrono::duration_cast<std::chrono::milliseconds>(wait).count() + 999) / 1000);
       response.set("Retry-After", std::to_string(seconds));
       return apiError(response, 429, result->message);
     }

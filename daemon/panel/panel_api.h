@@ -19,7 +19,8 @@
 // Nothing here logs or echoes a password, code, token or cookie.
 //
 // Threading: handle() runs on the server's threads, concurrently; PanelAuth is thread-safe, the
-// name lookup goes through the StoreRunner. Holds references: auth, store and clock must outlive it.
+// name lookup goes through the StoreRunner. Holds references: auth, store and clock must outlive
+// it.
 #pragma once
 
 #include <Poco/Net/HTTPServerRequest.h>
