@@ -180,10 +180,12 @@ BOOST_FIXTURE_TEST_CASE(signOutNeedsTheCsrfTokenAndTheOriginThenTheCookieIsDead,
   const std::string cookie = cookiePair(signedIn);
   const std::string csrf = stringAt(bodyObject(signedIn), "csrf");
 
-  const PanelReply noToken = call("DELETE", "/api/session", "", {{"Cookie", cookie}, {"Origin", kOrigin}});
+  const PanelReply noToken =
+      call("DELETE", "/api/session", "", {{"Cookie", cookie}, {"Origin", kOrigin}});
   BOOST_TEST(noToken.status == 403, noToken.body);
-  const PanelReply wrongToken = call("DELETE", "/api/session", "",
-                                     {{"Cookie", cookie}, {"Origin", kOrigin}, {"X-CSRF-Token", "x" + csrf}});
+  const PanelReply wrongToken =
+      call("DELETE", "/api/session", "",
+           {{"Cookie", cookie}, {"Origin", kOrigin}, {"X-CSRF-Token", "x" + csrf}});
   BOOST_TEST(wrongToken.status == 403, wrongToken.body);
   const PanelReply wrongOrigin =
       call("DELETE", "/api/session", "",
@@ -258,7 +260,8 @@ BOOST_FIXTURE_TEST_CASE(refusesSignInPostsFromElsewhereAndMalformedBodies, ApiPa
   enroll(kLead);
   const std::string good = json::canonical(json::Object{{"login", kLead}, {"password", kPassword}});
   BOOST_TEST(call("POST", "/api/session", good, {}).status == 403);
-  BOOST_TEST(call("POST", "/api/session", good, {{"Origin", "https://evil.example"}}).status == 403);
+  BOOST_TEST(call("POST", "/api/session", good, {{"Origin", "https://evil.example"}}).status ==
+             403);
   BOOST_TEST(call("POST", "/api/session", good, {{"Origin", "null"}}).status == 403);
   BOOST_TEST(
       call("POST", "/api/session", good, {{"Origin", kOrigin}, {"Content-Type", "text/plain"}})
@@ -273,8 +276,9 @@ BOOST_FIXTURE_TEST_CASE(refusesSignInPostsFromElsewhereAndMalformedBodies, ApiPa
       post("/api/session", json::Object{{"login", kLead}, {"password", std::string(5000, 'x')}});
   BOOST_TEST(big.status == 413, big.body);
   // Referer from the panel stands in for a missing Origin.
-  BOOST_TEST(call("POST", "/api/session", good, {{"Referer", std::string(kOrigin) + "/sign-in"}})
-                 .status == 200);
+  BOOST_TEST(
+      call("POST", "/api/session", good, {{"Referer", std::string(kOrigin) + "/sign-in"}}).status ==
+      200);
   // Nothing of the password reached the audit log.
   BOOST_TEST(allEntryTexts().find(kPassword) == std::string::npos);
 }
