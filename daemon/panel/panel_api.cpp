@@ -120,7 +120,9 @@ void PanelApi::handle(Request& request, Response& response) {
   const std::string path = uri.substr(0, uri.find_first_of("?#"));
   const std::string& method = request.getMethod();
   const bool isPost = method == Poco::Net::HTTPRequest::HTTP_POST;
-  const bool bodyless = !request.hasContentLength() || request.getContentLength64() == 0;
+  // Whether no body is left unread when answering without reading it (else the connection closes).
+  const bool bodyless = !request.getChunkedTransferEncoding() &&
+                        (!request.hasContentLength() || request.getContentLength64() == 0);
 
   enum class Route { kSession, kSessionEnd, kCode, kCodeVerify, kInviteAccept };
   std::optional<Route> route;
@@ -138,8 +140,9 @@ void PanelApi::handle(Request& request, Response& response) {
     route = Route::kInviteAccept;
   }
   if (!route) return apiError(response, 404, "no such API path", bodyless);
-  const bool allowed = allow.find(method) != std::string::npos && !method.empty() &&
-                       (method == "GET" || method == "POST" || method == "DELETE");
+  // /api/session takes GET, POST and DELETE; every other path POST only.
+  const bool allowed =
+      isPost || (*route == Route::kSession && (method == "GET" || method == "DELETE"));
   if (!allowed) {
     response.set("Allow", allow);
     return apiError(response, 405, "method not allowed", bodyless);
@@ -180,7 +183,6 @@ void PanelApi::handle(Request& request, Response& response) {
   }
 
   // The sign-in forms: no session yet, so the Origin is the CSRF check (login CSRF).
-  if (!isPost) return apiError(response, 405, "method not allowed", bodyless);
   if (!auth_.fromPanelOrigin(origin, referer)) {
     return apiError(response, 403, "refused: open the panel from its own address", bodyless);
   }
