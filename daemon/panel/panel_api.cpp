@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/canonical_json.h"
+#include "daemon/log/log.h"
 #include "daemon/panel/sessions.h"
 #include "drivers/http/http_service.h"
 #include "store/site_store.h"
@@ -111,6 +112,15 @@ Result<json::Object> apiWhoBody(StoreRunner& store, const PanelSession& s) {
 
 }  // namespace
 
+void PanelApi::unavailable(Response& response, const std::string& why, bool bodyRead) {
+  // Store and engine errors only: they hold no password, code, token or cookie.
+  if (logger_ != nullptr) {
+    logWarning(*logger_, "a panel sign-in request failed; answered 503", {{"error", why}});
+  }
+  response.set("Retry-After", "5");
+  apiError(response, 503, kBusy, bodyRead);
+}
+
 bool PanelApi::isApiPath(std::string_view path) {
   return path == "/api" || path.starts_with("/api/");
 }
@@ -156,13 +166,13 @@ void PanelApi::handle(Request& request, Response& response) {
   // Who is signed in.
   if (*route == Route::kSession && method == "GET") {
     auto session = auth_.session(cookie);
-    if (!session) return apiError(response, 503, kBusy, bodyless);
+    if (!session) return unavailable(response, session.message(), bodyless);
     if (!*session) {
       if (!cookie.empty()) response.set("Set-Cookie", clearedSessionCookie());
       return apiError(response, 401, "not signed in", bodyless);
     }
     auto who = apiWhoBody(store_, **session);
-    if (!who) return apiError(response, 503, kBusy, bodyless);
+    if (!who) return unavailable(response, who.message(), bodyless);
     return apiSend(response, 200, *who, bodyless);
   }
 
@@ -174,10 +184,11 @@ void PanelApi::handle(Request& request, Response& response) {
       if (checked.kind() == ErrorKind::kRefused) {
         return apiError(response, 403, "refused: reload the page and try again", bodyless);
       }
-      return apiError(response, 503, kBusy, bodyless);
+      return unavailable(response, checked.message(), bodyless);
     }
-    if (Status s = auth_.signOut(cookie, client); !s)
-      return apiError(response, 503, kBusy, bodyless);
+    if (Status s = auth_.signOut(cookie, client); !s) {
+      return unavailable(response, s.message(), bodyless);
+    }
     response.set("Set-Cookie", clearedSessionCookie());
     return apiSend(response, 200, json::Object{{"signedOut", true}}, bodyless);
   }
@@ -215,7 +226,8 @@ void PanelApi::handle(Request& request, Response& response) {
   const std::vector<std::string>& f = *fields;
 
   if (*route == Route::kCode) {
-    if (Status s = auth_.startCodeSignIn(f[0], client); !s) return apiError(response, 503, kBusy);
+    if (Status s = auth_.startCodeSignIn(f[0], client); !s)
+      return unavailable(response, s.message());
     return apiSend(
         response, 200,
         json::Object{{"message", "if that login has an account, a code is on its way by text"}});
@@ -224,7 +236,7 @@ void PanelApi::handle(Request& request, Response& response) {
       *route == Route::kSession      ? auth_.signInWithPassword(f[0], f[1], client)
       : *route == Route::kCodeVerify ? auth_.signInWithCode(f[0], f[1], client)
                                      : auth_.acceptInvite(f[0], f[1], client);
-  if (!result) return apiError(response, 503, kBusy);
+  if (!result) return unavailable(response, result.message());
   switch (result->outcome) {
     case SignInOutcome::kSignedIn: {
       response.set("Set-Cookie", result->setCookie);

@@ -23,10 +23,12 @@
 // it.
 #pragma once
 
+#include <Poco/Logger.h>
 #include <Poco/Net/HTTPServerRequest.h>
 #include <Poco/Net/HTTPServerResponse.h>
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 #include "base/clock.h"
@@ -39,8 +41,9 @@ class PanelApi {
  public:
   static constexpr std::size_t kMaxBodyBytes = 4096;
 
-  PanelApi(PanelAuth& auth, StoreRunner& store, const Clock& clock)
-      : auth_(auth), store_(store), clock_(clock) {}
+  // `logger`, when given, gets a warning for each request answered 503 (a store or engine error).
+  PanelApi(PanelAuth& auth, StoreRunner& store, const Clock& clock, Poco::Logger* logger = nullptr)
+      : auth_(auth), store_(store), clock_(clock), logger_(logger) {}
   PanelApi(const PanelApi&) = delete;
   PanelApi& operator=(const PanelApi&) = delete;
 
@@ -50,9 +53,13 @@ class PanelApi {
   void handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response);
 
  private:
+  void unavailable(Poco::Net::HTTPServerResponse& response, const std::string& why,
+                   bool bodyRead = true);
+
   PanelAuth& auth_;
   StoreRunner& store_;
   const Clock& clock_;
+  Poco::Logger* logger_;
 };
 
 }  // namespace atoms::panel

@@ -150,7 +150,7 @@ Status PanelSubsystem::startAccounts(Poco::Util::Application& app, const std::st
   authOptions.panelOrigin = origin;
   auth_ = std::make_unique<panel::PanelAuth>(*runner_, *outbox, clock, store_.store().identity(),
                                              std::move(authOptions));
-  api_ = std::make_unique<panel::PanelApi>(*auth_, *runner_, clock);
+  api_ = std::make_unique<panel::PanelApi>(*auth_, *runner_, clock, &logger_);
   options.api = api_.get();
   const auto armed = callOnWriter(engine, [this, &clock] {
     sweeping_ = true;
