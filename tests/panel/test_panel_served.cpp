@@ -4,6 +4,8 @@
 // sign-in works end to end (an invite from `atoms-edge panel invite`, accepted over the API), and
 // the engine's sweep ends a session past its idle limit.
 #include <Poco/Net/HTTPSClientSession.h>
+#include <Poco/Net/ServerSocket.h>
+#include <Poco/Net/SocketAddress.h>
 
 #include <boost/test/unit_test.hpp>
 #include <chrono>
@@ -172,6 +174,32 @@ BOOST_AUTO_TEST_CASE(signsInWithAnInviteFromTheCommandLineAndTheEngineEndsIdleSe
   BOOST_TEST(expired->size() == 1u);
   BOOST_TEST(httpsRequest(port, "/api/session", cert, "GET", {{"Cookie", cookie}}).status == 401);
 
+  services->stop();
+  services.reset();
+  app.reset();
+}
+
+BOOST_AUTO_TEST_CASE(takesTheOriginFromASingleListenAddress) {
+  testing::TempDir tmp;
+  const std::string stateDir = tmp.file("state");
+  BOOST_REQUIRE(initStateDir(stateDir, InitOptions{"site-served-panel"}));
+  std::uint16_t free = 0;
+  {
+    Poco::Net::ServerSocket probe(Poco::Net::SocketAddress("127.0.0.1", 0));
+    free = probe.address().port();
+  }
+  SimulatedClock clock;
+  auto app = std::make_unique<TestApp>(std::map<std::string, std::string>{
+      {"state.dir", stateDir},
+      {"labor.rules_dir", atoms::testing::sourceDir() + "/etc/labor"},
+      {"panel.listen", "127.0.0.1:" + std::to_string(free)}});
+  auto services = std::make_unique<EdgeServices>(*app, clock);
+  Status started = services->start();
+  BOOST_REQUIRE_MESSAGE(started, services->failedService() + ": " + started.message());
+  BOOST_TEST(services->panel().signInServed());
+  BOOST_TEST(services->panel().origin() == "https://127.0.0.1:" + std::to_string(free));
+  const std::string cert = panel::BoxCertificatePaths::under(stateDir).cert;
+  BOOST_TEST(httpsRequest(free, "/api/session", cert).status == 401);
   services->stop();
   services.reset();
   app.reset();
