@@ -173,6 +173,17 @@ void PanelServer::stop() {
 void PanelServer::serve(Poco::Net::HTTPServerRequest& request,
                         Poco::Net::HTTPServerResponse& response) {
   const std::string& method = request.getMethod();
+  if (PanelApi::isApiPath(pathOf(request.getURI()))) {
+    if (options_.api != nullptr) return options_.api->handle(request, response);
+    response.setStatusAndReason(Poco::Net::HTTPResponse::HTTP_NOT_FOUND);
+    response.set("Cache-Control", "no-store");
+    response.setKeepAlive(false);  // a body may be left unread
+    const std::string text = "{\"error\":\"sign-in is not available on this box\"}";
+    response.setContentType("application/json; charset=utf-8");
+    response.setContentLength(static_cast<std::streamsize>(text.size()));
+    response.send().write(text.data(), static_cast<std::streamsize>(text.size()));
+    return;
+  }
   if (method != Poco::Net::HTTPRequest::HTTP_GET && method != Poco::Net::HTTPRequest::HTTP_HEAD) {
     response.set("Allow", "GET, HEAD");
     sendText(request, response, Poco::Net::HTTPResponse::HTTP_METHOD_NOT_ALLOWED,

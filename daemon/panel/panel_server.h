@@ -9,8 +9,9 @@
 // TLS: 1.2 and 1.3 only; for 1.2 only ECDHE with AES-GCM or ChaCha20-Poly1305 (Mozilla's
 // "intermediate" list). The certificate and key are read once at start().
 //
-// Routes (GET and HEAD; anything else 405): an asset by its exact path, "/" and the page names
-// (panelPageRoutes()) as /index.html (the pages route on the client), /healthz and /readyz;
+// Routes: under /api/ the sign-in API (panel_api.h) when options.api is set, else 404 JSON;
+// elsewhere GET and HEAD only (anything else 405): an asset by its exact path, "/" and the page
+// names (panelPageRoutes()) as /index.html (the pages route on the client), /healthz and /readyz;
 // everything else 404. Assets answer 304 to a matching If-None-Match, gzip when the client
 // accepts it, and Cache-Control: no-cache (revalidate each time; the ETag makes that cheap).
 //
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "daemon/panel/panel_api.h"
 #include "daemon/panel/panel_assets.h"
 #include "drivers/http/health_probe.h"
 #include "drivers/http/http_service.h"
@@ -41,6 +43,8 @@ struct PanelServerOptions {
   std::uint16_t redirectPort = 0;
   int threads = 8;
   drivers::ReadinessCheck readiness;
+  // The JSON API under /api/ (sign-in); null: none (404). Must outlive the server.
+  PanelApi* api = nullptr;
 };
 
 // The headers on every HTTPS response.

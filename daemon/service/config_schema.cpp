@@ -164,6 +164,16 @@ std::vector<ConfigKey> serviceConfigSchema() {
                     if (v.empty() || parseListenAddress(v)) return std::nullopt;
                     return "host:port (e.g. 0.0.0.0:8080) or empty";
                   }});
+  rows.push_back({"panel.origin", "",
+                  "https://name[:port] browsers open the panel at, for sign-in's Origin check; "
+                  "empty: from panel.listen when it names one address and port",
+                  [](const std::string& v) -> std::optional<std::string> {
+                    if (v.empty()) return std::nullopt;
+                    const bool ok = v.starts_with("https://") && v.size() > 8 &&
+                                    v.find_first_of("/?#@ ", 8) == std::string::npos;
+                    if (ok) return std::nullopt;
+                    return "https://host or https://host:port (no path) or empty";
+                  }});
   rows.push_back({"panel.cert_file", "",
                   "the operator's own PEM certificate (chain) for the panel, with panel.key_file; "
                   "empty: the box's own (state.dir/panel.crt, made by init)",

@@ -3,14 +3,36 @@
 #include <chrono>
 
 #include "base/timestamp.h"
+#include "base/writer_call.h"
 #include "daemon/log/log.h"
 #include "daemon/panel/box_certificate.h"
+#include "daemon/panel/panel_api.h"
+#include "daemon/panel/panel_auth.h"
+#include "daemon/panel/panel_config.h"
 #include "daemon/panel/panel_server.h"
 #include "daemon/service/config_schema.h"
+#include "daemon/service/engine_subsystem.h"
 #include "daemon/service/listen_address.h"
+#include "daemon/service/sms_subsystem.h"
 #include "daemon/service/store_subsystem.h"
+#include "sms/mailbox/outbox.h"
+#include "store/site_store.h"
+#include "store/store_runner.h"
 
 namespace atoms {
+namespace {
+
+constexpr std::chrono::minutes kSweepEvery{1};
+
+// https://host[:port] from panel.listen; empty when that is no one address browsers could use.
+std::string panelOriginFrom(const std::string& host, std::uint16_t port) {
+  if (host.empty() || host == "0.0.0.0" || host == "::" || host == "[::]" || port == 0) return "";
+  const std::string name =
+      host.find(':') != std::string::npos && host.front() != '[' ? "[" + host + "]" : host;
+  return "https://" + name + (port == 443 ? std::string() : ":" + std::to_string(port));
+}
+
+}  // namespace
 
 PanelSubsystem::PanelSubsystem(Poco::Logger& logger, StoreSubsystem& store)
     : logger_(logger), store_(store) {}
@@ -79,16 +101,21 @@ Status PanelSubsystem::start(Poco::Util::Application& app) {
                  {{"file", options.certFile}, {"not_after", formatTimestamp(info.notAfter)}});
     }
   }
+  if (Status s = startAccounts(app, listen->host, listen->port, options); !s) {
+    stop();
+    return s;
+  }
   const std::string redirectHost = options.redirectAddress;
   server_ = std::make_unique<panel::PanelServer>(std::move(options));
   if (Status s = server_->start(); !s) {
-    server_.reset();
+    stop();
     return makeError("panel: " + s.message(), s.kind());
   }
   fingerprint_ = info.fingerprint;
   std::vector<std::pair<std::string, std::string>> fields{
       {"listen", listen->host + ":" + std::to_string(server_->port())},
       {"fingerprint", info.fingerprint}};
+  fields.emplace_back("sign_in", origin_.empty() ? "off" : origin_);
   if (!redirectHost.empty()) {
     fields.emplace_back("redirect", redirectHost + ":" + std::to_string(server_->redirectPort()));
   }
@@ -96,10 +123,73 @@ Status PanelSubsystem::start(Poco::Util::Application& app) {
   return Status::success();
 }
 
+Status PanelSubsystem::startAccounts(Poco::Util::Application& app, const std::string& listenHost,
+                                     std::uint16_t listenPort, panel::PanelServerOptions& options) {
+  if (engine_ == nullptr || sms_ == nullptr) return Status::success();
+  const auto& config = app.config();
+  std::string origin = configString(config, "panel.origin");
+  if (origin.empty()) origin = panelOriginFrom(listenHost, listenPort);
+  if (origin.empty()) {
+    logWarning(logger_,
+               "sign-in is off: set panel.origin to the https://name:port browsers open the panel "
+               "at (panel.listen names no single address)",
+               {{"listen", listenHost + ":" + std::to_string(listenPort)}});
+    return Status::success();
+  }
+  Engine& engine = engine_->engine();
+  const Clock& clock = engine_->clock();
+  runner_ = std::make_unique<PostingStoreRunner>(store_.store(), engine);
+  sms::mailbox::Outbox* outbox = sms_->outbox();
+  if (outbox == nullptr) {
+    ownOutbox_ = std::make_unique<sms::mailbox::Outbox>(
+        *runner_, [&clock] { return clock.now(); }, [] { return 0.5; });
+    outbox = ownOutbox_.get();
+    logWarning(logger_, "sms.driver is off: sign-in codes cannot be texted, use passwords");
+  }
+  panel::PanelAuthOptions authOptions = panel::panelAuthOptionsFrom(config);
+  authOptions.panelOrigin = origin;
+  auth_ = std::make_unique<panel::PanelAuth>(*runner_, *outbox, clock, store_.store().identity(),
+                                             std::move(authOptions));
+  api_ = std::make_unique<panel::PanelApi>(*auth_, *runner_, clock, &logger_);
+  options.api = api_.get();
+  const auto armed = callOnWriter(engine, [this, &clock] {
+    sweeping_ = true;
+    sweepTimer_ = engine_->engine().schedule(clock.now() + kSweepEvery, [this] { sweep(); });
+    return true;
+  });
+  if (!armed) return makeError("panel: the engine did not answer at start");
+  origin_ = origin;
+  return Status::success();
+}
+
+void PanelSubsystem::sweep() {
+  if (!sweeping_) return;
+  if (auto ended = auth_->sweepExpired(); !ended) {
+    logWarning(logger_, "could not end expired panel sessions", {{"error", ended.message()}});
+  }
+  sweepTimer_ =
+      engine_->engine().schedule(engine_->clock().now() + kSweepEvery, [this] { sweep(); });
+}
+
 void PanelSubsystem::stop() {
+  // The server first: after it stopped (joined its threads) nothing calls the API or PanelAuth.
   if (server_) server_->stop();
   server_.reset();
+  if (runner_ && sweeping_) {
+    (void)callOnWriter(engine_->engine(), [this] {
+      sweeping_ = false;
+      if (sweepTimer_ != 0) engine_->engine().cancel(sweepTimer_);
+      sweepTimer_ = 0;
+      return true;
+    });
+  }
+  sweeping_ = false;
+  api_.reset();
+  auth_.reset();
+  ownOutbox_.reset();
+  runner_.reset();
   fingerprint_.clear();
+  origin_.clear();
 }
 
 }  // namespace atoms

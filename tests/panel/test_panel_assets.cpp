@@ -34,6 +34,8 @@ BOOST_AUTO_TEST_CASE(shellPageAndItsFilesAreEmbeddedWithTheirTypes) {
       {"/index.html", "text/html; charset=utf-8"},
       {"/panel.css", "text/css; charset=utf-8"},
       {"/panel.js", "text/javascript; charset=utf-8"},
+      {"/api.js", "text/javascript; charset=utf-8"},
+      {"/sign_in.js", "text/javascript; charset=utf-8"},
       {"/icon.svg", "image/svg+xml"},
       {"/vendor/preact.module.js", "text/javascript; charset=utf-8"},
       {"/vendor/htm.module.js", "text/javascript; charset=utf-8"},
@@ -47,6 +49,18 @@ BOOST_AUTO_TEST_CASE(shellPageAndItsFilesAreEmbeddedWithTheirTypes) {
   }
   BOOST_TEST(assets.find("/") == assets.find("/index.html"));
   BOOST_TEST(assets.find("/index.html")->body.find("<nav") != std::string::npos);
+}
+
+// What the box sends (a person's name...) is rendered as text: our scripts never write HTML.
+BOOST_AUTO_TEST_CASE(ourScriptsNeverWriteHtml) {
+  const PanelAssets assets;
+  for (const char* path : {"/panel.js", "/api.js", "/sign_in.js"}) {
+    const std::string& js = assets.find(path)->body;
+    for (const char* sink : {"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write",
+                             "dangerouslySetInnerHTML", "eval("}) {
+      BOOST_TEST(js.find(sink) == std::string::npos, path << " uses " << sink);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(shellPageHasNoInlineScriptOrStyle) {

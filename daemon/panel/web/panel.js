@@ -1,8 +1,11 @@
-// The panel's entry module. The HTML works without it; it marks the page in use in the
-// navigation and shows which page is not built yet. Pages come later, as preact components
-// written with htm (docs/decisions/0020-panel-front-end.md).
+// The panel's entry module. On load it asks the box who is signed in (GET /api/session) and shows
+// either the sign-in form or who is signed in, with a sign-out button; it marks the page in use
+// in the navigation. Pages come later, as preact components written with htm
+// (docs/decisions/0020-panel-front-end.md).
 import { h, render } from "./vendor/preact.module.js";
 import htm from "./vendor/htm.module.js";
+import { currentSession } from "./api.js";
+import { SignIn, SignedIn } from "./sign_in.js";
 
 const html = htm.bind(h);
 
@@ -22,16 +25,55 @@ function NotBuilt({ title }) {
   return html`<p class="note">The ${title} page is not built yet.</p>`;
 }
 
-function start() {
+// "#invite=TOKEN" (a fragment: never sent to the box or kept in its logs) opens the invite form.
+function inviteInAddress() {
+  const match = /^#invite=([A-Za-z0-9_\-.]+)$/.exec(window.location.hash);
+  if (!match) return "";
+  history.replaceState(null, "", window.location.pathname);
+  return match[1];
+}
+
+function setTitle(title) {
+  document.getElementById("page-title").textContent = title;
+  document.title = `${title} · atoms-edge panel`;
+}
+
+function show(who, focus) {
+  const page = document.getElementById("page");
+  const strip = document.getElementById("who");
+  if (!who) {
+    setTitle("Sign in");
+    render(null, strip);
+    render(html`<${SignIn} onSignedIn=${(w) => show(w, true)}
+      initialInvite=${inviteInAddress()} />`, page);
+  } else {
+    const title = pages[window.location.pathname] || "Signed in";
+    setTitle(title);
+    render(html`<${SignedIn} who=${who} onSignedOut=${() => show(null, true)} />`, strip);
+    render(pages[window.location.pathname]
+      ? html`<${NotBuilt} title=${title} />`
+      : html`<p class="note">Choose a page above.</p>`, page);
+  }
+  // After a change of view, start from its heading (screen readers announce it).
+  if (focus) document.getElementById("page-title").focus();
+}
+
+async function start() {
   const path = window.location.pathname;
   for (const link of document.querySelectorAll(".pages a")) {
     if (link.getAttribute("href") === path) link.setAttribute("aria-current", "page");
   }
-  const title = pages[path];
-  if (!title) return;
-  document.getElementById("page-title").textContent = title;
-  document.title = `${title} · atoms-edge panel`;
-  render(html`<${NotBuilt} title=${title} />`, document.getElementById("page"));
+  const session = await currentSession();
+  if (session.status === 200) {
+    show(session.body, false);
+  } else if (session.status === 401) {
+    show(null, false);
+  } else {
+    setTitle("Sign in");
+    const page = document.getElementById("page");
+    render(html`<p class="alert" role="alert">${session.body.error || "the box did not answer"}</p>`,
+      page);
+  }
 }
 
 start();

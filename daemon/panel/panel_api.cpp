@@ -1,0 +1,267 @@
+#include "daemon/panel/panel_api.h"
+
+#include <Poco/Net/HTTPRequest.h>
+#include <Poco/Net/MediaType.h>
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "base/canonical_json.h"
+#include "daemon/log/log.h"
+#include "daemon/panel/sessions.h"
+#include "drivers/http/http_service.h"
+#include "store/site_store.h"
+
+namespace atoms::panel {
+namespace {
+
+using Request = Poco::Net::HTTPServerRequest;
+using Response = Poco::Net::HTTPServerResponse;
+
+constexpr char kBusy[] = "the box could not do that just now: try again";
+
+// Canonical JSON, with <, > and & escaped so no byte of a value can read as markup anywhere.
+std::string apiJsonText(const json::Value& v) {
+  const std::string text = json::canonical(v);
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    if (c == '<') {
+      out += "\\u003c";
+    } else if (c == '>') {
+      out += "\\u003e";
+    } else if (c == '&') {
+      out += "\\u0026";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+void apiSend(Response& response, int status, const json::Value& body, bool bodyRead = true) {
+  const std::string text = apiJsonText(body);
+  response.setStatusAndReason(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(status));
+  response.set("Cache-Control", "no-store");
+  if (!bodyRead) response.setKeepAlive(false);
+  response.setContentType("application/json; charset=utf-8");
+  response.setContentLength(static_cast<std::streamsize>(text.size()));
+  response.send().write(text.data(), static_cast<std::streamsize>(text.size()));
+}
+
+void apiError(Response& response, int status, const std::string& text, bool bodyRead = true) {
+  apiSend(response, status, json::Object{{"error", text}}, bodyRead);
+}
+
+// The fields of a JSON object body, all strings, exactly `names`; or the line saying what is wrong.
+Result<std::vector<std::string>> apiFields(std::string_view body,
+                                           const std::vector<std::string>& names) {
+  auto parsed = json::parse(body);
+  if (!parsed) return makeError("the body is not valid JSON", ErrorKind::kInvalid);
+  if (!parsed->isObject()) return makeError("the body is not a JSON object", ErrorKind::kInvalid);
+  const json::Object& object = parsed->asObject();
+  for (const auto& entry : object) {
+    if (std::find(names.begin(), names.end(), entry.first) == names.end()) {
+      return makeError("unexpected field \"" + entry.first.substr(0, 40) + "\"",
+                       ErrorKind::kInvalid);
+    }
+  }
+  std::vector<std::string> values;
+  for (const std::string& name : names) {
+    const auto it = object.find(name);
+    if (it == object.end() || !it->second.isString()) {
+      return makeError("\"" + name + "\" must be a string", ErrorKind::kInvalid);
+    }
+    values.push_back(it->second.asString());
+  }
+  return values;
+}
+
+bool apiIsJson(const Request& request) {
+  if (!request.has("Content-Type")) return false;
+  try {
+    const Poco::Net::MediaType type(request.getContentType());
+    return type.matches("application", "json");
+  } catch (const Poco::Exception&) {
+    return false;
+  }
+}
+
+// {person: {id, name}, role, method, csrf}: what the page needs about who is signed in.
+Result<json::Object> apiWhoBody(StoreRunner& store, const PanelSession& s) {
+  std::string name;
+  Status named = store.run([&](SiteStore& st) -> Status {
+    auto stmt = st.db().cached("SELECT name FROM site_person WHERE id = ?");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, s.personId);
+    auto row = stmt->step();
+    if (!row) return row.error();
+    if (*row) name = stmt->columnText(0);
+    return Status::success();
+  });
+  if (!named) return named.error();
+  return json::Object{{"person", json::Object{{"id", s.personId}, {"name", name}}},
+                      {"role", std::string(panelRoleName(s.role))},
+                      {"method", s.method},
+                      {"csrf", s.csrfToken}};
+}
+
+}  // namespace
+
+void PanelApi::unavailable(Response& response, const std::string& why, bool bodyRead) {
+  // Store and engine errors only: they hold no password, code, token or cookie.
+  if (logger_ != nullptr) {
+    logWarning(*logger_, "a panel sign-in request failed; answered 503", {{"error", why}});
+  }
+  response.set("Retry-After", "5");
+  apiError(response, 503, kBusy, bodyRead);
+}
+
+bool PanelApi::isApiPath(std::string_view path) {
+  return path == "/api" || path.starts_with("/api/");
+}
+
+void PanelApi::handle(Request& request, Response& response) {
+  const std::string uri = request.getURI();
+  const std::string path = uri.substr(0, uri.find_first_of("?#"));
+  const std::string& method = request.getMethod();
+  const bool isPost = method == Poco::Net::HTTPRequest::HTTP_POST;
+  // Whether no body is left unread when answering without reading it (else the connection closes).
+  const bool bodyless = !request.getChunkedTransferEncoding() &&
+                        (!request.hasContentLength() || request.getContentLength64() == 0);
+
+  enum class Route { kSession, kSessionEnd, kCode, kCodeVerify, kInviteAccept };
+  std::optional<Route> route;
+  std::string allow = "POST";
+  if (path == "/api/session") {
+    route = Route::kSession;
+    allow = "GET, POST, DELETE";
+  } else if (path == "/api/session/end") {
+    route = Route::kSessionEnd;
+  } else if (path == "/api/session/code") {
+    route = Route::kCode;
+  } else if (path == "/api/session/code/verify") {
+    route = Route::kCodeVerify;
+  } else if (path == "/api/invite/accept") {
+    route = Route::kInviteAccept;
+  }
+  if (!route) return apiError(response, 404, "no such API path", bodyless);
+  // /api/session takes GET, POST and DELETE; every other path POST only.
+  const bool allowed =
+      isPost || (*route == Route::kSession && (method == "GET" || method == "DELETE"));
+  if (!allowed) {
+    response.set("Allow", allow);
+    return apiError(response, 405, "method not allowed", bodyless);
+  }
+
+  const std::string cookie = sessionValueFromCookieHeader(request.get("Cookie", ""));
+  const ClientContext client{request.clientAddress().host().toString(), cookie};
+  const std::string origin = request.get("Origin", "");
+  const std::string referer = request.get("Referer", "");
+
+  // Who is signed in.
+  if (*route == Route::kSession && method == "GET") {
+    auto session = auth_.session(cookie);
+    if (!session) return unavailable(response, session.message(), bodyless);
+    if (!*session) {
+      if (!cookie.empty()) response.set("Set-Cookie", clearedSessionCookie());
+      return apiError(response, 401, "not signed in", bodyless);
+    }
+    auto who = apiWhoBody(store_, **session);
+    if (!who) return unavailable(response, who.message(), bodyless);
+    return apiSend(response, 200, *who, bodyless);
+  }
+
+  // Sign-out: a state change like any other, so CSRF first.
+  if ((*route == Route::kSession && method == "DELETE") || *route == Route::kSessionEnd) {
+    Status checked =
+        auth_.checkStateChange(cookie, request.get("X-CSRF-Token", ""), origin, referer, client);
+    if (!checked) {
+      if (checked.kind() == ErrorKind::kRefused) {
+        return apiError(response, 403, "refused: reload the page and try again", bodyless);
+      }
+      return unavailable(response, checked.message(), bodyless);
+    }
+    if (Status s = auth_.signOut(cookie, client); !s) {
+      return unavailable(response, s.message(), bodyless);
+    }
+    response.set("Set-Cookie", clearedSessionCookie());
+    return apiSend(response, 200, json::Object{{"signedOut", true}}, bodyless);
+  }
+
+  // The sign-in forms: no session yet, so the Origin is the CSRF check (login CSRF).
+  if (!auth_.fromPanelOrigin(origin, referer)) {
+    return apiError(response, 403, "refused: open the panel from its own address", bodyless);
+  }
+  if (!apiIsJson(request)) {
+    return apiError(response, 415, "send the body as application/json", bodyless);
+  }
+  std::optional<std::string> body = drivers::readRequestBody(request, kMaxBodyBytes);
+  if (!body) {
+    return apiError(response, 413, "the body is over " + std::to_string(kMaxBodyBytes) + " bytes",
+                    false);
+  }
+
+  std::vector<std::string> names;
+  switch (*route) {
+    case Route::kSession:
+      names = {"login", "password"};
+      break;
+    case Route::kCode:
+      names = {"login"};
+      break;
+    case Route::kCodeVerify:
+      names = {"login", "code"};
+      break;
+    default:
+      names = {"token", "password"};
+      break;
+  }
+  auto fields = apiFields(*body, names);
+  if (!fields) return apiError(response, 400, fields.message());
+  const std::vector<std::string>& f = *fields;
+
+  if (*route == Route::kCode) {
+    if (Status s = auth_.startCodeSignIn(f[0], client); !s)
+      return unavailable(response, s.message());
+    return apiSend(
+        response, 200,
+        json::Object{{"message", "if that login has an account, a code is on its way by text"}});
+  }
+  Result<SignInResult> result =
+      *route == Route::kSession      ? auth_.signInWithPassword(f[0], f[1], client)
+      : *route == Route::kCodeVerify ? auth_.signInWithCode(f[0], f[1], client)
+                                     : auth_.acceptInvite(f[0], f[1], client);
+  if (!result) return unavailable(response, result.message());
+  switch (result->outcome) {
+    case SignInOutcome::kSignedIn: {
+      response.set("Set-Cookie", result->setCookie);
+      // Signed in already: a failed name lookup must not lose the cookie, so it answers
+      // without the name (GET /api/session has it).
+      auto who = apiWhoBody(store_, result->session);
+      return apiSend(
+          response, 200,
+          who ? json::Value(*who)
+              : json::Value(json::Object{{"person", json::Object{{"id", result->session.personId}}},
+                                         {"role", std::string(panelRoleName(result->session.role))},
+                                         {"csrf", result->session.csrfToken}}));
+    }
+    case SignInOutcome::kThrottled: {
+      const auto wait = result->retryAfter ? *result->retryAfter - clock_.now()
+                                           : std::chrono::milliseconds(60'000);
+      const auto seconds = std::max<std::int64_t>(
+          1, (std::chrono::duration_cast<std::chrono::milliseconds>(wait).count() + 999) / 1000);
+      response.set("Retry-After", std::to_string(seconds));
+      return apiError(response, 429, result->message);
+    }
+    case SignInOutcome::kRefused:
+      break;
+  }
+  return apiError(response, 401, result->message);
+}
+
+}  // namespace atoms::panel

@@ -1,0 +1,65 @@
+// PanelApi: the panel's JSON API for signing in (docs/api.md, "Panel"), served by PanelServer
+// under /api/. It turns requests into PanelAuth calls and their outcomes into JSON; the accounts,
+// sessions, CSRF tokens and throttling are PanelAuth's (docs/panel-accounts.md).
+//
+//   GET    /api/session              who is signed in: {person, role, csrf}; 401 when nobody
+//   POST   /api/session              {login, password}: sign in (Set-Cookie); 401, 429
+//   POST   /api/session/code         {login}: text a code; the same answer whether or not the
+//                                    login is an account
+//   POST   /api/session/code/verify  {login, code}: sign in with it; 401, 429
+//   POST   /api/invite/accept        {token, password}: set the password, sign in; 401, 429
+//   DELETE /api/session              sign out (also POST /api/session/end); needs CSRF
+//
+// Sign-in posts need the panel's own Origin (or Referer): PanelAuth::fromPanelOrigin (login CSRF).
+// Every other state change needs the session's token in X-CSRF-Token and the panel's Origin
+// (PanelAuth::checkStateChange). POST bodies: Content-Type application/json, at most
+// kMaxBodyBytes, one object of the listed string fields and nothing else. Errors are
+// {"error": "..."} with a line for the person. JSON out escapes <, > and & as \u00xx.
+//
+// Nothing here logs or echoes a password, code, token or cookie.
+//
+// Threading: handle() runs on the server's threads, concurrently; PanelAuth is thread-safe, the
+// name lookup goes through the StoreRunner. Holds references: auth, store and clock must outlive
+// it.
+#pragma once
+
+#include <Poco/Logger.h>
+#include <Poco/Net/HTTPServerRequest.h>
+#include <Poco/Net/HTTPServerResponse.h>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "base/clock.h"
+#include "daemon/panel/panel_auth.h"
+#include "store/store_runner.h"
+
+namespace atoms::panel {
+
+class PanelApi {
+ public:
+  static constexpr std::size_t kMaxBodyBytes = 4096;
+
+  // `logger`, when given, gets a warning for each request answered 503 (a store or engine error).
+  PanelApi(PanelAuth& auth, StoreRunner& store, const Clock& clock, Poco::Logger* logger = nullptr)
+      : auth_(auth), store_(store), clock_(clock), logger_(logger) {}
+  PanelApi(const PanelApi&) = delete;
+  PanelApi& operator=(const PanelApi&) = delete;
+
+  // Whether `path` (as sent, no query) is the API's: "/api" or under "/api/".
+  static bool isApiPath(std::string_view path);
+  // Answers one request whose path isApiPath(); unknown paths 404, other methods 405.
+  void handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response);
+
+ private:
+  void unavailable(Poco::Net::HTTPServerResponse& response, const std::string& why,
+                   bool bodyRead = true);
+
+  PanelAuth& auth_;
+  StoreRunner& store_;
+  const Clock& clock_;
+  Poco::Logger* logger_;
+};
+
+}  // namespace atoms::panel
