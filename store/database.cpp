@@ -210,6 +210,10 @@ Status configureConnection(sqlite3* db, const std::string& path, OpenMode mode) 
   }
   if (auto s = execRaw(db, path, "PRAGMA synchronous = FULL"); !s) return s;
   if (auto s = execRaw(db, path, "PRAGMA foreign_keys = ON"); !s) return s;
+  if (mode == OpenMode::ReadOnly) {
+    // A reader never writes, whatever it runs (open() opens read-write for the WAL's sake).
+    if (auto s = execRaw(db, path, "PRAGMA query_only = 1"); !s) return s;
+  }
   return Status::success();
 }
 
@@ -321,7 +325,11 @@ Result<Database> Database::open(const std::string& path, const SecretBytes& key,
 
   // Never SQLITE_OPEN_CREATE: for Create the (empty) file exists already, and for the other modes
   // a missing file must be an error, not a new database.
-  int flags = (mode == OpenMode::ReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE);
+  // A reader opens read-write when the file lets it, with query_only set below: SQLite then lets
+  // the last connection to close remove the -wal and -shm files, which a SQLITE_OPEN_READONLY
+  // connection can never do (`identity` would leave them behind on a stopped box). A file that is
+  // write-protected opens read-only all the same.
+  int flags = SQLITE_OPEN_READWRITE;
   sqlite3* raw = nullptr;
   int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
   auto fail = [&](Error error) -> Result<Database> {

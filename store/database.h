@@ -39,7 +39,9 @@ struct StatementSlot;
 enum class OpenMode {
   Create,     // the file must not exist; it is created with mode 0600
   ReadWrite,  // the file must exist; never creates a new empty database
-  ReadOnly,   // the file must exist; SQLITE_OPEN_READONLY, for readers beside the single writer
+  ReadOnly,   // the file must exist; a reader beside the single writer: every statement that would
+              // write fails (query_only), and when it is the last connection its close removes
+              // the -wal and -shm files as the writer's does
 };
 
 // Written into the database header at Create ("ATMS"); checked at every open, so a SQLCipher file

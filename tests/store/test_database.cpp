@@ -342,6 +342,38 @@ BOOST_AUTO_TEST_CASE(readOnlyConnectionReadsWhileTheWriterHoldsTheWriteLock) {
   BOOST_TEST(countRows(reader, "t") == 2);
 }
 
+// A reader on a stopped box (`identity`, `verify`) leaves the state directory as it found it: no
+// atoms.db-wal or -shm behind (the issue "Sync", item 4). Beside a running writer they stay: they
+// are the writer's.
+BOOST_AUTO_TEST_CASE(aReaderAloneLeavesNoWalFilesAndOneBesideTheWriterLeavesTheWritersBe) {
+  TempDir dir;
+  const auto path = dir.file("atoms.db");
+  const SecretBytes key = randomKey();
+  {
+    Database writer = openOk(path, key, OpenMode::Create);
+    execOk(writer, "CREATE TABLE t(v TEXT)");
+    execOk(writer, "INSERT INTO t VALUES('x')");
+  }
+  BOOST_REQUIRE(!std::filesystem::exists(path + "-wal"));
+  {
+    Database reader = openOk(path, key, OpenMode::ReadOnly);
+    BOOST_TEST(countRows(reader, "t") == 1);
+    BOOST_TEST(!reader.exec("INSERT INTO t VALUES('no')").ok());
+  }
+  BOOST_TEST(!std::filesystem::exists(path + "-wal"));
+  BOOST_TEST(!std::filesystem::exists(path + "-shm"));
+
+  Database writer = openOk(path, key, OpenMode::ReadWrite);
+  execOk(writer, "INSERT INTO t VALUES('y')");
+  {
+    Database reader = openOk(path, key, OpenMode::ReadOnly);
+    BOOST_TEST(countRows(reader, "t") == 2);
+  }
+  BOOST_TEST(std::filesystem::exists(path + "-wal"));  // still the writer's
+  BOOST_TEST(std::filesystem::exists(path + "-shm"));
+  BOOST_TEST(countRows(writer, "t") == 2);
+}
+
 BOOST_AUTO_TEST_CASE(transactionRollsBackWhenDestroyedUncommitted) {
   TempDir dir;
   Database db = openOk(dir.file("atoms.db"), randomKey(), OpenMode::Create);
