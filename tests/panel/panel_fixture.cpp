@@ -86,15 +86,9 @@ std::vector<Entry> PanelFixture::entries(std::string_view kind) {
 }
 
 std::string PanelFixture::allEntryTexts() {
-  std::string all;
-  Status s = runner->run([&](SiteStore& st) -> Status {
-    auto texts = st.log().entryTexts(0, st.log().size());
-    if (!texts) return texts.error();
-    for (const std::string& text : *texts) all += text + "\n";
-    return Status::success();
-  });
-  BOOST_TEST_REQUIRE(s.ok(), s.message());
-  return all;
+  auto all = atoms::testing::allEntryTextsVia(*runner);
+  BOOST_TEST_REQUIRE(all.ok(), all.message());
+  return std::move(*all);
 }
 
 std::string PanelFixture::queryText(const std::string& sql) {

@@ -3,6 +3,7 @@
 // read.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -37,6 +38,20 @@ Result<std::vector<Entry>> entriesOfKindVia(Runner& runner, std::string_view kin
   });
   if (!s) return s.error();
   return out;
+}
+
+// Every entry text, oldest first, one per line: for checking that nothing secret was recorded.
+template <typename Runner>
+Result<std::string> allEntryTextsVia(Runner& runner) {
+  std::string all;
+  Status s = runner.run([&](auto& store) -> Status {
+    auto texts = store.log().entryTexts(0, store.log().size());
+    if (!texts) return texts.error();
+    for (const std::string& text : *texts) all += text + "\n";
+    return Status::success();
+  });
+  if (!s) return s.error();
+  return all;
 }
 
 }  // namespace atoms::testing

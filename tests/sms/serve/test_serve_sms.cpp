@@ -205,21 +205,23 @@ BOOST_AUTO_TEST_CASE(twilioUnreachableIsNotAStartFailureTheMessageWaitsAndIsRetr
       sms::mailbox::outboxStateName(state) << " " << base);
 }
 
+namespace {
+
+// serve's config for the modem driver on the simulated modem's pty, with short timeouts.
+std::string modemConfig(const SmsSite& site, const drivers::modem::testing::SimulatedModem& modem) {
+  return site.config("sms.driver = modem\nsms.modem.device = " + modem.devicePath() +
+                     "\nsms.modem.own-number = " + kBoxNumber +
+                     "\nsms.modem.command-timeout-ms = 2000\nsms.modem.backoff-min-ms = 20\n"
+                     "sms.modem.backoff-max-ms = 200\n");
+}
+
+}  // namespace
+
 BOOST_AUTO_TEST_CASE(modemInboundSmsReachesTheStoreAndOutboundLeavesThroughTheModem) {
   SmsSite site;
   drivers::modem::testing::SimulatedModem modem;
   enqueueBeforeServe(site.stateDir, "reply:44", kStaff, "Got it, thanks Ana.");
-  const std::string config = site.config(
-      "sms.driver = modem\n"
-      "sms.modem.device = " +
-      modem.devicePath() +
-      "\n"
-      "sms.modem.own-number = " +
-      kBoxNumber +
-      "\n"
-      "sms.modem.command-timeout-ms = 2000\n"
-      "sms.modem.backoff-min-ms = 20\n"
-      "sms.modem.backoff-max-ms = 200\n");
+  const std::string config = modemConfig(site, modem);
   ChildProcess serve({edgeBinary(), "serve", "--config", config});
   BOOST_REQUIRE_MESSAGE(serve.waitForStderr("msg=\"modem ready\"", kDeadline), serve.err());
 
@@ -260,17 +262,7 @@ BOOST_AUTO_TEST_CASE(modemInboundSmsReachesTheStoreAndOutboundLeavesThroughTheMo
 BOOST_AUTO_TEST_CASE(modemTooLongTextIsAnsweredOnceAndARepeatedPartIsDropped) {
   SmsSite site;
   drivers::modem::testing::SimulatedModem modem;
-  const std::string config = site.config(
-      "sms.driver = modem\n"
-      "sms.modem.device = " +
-      modem.devicePath() +
-      "\n"
-      "sms.modem.own-number = " +
-      kBoxNumber +
-      "\n"
-      "sms.modem.command-timeout-ms = 2000\n"
-      "sms.modem.backoff-min-ms = 20\n"
-      "sms.modem.backoff-max-ms = 200\n");
+  const std::string config = modemConfig(site, modem);
   ChildProcess serve({edgeBinary(), "serve", "--config", config});
   BOOST_REQUIRE_MESSAGE(serve.waitForStderr("msg=\"modem ready\"", kDeadline), serve.err());
 
