@@ -41,6 +41,8 @@ function setTitle(title) {
 function show(who, focus) {
   const page = document.getElementById("page");
   const strip = document.getElementById("who");
+  // The pages are of no use before signing in; on a phone they would push the form down.
+  document.getElementById("pages-nav").hidden = !who;
   if (!who) {
     setTitle("Sign in");
     render(null, strip);
@@ -64,6 +66,8 @@ async function start() {
     if (link.getAttribute("href") === path) link.setAttribute("aria-current", "page");
   }
   const session = await currentSession();
+  // The static "Loading…" goes: preact renders beside what it did not render itself.
+  document.getElementById("page").replaceChildren();
   if (session.status === 200) {
     show(session.body, false);
   } else if (session.status === 401) {
