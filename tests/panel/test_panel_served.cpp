@@ -101,7 +101,8 @@ BOOST_AUTO_TEST_CASE(serveRunsThePanelWithTheOtherServicesAndStopsIt) {
 
   const PanelReply page = httpsRequest(port, "/today", cert);
   BOOST_TEST(page.status == 200);
-  BOOST_TEST(page.body.find("<nav id=\"pages-nav\" aria-label=\"Panel\" hidden>") != std::string::npos);
+  BOOST_TEST(page.body.find("<nav id=\"pages-nav\" aria-label=\"Panel\" hidden>") !=
+             std::string::npos);
   BOOST_TEST(page.peerFingerprint == services->panel().fingerprint());
   const PanelReply ready = httpsRequest(port, "/readyz", cert);
   BOOST_TEST(ready.status == 200, ready.body);
