@@ -27,7 +27,8 @@ namespace atoms::api {
 struct ApiRequest {
   std::string method;  // "GET", "POST"
   std::string path;    // without the query
-  std::string person;  // the token's person id
+  std::string query;   // after '?', as sent; empty when none
+  std::string person;  // the caller's person id (the token's, or the panel session's)
   std::string body;    // POST: the body (at most the server's limit); else empty
 };
 
@@ -64,6 +65,8 @@ class ApiResource {
   virtual ~ApiResource() = default;
   // The methods `path` takes ("GET", "POST"), empty when the path is not this resource's.
   virtual std::vector<std::string> methods(std::string_view path) const = 0;
+  // Whether `path` takes a query; the router answers 400 to a query on a path that does not.
+  virtual bool takesQuery(std::string_view /*path*/) const { return false; }
   virtual ApiAnswer handle(const ApiRequest& request) = 0;
 };
 

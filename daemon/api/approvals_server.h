@@ -1,33 +1,23 @@
-// ApprovalsServer: the approvals JSON API the panel uses (docs/api.md; issue 6 item 5). Managers
-// list the PROPOSE_CONFIRM items waiting for them with their evidence and decide them:
-//   GET  /v1/approvals[?state=pending|all]   pending ones (soonest expiry first), or all recent
-//   GET  /v1/approvals/{id}
-//   POST /v1/approvals/{id}/decision         {"decision":"approve"|"deny","remark":"..."}
+// ApprovalsServer: the box's JSON API on its own port for machines and scripts, with bearer tokens
+// (docs/api.md): the approvals (approvals_resource.h) and the other resources of
+// options.resources, routed by ApiRouter (api_router.h), which the panel uses too with sessions.
 // Every request carries `Authorization: Bearer <token>`; the token's id is a person of the site
-// (drivers/http/bearer_tokens.h). A decision goes through ApprovalBook::decide, i.e. the call-out
-// desk's own decision path, so only the approver named on the approval decides it, never the
-// person it is about, the policy gate is asked and expiry is respected.
+// (drivers/http/bearer_tokens.h).
 //
-// Checks, in order, each failure answered {"error":"..."} without reaching the book:
+// Checks, in order, each failure answered {"error":"..."} without reaching a resource:
 //   path (404), method (405 with Allow), token missing or unknown (401, no detail; the body is not
-//   read), query (400), body over maxBodyBytes (413), body not a decision (400).
-// Then the work runs on the writer (runOnWriter, writer_call.h) with a deadline: 503 with
-// Retry-After when it did not run (the engine is busy past writerTimeout, or stopping: nothing was
-// done), or when the book failed or there is none (call-outs off). There, a token whose person is
-// not on the site is 403; an unknown approval 404. A decision answers 200 with its outcome, the
-// desk's message and the approval as it now stands; 403 when the desk refused the caller (not
-// the approver, or the person it is about), 409 when the approval is no longer pending
-// (decided, withdrawn, expired) or approvals are paused by the policy gate.
+//   read); then the router's: query (400), body over maxBodyBytes (413), and the work on the
+//   writer with a deadline (503 when it did not run: nothing was done).
 //
 // Every answer but a 200 is reported to onRefused (for the rate-limited audit), except the
-// desk's own refusals, which the desk audits (approval.refused) in the decision's transaction.
+// refusals a resource audited itself (the desk's approval.refused, in the decision's
+// transaction).
 //
-// Threading: the book source and every book call run on the writer (base/writer.h), which must
-// outlive the server; onRefused is
-// called from the server's threads, concurrently (thread-safe and quick). start()/stop() from
-// one thread; after stop() returns nothing here is called again and no task of ours is left
-// that could still run (a task past its deadline is skipped). No token ever appears in an error
-// or a RefusedApiRequest.
+// Threading: resources run on the writer (base/writer.h), which must outlive the server;
+// onRefused is called from the server's threads, concurrently (thread-safe and quick).
+// start()/stop() from one thread; after stop() returns nothing here is called again and no task
+// of ours is left that could still run (a task past its deadline is skipped). No token ever
+// appears in an error or a RefusedApiRequest.
 #pragma once
 
 #include <chrono>
@@ -40,7 +30,8 @@
 
 #include "base/result.h"
 #include "base/writer_call.h"
-#include "daemon/api/api_resource.h"
+#include "daemon/api/api_router.h"
+#include "daemon/api/approvals_resource.h"
 #include "domain/callout/approval_book.h"
 #include "drivers/http/bearer_tokens.h"
 #include "drivers/http/health_probe.h"
@@ -56,8 +47,6 @@ class HttpService;
 
 namespace atoms::api {
 
-inline constexpr char kApprovalsPath[] = "/v1/approvals";
-
 // A request the server did not answer 200 (and that the desk did not audit itself).
 struct RefusedApiRequest {
   int httpStatus = 0;  // 400, 401, 403, 404, 405, 409, 413, 503
@@ -67,9 +56,6 @@ struct RefusedApiRequest {
   std::string peer;    // "127.0.0.1:51234"
   std::string person;  // the token's person; empty when no token matched
 };
-
-// The book, asked on the writer for each request; nullptr when there is none (call-outs off).
-using BookSource = std::function<callout::ApprovalBook*()>;
 
 struct ApprovalsServerOptions {
   std::string address = "127.0.0.1";
@@ -103,9 +89,8 @@ class ApprovalsServer {
   void serve(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response);
 
   drivers::BearerTokens tokens_;
-  BookSource books_;
-  Writer& writer_;
   ApprovalsServerOptions options_;
+  ApiRouter router_;
   std::unique_ptr<drivers::HttpService> server_;
 };
 

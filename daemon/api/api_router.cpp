@@ -1,0 +1,69 @@
+#include "daemon/api/api_router.h"
+
+#include <functional>
+#include <utility>
+
+#include "base/writer_call.h"
+#include "drivers/http/http_service.h"
+#include "drivers/http/printable.h"
+
+namespace atoms::api {
+
+std::string allowHeader(const std::vector<std::string>& methods) {
+  std::string allow;
+  for (const std::string& m : methods) allow += (allow.empty() ? "" : ", ") + m;
+  return allow;
+}
+
+ApiRouter::ApiRouter(Writer& writer, std::vector<std::shared_ptr<ApiResource>> resources,
+                     ApiRouterOptions options)
+    : writer_(writer), resources_(std::move(resources)), options_(options) {}
+
+ApiRoute ApiRouter::match(std::string_view path) const {
+  for (const std::shared_ptr<ApiResource>& r : resources_) {
+    std::vector<std::string> methods = r->methods(path);
+    if (!methods.empty()) return {r.get(), std::move(methods)};
+  }
+  return {};
+}
+
+ApiAnswer ApiRouter::run(const ApiRoute& route, Poco::Net::HTTPServerRequest& http,
+                         ApiRequest call, bool& bodyRead) const {
+  bodyRead = !http.getChunkedTransferEncoding() &&
+             (!http.hasContentLength() || http.getContentLength64() == 0);
+  if (!call.query.empty() && !route.resource->takesQuery(call.path)) {
+    const std::string error = "query: this path takes no query";
+    return apiRefusal(400, error, error + " (got '" + drivers::printable(call.query, 60) + "')");
+  }
+  if (call.method == "POST") {
+    std::optional<std::string> read = drivers::readRequestBody(http, options_.maxBodyBytes);
+    if (!read) {
+      bodyRead = false;
+      return apiRefusal(413, "body too large",
+                        "body over the limit of " + std::to_string(options_.maxBodyBytes) +
+                            " bytes");
+    }
+    bodyRead = true;
+    call.body = std::move(*read);
+  }
+  ApiAnswer result;
+  ApiResource& resource = *route.resource;
+  const WriterCall outcome =
+      runOnWriter(writer_, options_.writerTimeout, [&] { result = resource.handle(call); });
+  switch (outcome) {
+    case WriterCall::kDone:
+      return result;
+    case WriterCall::kThrew:
+      return apiRefusal(503, "the request failed; try again", "the handler threw");
+    case WriterCall::kTimedOut:
+      return apiRefusal(503, "the box is busy; nothing was done, try again",
+                        "the engine did not take the request in time");
+    case WriterCall::kRefused:
+    case WriterCall::kDropped:
+      break;
+  }
+  return apiRefusal(503, "the box is stopping; nothing was done, try again",
+                    "the engine is stopping");
+}
+
+}  // namespace atoms::api

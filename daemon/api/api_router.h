@@ -1,0 +1,66 @@
+// ApiRouter: the part of the box's JSON API (docs/api.md) that does not depend on how the caller
+// signed in. Two front doors use it: the API port with bearer tokens (approvals_server.h) and the
+// manager's panel with sessions (daemon/panel/panel_api.h), so both answer the same paths with
+// the same resources in the same way.
+//
+// A front door matches the path (match: 404 when no resource serves it, 405 with allowHeader
+// when the method is not one it takes), establishes who is calling, then calls run(), which
+// checks the query (400 unless the resource takes one), reads a POST body (413 over the limit) and
+// runs the resource's handle() on the writer (base/writer_call.h) with a deadline: 503 when the
+// writer did not take it up in time, is stopping, or the handler threw. Nothing was done then.
+//
+// Threading: match, allowHeader and run are called from HTTP server threads, concurrently; the
+// resources' handle() runs on the writer, one at a time. The writer and the resources must
+// outlive the router.
+#pragma once
+
+#include <Poco/Net/HTTPServerRequest.h>
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/writer.h"
+#include "daemon/api/api_resource.h"
+
+namespace atoms::api {
+
+struct ApiRouterOptions {
+  std::size_t maxBodyBytes = 16 * 1024;
+  // How long a request waits for the writer to take it up before it is answered 503.
+  std::chrono::milliseconds writerTimeout{5000};
+};
+
+// The resource serving a path and the methods it takes there; no resource: nothing served.
+struct ApiRoute {
+  ApiResource* resource = nullptr;
+  std::vector<std::string> methods;
+};
+
+// "GET, POST": the Allow header of a 405.
+std::string allowHeader(const std::vector<std::string>& methods);
+
+class ApiRouter {
+ public:
+  ApiRouter(Writer& writer, std::vector<std::shared_ptr<ApiResource>> resources,
+            ApiRouterOptions options = {});
+
+  // The first resource that serves `path` (without the query).
+  ApiRoute match(std::string_view path) const;
+
+  // Runs `call` (method, path, query and person filled in; the body is read here) on the writer
+  // through `route`'s resource. `bodyRead` says afterwards whether the request's body was read
+  // whole (else the connection must close after the answer).
+  ApiAnswer run(const ApiRoute& route, Poco::Net::HTTPServerRequest& http, ApiRequest call,
+                bool& bodyRead) const;
+
+ private:
+  Writer& writer_;
+  std::vector<std::shared_ptr<ApiResource>> resources_;
+  ApiRouterOptions options_;
+};
+
+}  // namespace atoms::api
