@@ -27,8 +27,8 @@ ApiRoute ApiRouter::match(std::string_view path) const {
   return {};
 }
 
-ApiAnswer ApiRouter::run(const ApiRoute& route, Poco::Net::HTTPServerRequest& http,
-                         ApiRequest call, bool& bodyRead) const {
+ApiAnswer ApiRouter::run(const ApiRoute& route, Poco::Net::HTTPServerRequest& http, ApiRequest call,
+                         bool& bodyRead) const {
   bodyRead = !http.getChunkedTransferEncoding() &&
              (!http.hasContentLength() || http.getContentLength64() == 0);
   if (!call.query.empty() && !route.resource->takesQuery(call.path)) {
@@ -39,9 +39,9 @@ ApiAnswer ApiRouter::run(const ApiRoute& route, Poco::Net::HTTPServerRequest& ht
     std::optional<std::string> read = drivers::readRequestBody(http, options_.maxBodyBytes);
     if (!read) {
       bodyRead = false;
-      return apiRefusal(413, "body too large",
-                        "body over the limit of " + std::to_string(options_.maxBodyBytes) +
-                            " bytes");
+      return apiRefusal(
+          413, "body too large",
+          "body over the limit of " + std::to_string(options_.maxBodyBytes) + " bytes");
     }
     bodyRead = true;
     call.body = std::move(*read);

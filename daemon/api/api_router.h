@@ -34,6 +34,18 @@ struct ApiRouterOptions {
   std::chrono::milliseconds writerTimeout{5000};
 };
 
+// A request a front door did not answer 200 (and that no resource audited itself), for the
+// refusal audit.
+struct RefusedApiRequest {
+  int httpStatus = 0;       // 400, 401, 403, 404, 405, 409, 413, 503
+  std::string reason;       // one line of printable ASCII; never a token
+  std::string method;       // made printable
+  std::string path;         // without the query, made printable
+  std::string peer;         // "127.0.0.1:51234"
+  std::string person;       // the token's person; empty when no token matched
+  std::string via = "api";  // the front door: "api" (bearer tokens) or "panel" (sessions)
+};
+
 // The resource serving a path and the methods it takes there; no resource: nothing served.
 struct ApiRoute {
   ApiResource* resource = nullptr;

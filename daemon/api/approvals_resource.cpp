@@ -149,8 +149,7 @@ ApiAnswer ApprovalsResource::handle(const ApiRequest& request) {
     filter = ApprovalFilter::kRecent;
   } else if (!request.query.empty() && request.query != "state=pending") {
     const std::string error = "query: expected state=pending or state=all";
-    return apiRefusal(400, error,
-                      error + " (got '" + drivers::printable(request.query, 60) + "')");
+    return apiRefusal(400, error, error + " (got '" + drivers::printable(request.query, 60) + "')");
   }
   callout::ApprovalAnswer decisionRequest;
   if (target->route == ApprovalRoute::kDecision) {

@@ -47,16 +47,6 @@ class HttpService;
 
 namespace atoms::api {
 
-// A request the server did not answer 200 (and that the desk did not audit itself).
-struct RefusedApiRequest {
-  int httpStatus = 0;  // 400, 401, 403, 404, 405, 409, 413, 503
-  std::string reason;  // one line of printable ASCII; never a token
-  std::string method;  // made printable
-  std::string path;    // without the query, made printable
-  std::string peer;    // "127.0.0.1:51234"
-  std::string person;  // the token's person; empty when no token matched
-};
-
 struct ApprovalsServerOptions {
   std::string address = "127.0.0.1";
   std::uint16_t port = 0;  // 0: any free port (port() says which)

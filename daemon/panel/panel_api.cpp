@@ -14,6 +14,7 @@
 #include "daemon/log/log.h"
 #include "daemon/panel/sessions.h"
 #include "drivers/http/http_service.h"
+#include "drivers/http/printable.h"
 #include "store/site_store.h"
 
 namespace atoms::panel {
@@ -24,9 +25,9 @@ using Response = Poco::Net::HTTPServerResponse;
 
 constexpr char kBusy[] = "the box could not do that just now: try again";
 
-// Canonical JSON, with <, > and & escaped so no byte of a value can read as markup anywhere.
-std::string apiJsonText(const json::Value& v) {
-  const std::string text = json::canonical(v);
+// JSON text with <, > and & escaped (they occur only inside strings there), so no byte of a value
+// can read as markup anywhere.
+std::string withoutMarkup(const std::string& text) {
   std::string out;
   out.reserve(text.size());
   for (char c : text) {
@@ -43,14 +44,18 @@ std::string apiJsonText(const json::Value& v) {
   return out;
 }
 
-void apiSend(Response& response, int status, const json::Value& body, bool bodyRead = true) {
-  const std::string text = apiJsonText(body);
+void apiSendText(Response& response, int status, const std::string& json, bool bodyRead) {
+  const std::string text = withoutMarkup(json);
   response.setStatusAndReason(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(status));
   response.set("Cache-Control", "no-store");
   if (!bodyRead) response.setKeepAlive(false);
   response.setContentType("application/json; charset=utf-8");
   response.setContentLength(static_cast<std::streamsize>(text.size()));
   response.send().write(text.data(), static_cast<std::streamsize>(text.size()));
+}
+
+void apiSend(Response& response, int status, const json::Value& body, bool bodyRead = true) {
+  apiSendText(response, status, json::canonical(body), bodyRead);
 }
 
 void apiError(Response& response, int status, const std::string& text, bool bodyRead = true) {
@@ -112,6 +117,15 @@ Result<json::Object> apiWhoBody(StoreRunner& store, const PanelSession& s) {
 
 }  // namespace
 
+PanelAction panelActionFor(std::string_view method, std::string_view resourcePath) {
+  if (resourcePath.starts_with("/v1/audit")) return PanelAction::kViewAuditLog;
+  if (method == "GET") return PanelAction::kViewBoard;
+  if (resourcePath.starts_with("/v1/safety/")) return PanelAction::kAcknowledgeAlert;
+  // Approvals, the kill switch, breakers, packets, paused offers: each resource checks who may
+  // (the approver named, owners, managers of record).
+  return PanelAction::kViewBoard;
+}
+
 void PanelApi::unavailable(Response& response, const std::string& why, bool bodyRead) {
   // Store and engine errors only: they hold no password, code, token or cookie.
   if (logger_ != nullptr) {
@@ -125,9 +139,76 @@ bool PanelApi::isApiPath(std::string_view path) {
   return path == "/api" || path.starts_with("/api/");
 }
 
+void PanelApi::handleResource(Request& request, Response& response, const std::string& path) {
+  const std::string& uri = request.getURI();
+  const std::size_t question = uri.find('?');
+  const std::string query = question == std::string::npos ? "" : uri.substr(question + 1);
+  const std::string resourcePath = path.substr(std::string_view("/api").size());  // "/v1/..."
+  api::RefusedApiRequest event;
+  event.via = "panel";
+  event.method = drivers::printable(request.getMethod(), 20);
+  event.path = drivers::printable(resourcePath, 100);
+  event.peer = request.clientAddress().toString();
+  bool bodyRead = false;  // until the router says otherwise: the connection closes after a refusal
+  auto answer = [&](const api::ApiAnswer& a) {
+    apiSendText(response, a.status, a.body, bodyRead);
+    if (a.status == 200 || a.audited || !options_.onRefused) return;
+    event.httpStatus = a.status;
+    event.reason = a.reason;
+    try {
+      options_.onRefused(event);
+    } catch (...) {
+      // An auditing hook must not turn an answered request into a 500.
+    }
+  };
+  const api::ApiRoute route = options_.router->match(resourcePath);
+  if (route.resource == nullptr) {
+    return answer(api::apiRefusal(404, "no such API path", "no such path"));
+  }
+  const std::string& method = request.getMethod();
+  if (std::find(route.methods.begin(), route.methods.end(), method) == route.methods.end()) {
+    response.set("Allow", api::allowHeader(route.methods));
+    return answer(
+        api::apiRefusal(405, "method not allowed", "method " + event.method + " not allowed"));
+  }
+  const std::string cookie = sessionValueFromCookieHeader(request.get("Cookie", ""));
+  const ClientContext client{request.clientAddress().host().toString(), cookie};
+  auto session = auth_.session(cookie);
+  if (!session) return unavailable(response, session.message(), false);
+  if (!*session) {
+    if (!cookie.empty()) response.set("Set-Cookie", clearedSessionCookie());
+    // Not audited: an expired session's page polling is not an event.
+    return apiError(response, 401, "not signed in", false);
+  }
+  event.person = (*session)->personId;
+  if (method != "GET") {
+    Status checked =
+        auth_.checkStateChange(cookie, request.get("X-CSRF-Token", ""), request.get("Origin", ""),
+                               request.get("Referer", ""), client);
+    if (!checked) {
+      if (checked.kind() == ErrorKind::kRefused) {
+        return apiError(response, 403, "refused: reload the page and try again", false);
+      }
+      return unavailable(response, checked.message(), false);
+    }
+  }
+  // The coarse gate by panel role; each resource checks its own actions on top.
+  if (Status allowed = auth_.authorize(**session, panelActionFor(method, resourcePath)); !allowed) {
+    if (allowed.kind() == ErrorKind::kRefused) {
+      return apiError(response, 403, allowed.message(), false);
+    }
+    return unavailable(response, allowed.message(), false);
+  }
+  answer(options_.router->run(
+      route, request, api::ApiRequest{method, resourcePath, query, event.person, ""}, bodyRead));
+}
+
 void PanelApi::handle(Request& request, Response& response) {
   const std::string uri = request.getURI();
   const std::string path = uri.substr(0, uri.find_first_of("?#"));
+  if (options_.router != nullptr && path.starts_with(kResourcePrefix)) {
+    return handleResource(request, response, path);
+  }
   const std::string& method = request.getMethod();
   const bool isPost = method == Poco::Net::HTTPRequest::HTTP_POST;
   // Whether no body is left unread when answering without reading it (else the connection closes).

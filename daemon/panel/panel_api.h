@@ -1,6 +1,12 @@
-// PanelApi: the panel's JSON API for signing in (docs/api.md, "Panel"), served by PanelServer
-// under /api/. It turns requests into PanelAuth calls and their outcomes into JSON; the accounts,
-// sessions, CSRF tokens and throttling are PanelAuth's (docs/panel-accounts.md).
+// PanelApi: the panel's JSON API (docs/api.md, "Panel"), served by PanelServer under /api/: signing
+// in, and the box's JSON API resources under /api/v1/ (the same resources as the API port's
+// /v1/, through the same router, daemon/api/api_router.h) for whoever is signed in. It turns
+// requests into PanelAuth calls and their outcomes into JSON; the accounts, sessions, CSRF tokens
+// and throttling are PanelAuth's (docs/panel-accounts.md).
+//
+//   GET|POST /api/v1/...             a resource, as the signed-in person: 401 without a session,
+//                                    403 without the CSRF token and the panel's Origin on a POST
+//                                    or below panelActionFor's role; then as on the API port
 //
 //   GET    /api/session              who is signed in: {person, role, csrf}; 401 when nobody
 //   POST   /api/session              {login, password}: sign in (Set-Cookie); 401, 429
@@ -28,22 +34,39 @@
 #include <Poco/Net/HTTPServerResponse.h>
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
 #include "base/clock.h"
+#include "daemon/api/api_router.h"
 #include "daemon/panel/panel_auth.h"
 #include "store/store_runner.h"
 
 namespace atoms::panel {
+
+// Where the JSON API's resources are served: "/api/v1/approvals" is the resource "/v1/approvals".
+inline constexpr char kResourcePrefix[] = "/api/v1/";
+
+struct PanelApiOptions {
+  // The JSON API's resources (daemon/api/api_router.h), served under kResourcePrefix; null: none.
+  api::ApiRouter* router = nullptr;
+  // Called for each resource request not answered 200 that no resource audited (thread-safe).
+  std::function<void(const api::RefusedApiRequest&)> onRefused;
+};
+
+// The panel action a resource request needs at least (panel_roles.h): the audit log needs a
+// manager, everything else anyone with a panel role; each resource checks its own actions on top.
+PanelAction panelActionFor(std::string_view method, std::string_view resourcePath);
 
 class PanelApi {
  public:
   static constexpr std::size_t kMaxBodyBytes = 4096;
 
   // `logger`, when given, gets a warning for each request answered 503 (a store or engine error).
-  PanelApi(PanelAuth& auth, StoreRunner& store, const Clock& clock, Poco::Logger* logger = nullptr)
-      : auth_(auth), store_(store), clock_(clock), logger_(logger) {}
+  PanelApi(PanelAuth& auth, StoreRunner& store, const Clock& clock, Poco::Logger* logger = nullptr,
+           PanelApiOptions options = {})
+      : auth_(auth), store_(store), clock_(clock), logger_(logger), options_(std::move(options)) {}
   PanelApi(const PanelApi&) = delete;
   PanelApi& operator=(const PanelApi&) = delete;
 
@@ -55,11 +78,14 @@ class PanelApi {
  private:
   void unavailable(Poco::Net::HTTPServerResponse& response, const std::string& why,
                    bool bodyRead = true);
+  void handleResource(Poco::Net::HTTPServerRequest& request,
+                      Poco::Net::HTTPServerResponse& response, const std::string& path);
 
   PanelAuth& auth_;
   StoreRunner& store_;
   const Clock& clock_;
   Poco::Logger* logger_;
+  PanelApiOptions options_;
 };
 
 }  // namespace atoms::panel

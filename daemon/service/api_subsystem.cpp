@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "base/writer_call.h"
+#include "daemon/api/api_router.h"
+#include "daemon/api/approvals_resource.h"
 #include "daemon/api/approvals_server.h"
 #include "daemon/api/killswitch_resource.h"
 #include "daemon/api/offers_resource.h"
@@ -35,61 +37,61 @@ ApiSubsystem::~ApiSubsystem() { tearDown(); }
 std::uint16_t ApiSubsystem::port() const { return server_ ? server_->port() : 0; }
 
 Status ApiSubsystem::start(Poco::Util::Application& app) {
+  const auto timeout =
+      std::chrono::milliseconds(configInteger(app.config(), "api.request_timeout_ms"));
+  owners_ = splitConfigList(configString(app.config(), "policy.owners"));
+  refusalAudit_ =
+      std::make_unique<RefusalAudit>("api.refused", "api request refused", kRefusalAuditsPerMinute);
+  std::vector<std::shared_ptr<api::ApiResource>> resources;
+  resources.push_back(offersResource());
+  if (policy_ != nullptr) {
+    resources.push_back(killSwitchResource());
+    resources.push_back(policyResource());
+    resources.push_back(packetsResource());
+    resources.push_back(shadowResource());
+  }
+  const api::BookSource books = [this]() -> callout::ApprovalBook* {
+    return active_ ? book_ : nullptr;
+  };
+  std::vector<std::shared_ptr<api::ApiResource>> all{
+      std::make_shared<api::ApprovalsResource>(books)};
+  all.insert(all.end(), resources.begin(), resources.end());
+  router_ = std::make_unique<api::ApiRouter>(engine_.engine(), std::move(all),
+                                             api::ApiRouterOptions{kMaxBodyBytes, timeout});
+  active_ = true;  // before anything can post to the engine
+
   const std::string listenText = configString(app.config(), "api.listen");
   if (listenText.empty()) {
-    logInfo(logger_, "the approvals API is off (api.listen is empty)");
+    logInfo(logger_, "the API port is off (api.listen is empty); the panel serves the API");
     return Status::success();
   }
   const std::optional<ListenAddress> listen = parseListenAddress(listenText, kApiBareHost);
-  if (!listen) return makeError("api.listen '" + listenText + "': expected host:port or a port");
+  if (!listen) {
+    tearDown();
+    return makeError("api.listen '" + listenText + "': expected host:port or a port");
+  }
   const std::string tokensFile = configString(app.config(), "api.tokens_file");
-  if (tokensFile.empty()) return makeError("api.tokens_file must be set when api.listen is");
+  if (tokensFile.empty()) {
+    tearDown();
+    return makeError("api.tokens_file must be set when api.listen is");
+  }
   auto tokens = drivers::BearerTokens::load(tokensFile, "api.tokens_file", "person");
-  if (!tokens) return tokens.error();
+  if (!tokens) {
+    tearDown();
+    return tokens.error();
+  }
   const std::size_t people = tokens->size();
-  const auto timeout =
-      std::chrono::milliseconds(configInteger(app.config(), "api.request_timeout_ms"));
 
-  Engine& engine = engine_.engine();
-  Clock& clock = engine_.clock();
-  refusalAudit_ =
-      std::make_unique<RefusalAudit>("api.refused", "api request refused", kRefusalAuditsPerMinute);
   api::ApprovalsServerOptions options;
   options.readiness = readiness_;
   options.address = listen->host;
   options.port = listen->port;
+  options.maxBodyBytes = kMaxBodyBytes;
   options.writerTimeout = timeout;
-  options.onRefused = [this, &engine, &clock](const api::RefusedApiRequest& e) {
-    // Server thread: hand the audit to the engine, which owns the store; never wait here.
-    (void)engine.post([this, e, &clock] {
-      if (!active_) return;
-      json::Object body{{"status", static_cast<std::int64_t>(e.httpStatus)},
-                        {"reason", e.reason},
-                        {"method", e.method},
-                        {"path", e.path},
-                        {"peer", e.peer}};
-      if (!e.person.empty()) body["person"] = e.person;
-      refusalAudit_->record(store_.store(), logger_, e.person.empty() ? "api" : "api:" + e.person,
-                            std::move(body), clock.now(),
-                            {{"status", e.httpStatus},
-                             {"reason", e.reason},
-                             {"path", e.path},
-                             {"person", e.person},
-                             {"peer", e.peer}});
-    });
-  };
-  owners_ = splitConfigList(configString(app.config(), "policy.owners"));
-  options.resources.push_back(offersResource());
-  if (policy_ != nullptr) {
-    options.resources.push_back(killSwitchResource());
-    options.resources.push_back(policyResource());
-    options.resources.push_back(packetsResource());
-    options.resources.push_back(shadowResource());
-  }
-  server_ = std::make_unique<api::ApprovalsServer>(
-      std::move(*tokens), [this]() -> callout::ApprovalBook* { return active_ ? book_ : nullptr; },
-      engine, std::move(options));
-  active_ = true;  // before anything can post to the engine
+  options.onRefused = [this](const api::RefusedApiRequest& e) { reportRefused(e); };
+  options.resources = std::move(resources);
+  server_ = std::make_unique<api::ApprovalsServer>(std::move(*tokens), books, engine_.engine(),
+                                                   std::move(options));
   if (Status s = server_->start(); !s) {
     tearDown();
     return makeError("api.listen " + listenText + ": " + s.message());
@@ -105,6 +107,28 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
     logWarning(logger_, "no call-out desk (SMS or call-outs off): the approvals API answers 503");
   }
   return Status::success();
+}
+
+void ApiSubsystem::reportRefused(const api::RefusedApiRequest& e) {
+  // A server thread: hand the audit to the engine, which owns the store; never wait here.
+  Clock& clock = engine_.clock();
+  (void)engine_.engine().post([this, e, &clock] {
+    if (!active_) return;
+    json::Object body{{"status", static_cast<std::int64_t>(e.httpStatus)},
+                      {"reason", e.reason},
+                      {"method", e.method},
+                      {"path", e.path},
+                      {"peer", e.peer}};
+    if (!e.person.empty()) body["person"] = e.person;
+    if (!e.via.empty()) body["via"] = e.via;
+    const std::string actor = e.person.empty() ? e.via : e.via + ":" + e.person;
+    refusalAudit_->record(store_.store(), logger_, actor, std::move(body), clock.now(),
+                          {{"status", e.httpStatus},
+                           {"reason", e.reason},
+                           {"path", e.path},
+                           {"person", e.person},
+                           {"peer", e.peer}});
+  });
 }
 
 Result<std::optional<policy::PanelRoles>> ApiSubsystem::rolesOf(const std::string& person) {
@@ -321,7 +345,7 @@ void ApiSubsystem::tearDown() {
   // After the server stopped (it joins its threads) no request waits for the engine, and the
   // tasks of requests that gave up are skipped when their turn comes.
   if (server_) server_->stop();
-  if (server_ && active_) {
+  if (active_) {
     // Refusal audits already posted run before this; after it, none touches us. nullopt means the
     // engine stopped: then it runs nothing more either.
     (void)callOnWriter(engine_.engine(), [this] {
@@ -331,6 +355,7 @@ void ApiSubsystem::tearDown() {
   }
   active_ = false;
   server_.reset();
+  router_.reset();
   refusalAudit_.reset();
 }
 

@@ -1,10 +1,11 @@
-// ApiSubsystem: the approvals JSON API in `atoms-edge serve` (docs/api.md). Off unless api.listen
-// is set. Then it reads api.tokens_file (required, mode 0600: `person-id sha256-hex` lines) and
-// starts the ApprovalsServer (daemon/api/approvals_server.h) on api.listen (host:port, or a bare
-// port on 127.0.0.1), which runs every request on the engine thread (the engine owns the store
-// and the call-out desk) and answers 503 when the engine does not take it up within
-// api.request_timeout_ms. stop() stops the server (joining its threads), so nothing is decided
-// after it returns.
+// ApiSubsystem: the box's JSON API in `atoms-edge serve` (docs/api.md). It builds the resources and
+// their router (daemon/api/api_router.h) whenever it starts; the panel serves them with sessions
+// (router()). The API's own port is off unless api.listen is set. Then it reads api.tokens_file
+// (required, mode 0600: `person-id sha256-hex` lines) and starts the ApprovalsServer
+// (daemon/api/approvals_server.h) on api.listen (host:port, or a bare port on 127.0.0.1), which
+// runs every request on the engine thread (the engine owns the store and the call-out desk) and
+// answers 503 when the engine does not take it up within api.request_timeout_ms. stop() stops the
+// server (joining its threads), so nothing is decided after it returns.
 //
 // Refuses to start, with one line naming the key, when api.tokens_file is missing, unreadable,
 // readable by others or malformed, or when the address cannot be bound. With no approval book
@@ -21,6 +22,7 @@
 
 #include <Poco/Logger.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -38,7 +40,9 @@ class RefusalAudit;
 class StoreSubsystem;
 namespace api {
 class ApiResource;
+class ApiRouter;
 class ApprovalsServer;
+struct RefusedApiRequest;
 }  // namespace api
 namespace callout {
 class ApprovalBook;
@@ -50,6 +54,7 @@ inline constexpr char kApiBareHost[] = "127.0.0.1";
 class ApiSubsystem final : public ServiceSubsystem {
  public:
   static constexpr int kRefusalAuditsPerMinute = 20;
+  static constexpr std::size_t kMaxBodyBytes = 16 * 1024;
 
   ApiSubsystem(Poco::Logger& logger, StoreSubsystem& store, EngineSubsystem& engine);
   ~ApiSubsystem() override;
@@ -70,6 +75,12 @@ class ApiSubsystem final : public ServiceSubsystem {
 
   // The port the server is bound to (useful with port 0); 0 when stopped or off.
   std::uint16_t port() const;
+  // The resources' router, for the panel; null before start and after stop. The panel must stop
+  // before this subsystem does (EdgeServices' order does that).
+  api::ApiRouter* router() const { return router_.get(); }
+  // Audits a refused request ("api.refused", rate-limited) from any thread; for the panel's
+  // refusals too (e.via "panel").
+  void reportRefused(const api::RefusedApiRequest& e);
 
  protected:
   Status start(Poco::Util::Application& app) override;
@@ -94,6 +105,7 @@ class ApiSubsystem final : public ServiceSubsystem {
   drivers::ReadinessCheck readiness_;
   std::vector<std::string> owners_;  // policy.owners, read at start
 
+  std::unique_ptr<api::ApiRouter> router_;
   std::unique_ptr<api::ApprovalsServer> server_;
   std::unique_ptr<RefusalAudit> refusalAudit_;  // used on the engine thread only
   bool active_ = false;  // engine thread (and main thread before the server starts)

@@ -48,6 +48,7 @@ EdgeServices::EdgeServices(Poco::Util::Application& app, Clock& clock)
   panel_ = &add<PanelSubsystem>(Poco::Logger::get("panel"), *store_);
   panel_->setReadiness(readiness);
   panel_->setAccounts(*engine_, *sms_);  // started after both, stopped before
+  panel_->setResources(*api_);
   sync_ = &add<SyncSubsystem>(Poco::Logger::get("sync"), *store_, *engine_, *policy_);
   // Last: it starts once everything it watches runs, and stops first (docs/watchdog.md).
   add<WatchdogSubsystem>(Poco::Logger::get("watchdog"), *store_, *engine_, *sms_);

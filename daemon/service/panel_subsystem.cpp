@@ -10,6 +10,7 @@
 #include "daemon/panel/panel_auth.h"
 #include "daemon/panel/panel_config.h"
 #include "daemon/panel/panel_server.h"
+#include "daemon/service/api_subsystem.h"
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/listen_address.h"
@@ -150,7 +151,16 @@ Status PanelSubsystem::startAccounts(Poco::Util::Application& app, const std::st
   authOptions.panelOrigin = origin;
   auth_ = std::make_unique<panel::PanelAuth>(*runner_, *outbox, clock, store_.store().identity(),
                                              std::move(authOptions));
-  api_ = std::make_unique<panel::PanelApi>(*auth_, *runner_, clock, &logger_);
+  panel::PanelApiOptions apiOptions;
+  if (resources_ != nullptr && resources_->router() != nullptr) {
+    apiOptions.router = resources_->router();
+    ApiSubsystem* resources = resources_;
+    apiOptions.onRefused = [resources](const api::RefusedApiRequest& e) {
+      resources->reportRefused(e);
+    };
+  }
+  api_ =
+      std::make_unique<panel::PanelApi>(*auth_, *runner_, clock, &logger_, std::move(apiOptions));
   options.api = api_.get();
   const auto armed = callOnWriter(engine, [this, &clock] {
     sweeping_ = true;

@@ -40,6 +40,7 @@ struct PanelServerOptions;
 class StoreSubsystem;
 class EngineSubsystem;
 class SmsSubsystem;
+class ApiSubsystem;
 class PostingStoreRunner;
 namespace panel {
 class PanelServer;
@@ -64,6 +65,9 @@ class PanelSubsystem final : public ServiceSubsystem {
     engine_ = &engine;
     sms_ = &sms;
   }
+  // Before start(): the box's JSON API resources (ApiSubsystem::router()), served under /api/v1/
+  // to whoever is signed in. Started before this subsystem, stopped after it.
+  void setResources(ApiSubsystem& api) { resources_ = &api; }
   // Whether sign-in is served (started, accounts set, an origin known).
   bool signInServed() const { return api_ != nullptr; }
   // The origin sign-in checks requests against; empty when sign-in is off.
@@ -90,6 +94,7 @@ class PanelSubsystem final : public ServiceSubsystem {
   drivers::ReadinessCheck readiness_;
   EngineSubsystem* engine_ = nullptr;
   SmsSubsystem* sms_ = nullptr;
+  ApiSubsystem* resources_ = nullptr;
   std::unique_ptr<PostingStoreRunner> runner_;
   std::unique_ptr<sms::mailbox::Outbox> ownOutbox_;  // only when sms.driver = off
   std::unique_ptr<panel::PanelAuth> auth_;

@@ -40,19 +40,23 @@ inline Poco::Net::Context::Ptr trustingOnly(const std::string& certFile) {
 
 inline PanelReply exchange(Poco::Net::HTTPClientSession& session, const std::string& method,
                            const std::string& path,
-                           const std::map<std::string, std::string>& headers) {
+                           const std::map<std::string, std::string>& headers,
+                           const std::string& body = "") {
   session.setTimeout(Poco::Timespan(10, 0));
   Poco::Net::HTTPRequest request(method, path, Poco::Net::HTTPMessage::HTTP_1_1);
   for (const auto& [k, v] : headers) request.set(k, v);
-  session.sendRequest(request);
+  if (!body.empty() || method == "POST") {
+    request.setContentLength(static_cast<std::streamsize>(body.size()));
+  }
+  session.sendRequest(request) << body;
   Poco::Net::HTTPResponse response;
   std::istream& in = session.receiveResponse(response);
   PanelReply reply;
   reply.status = response.getStatus();
   for (const auto& [k, v] : response) reply.headers.add(k, v);
-  std::ostringstream body;
-  Poco::StreamCopier::copyStream(in, body);
-  reply.body = body.str();
+  std::ostringstream received;
+  Poco::StreamCopier::copyStream(in, received);
+  reply.body = received.str();
   return reply;
 }
 
@@ -60,9 +64,10 @@ inline PanelReply exchange(Poco::Net::HTTPClientSession& session, const std::str
 inline PanelReply httpsRequest(std::uint16_t port, const std::string& path,
                                const std::string& certFile, const std::string& method = "GET",
                                const std::map<std::string, std::string>& headers = {},
-                               const std::string& host = "127.0.0.1") {
+                               const std::string& host = "127.0.0.1",
+                               const std::string& body = "") {
   Poco::Net::HTTPSClientSession session(host, port, trustingOnly(certFile));
-  PanelReply reply = exchange(session, method, path, headers);
+  PanelReply reply = exchange(session, method, path, headers, body);
   const X509* peer = session.serverCertificate().certificate();
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
