@@ -281,6 +281,11 @@ constexpr Migration kStoreMigrations[] = {
      "CREATE INDEX panel_session_by_person ON panel_session(person_id);"
      "CREATE TABLE panel_sign_in_code(person_id TEXT PRIMARY KEY, code_hash BLOB NOT NULL,"
      " created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, attempts INTEGER NOT NULL);"},
+    // Which signed receipts belong to which call-out (domain/callout/desk_turn.h signReceipt), so
+    // the panel lists a call-out's receipts without reading the audit log through.
+    {24, "callout_receipts",
+     "CREATE TABLE callout_receipt(callout_id INTEGER NOT NULL, seq INTEGER NOT NULL,"
+     " PRIMARY KEY(callout_id, seq));"},
 };
 
 constexpr std::string_view kCreateTable =

@@ -82,10 +82,10 @@ Result<DeskAnswer> requestApproval(const DeskContext& desk, DeskStep& step, cons
       .field("premiumMinutes", verdict.verdict.premiumMinutes)
       .field("premiumCents", verdict.verdict.premiumCents);
   if (approver.phone.empty()) receipt.gap("no manager of record or site contact with a phone");
-  auto seq = receipt.addTo(step.batch,
-                           "Waits for the manager of record: nothing runs before an "
-                           "approval.",
-                           "queued_for_approval");
+  auto seq = signReceipt(step, receipt, c.id,
+                         "Waits for the manager of record: nothing runs before an "
+                         "approval.",
+                         "queued_for_approval");
   if (!seq) return seq.error();
   a.receiptSeq = *seq;  // the evidence the approvals API shows
   if (Status s = step.rows.updateApproval(a); !s) return s.error();

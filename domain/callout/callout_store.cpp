@@ -210,6 +210,32 @@ Result<std::vector<CalloutRow>> CalloutStore::openCallouts() {
       kNoBind, readCallout);
 }
 
+Result<std::vector<CalloutRow>> CalloutStore::recentCallouts(std::size_t limit) {
+  return collect<CalloutRow>(
+      db_, "SELECT " + std::string(kCalloutColumns) + " FROM callout ORDER BY id DESC LIMIT ?",
+      [&](Statement& s) { s.bind(1, static_cast<std::int64_t>(limit)); }, readCallout);
+}
+
+Status CalloutStore::fileReceipt(std::int64_t calloutId, std::uint64_t seq) {
+  auto s = db_.cached("INSERT INTO callout_receipt(callout_id, seq) VALUES (?, ?)");
+  if (!s) return s.error();
+  s->bind(1, calloutId).bind(2, static_cast<std::int64_t>(seq));
+  return s->run();
+}
+
+Result<std::vector<std::uint64_t>> CalloutStore::receiptsOf(std::int64_t calloutId) {
+  auto stmt = db_.cached("SELECT seq FROM callout_receipt WHERE callout_id = ? ORDER BY seq");
+  if (!stmt) return stmt.error();
+  stmt->bind(1, calloutId);
+  std::vector<std::uint64_t> seqs;
+  for (;;) {
+    auto row = stmt->step();
+    if (!row) return row.error();
+    if (!*row) return seqs;
+    seqs.push_back(static_cast<std::uint64_t>(stmt->columnInt64(0)));
+  }
+}
+
 Result<std::vector<CalloutRow>> CalloutStore::calloutsFor(std::string_view absentId,
                                                           std::size_t limit) {
   return collect<CalloutRow>(

@@ -99,6 +99,11 @@ class CalloutStore {
   // The shift's latest call-out, in any state (a search ran or runs for it); nullopt: none ever.
   Result<std::optional<CalloutRow>> latestCalloutForShift(std::string_view shiftId);
   Result<std::vector<CalloutRow>> openCallouts();
+  // The newest call-outs first, open or closed: at most `limit`.
+  Result<std::vector<CalloutRow>> recentCallouts(std::size_t limit);
+  // The signed receipts of a call-out's decisions (their audit seqs), oldest first.
+  Status fileReceipt(std::int64_t calloutId, std::uint64_t seq);
+  Result<std::vector<std::uint64_t>> receiptsOf(std::int64_t calloutId);
   // The latest call-outs (any state) whose absent person is `personId`, newest first.
   Result<std::vector<CalloutRow>> calloutsFor(std::string_view absentId, std::size_t limit);
 

@@ -14,6 +14,7 @@
 
 #include "base/canonical_json.h"
 #include "base/time_point.h"
+#include "domain/callout/callout_receipt.h"
 #include "domain/callout/callout_store.h"
 #include "store/audit_log.h"
 #include "store/site_store.h"
@@ -50,5 +51,10 @@ struct DeskStep {
 
 // An audit entry of `kind` by the engine at the step's instant, in its batch.
 Status audit(DeskStep& step, std::string_view kind, json::Object body);
+
+// Signs `receipt` into the step's batch and files it under call-out `calloutId` (the panel lists a
+// call-out's receipts from there). Returns the entry's seq.
+Result<std::uint64_t> signReceipt(DeskStep& step, CalloutReceipt& receipt, std::int64_t calloutId,
+                                  std::string_view rationale, std::string_view outcome);
 
 }  // namespace atoms::callout

@@ -30,7 +30,7 @@ Status escalate(const DeskContext& desk, DeskStep& step, CalloutRow& c, std::str
       .field("to",
              gm.phone.empty() ? json::Value() : json::Value(sms::mailbox::maskNumber(gm.phone)));
   if (gm.phone.empty()) receipt.gap("no general manager or site contact with a phone");
-  auto seq = receipt.addTo(step.batch, "No cover yet: a person must know.", "escalated");
+  auto seq = signReceipt(step, receipt, c.id, "No cover yet: a person must know.", "escalated");
   if (!seq) return seq.error();
   c.escalatedAt = step.now;
   c.escalateAt.reset();

@@ -64,8 +64,9 @@ Result<DeskAnswer> takeOffer(const DeskContext& desk, DeskStep& step,
         .source("policy", "labor-rules", "the labor rules of the site's jurisdictions");
     if (*verdict) receipt.labor((*verdict)->verdict.evaluations);
     receipt.field("callout", c.id).field("person", person.personId);
-    auto seq = receipt.addTo(
-        step.batch, "Not given: a labor rule denies it at the moment of the reply.", "denied");
+    auto seq =
+        signReceipt(step, receipt, c.id,
+                    "Not given: a labor rule denies it at the moment of the reply.", "denied");
     if (!seq) return seq.error();
     return DeskAnswer{"offer_denied_on_recheck", cannotTakeText(ctx), c.id};
   }

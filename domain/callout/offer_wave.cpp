@@ -99,11 +99,11 @@ Result<int> sendWave(const DeskContext& desk, DeskStep& step, CalloutRow& c,
       .field("offered", std::move(offeredJson))
       .field("notOffered", std::move(excluded))
       .field("ranking", kRankingRule);
-  auto seq = receipt.addTo(step.batch,
-                           first ? "First offers for a shift someone cannot work, to people the "
-                                   "labor rules allow, in the order recorded."
-                                 : "Next offers: nobody has taken the shift yet.",
-                           offered > 0 ? "offered" : "nobody_to_offer");
+  auto seq = signReceipt(step, receipt, c.id,
+                         first ? "First offers for a shift someone cannot work, to people the "
+                                 "labor rules allow, in the order recorded."
+                               : "Next offers: nobody has taken the shift yet.",
+                         offered > 0 ? "offered" : "nobody_to_offer");
   if (!seq) return seq.error();
   c.nextWaveAt = step.now + desk.settings().waveInterval;
   return offered;

@@ -36,10 +36,10 @@ Status recordShadow(const DeskContext& desk, DeskStep& step, const CalloutRow& c
       .field("eligible", std::move(eligible))
       .field("notOffered", std::move(ruledOut))
       .field("ranking", kRankingRule);
-  auto seq = receipt.addTo(step.batch,
-                           "Shadow decision: whom the box would offer the shift to, in order, and "
-                           "whom the labor rules or reachability rule out; nothing was sent.",
-                           row.eligible.empty() ? "nobody_to_offer" : "recorded_not_sent");
+  auto seq = signReceipt(step, receipt, c.id,
+                         "Shadow decision: whom the box would offer the shift to, in order, and "
+                         "whom the labor rules or reachability rule out; nothing was sent.",
+                         row.eligible.empty() ? "nobody_to_offer" : "recorded_not_sent");
   if (!seq) return seq.error();
   row.receiptSeq = static_cast<std::int64_t>(*seq);
   return ShadowBook(step.store.db()).insert(row);

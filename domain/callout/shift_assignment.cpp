@@ -30,10 +30,10 @@ Status notGivenAtAct(const DeskContext& desk, DeskStep& step, const CalloutRow& 
       .field("callout", c.id)
       .field("person", offer.personId)
       .field("breaker", "BRK-SCH");
-  auto seq = receipt.addTo(step.batch,
-                           "Not given: at the moment of writing it, the schedule as stored breaks "
-                           "a labor rule the decision did not see; BRK-SCH is told.",
-                           "not_given_at_act");
+  auto seq = signReceipt(step, receipt, c.id,
+                         "Not given: at the moment of writing it, the schedule as stored breaks "
+                         "a labor rule the decision did not see; BRK-SCH is told.",
+                         "not_given_at_act");
   if (!seq) return seq.error();
   desk.violationAtAct(step, id);
   if (!tellManager) return Status::success();
@@ -111,10 +111,10 @@ Result<bool> assignShift(const DeskContext& desk, DeskStep& step, CalloutRow& c,
       .field("shift", c.shiftId)
       .field("premiumMinutes", verdict.verdict.premiumMinutes)
       .field("premiumCents", verdict.verdict.premiumCents);
-  auto seq = receipt.addTo(step.batch,
-                           "The first person to take the offer who still passes every labor rule "
-                           "at that moment gets the shift.",
-                           "assigned");
+  auto seq = signReceipt(step, receipt, c.id,
+                         "The first person to take the offer who still passes every labor rule "
+                         "at that moment gets the shift.",
+                         "assigned");
   if (!seq) return seq.error();
   if (Status s = closeOffers(desk, step, c, offer.id, true); !s) return s.error();
   if (Status s = desk.tellLead(

@@ -91,10 +91,9 @@ PanelSignIn PanelBox::signIn(const std::string& person) {
   BOOST_TEST_REQUIRE(invite->ok(), invite->message());
   const std::string body = json::canonical(
       json::Object{{"token", (*invite)->token}, {"password", "correct horse battery"}});
-  PanelReply accepted =
-      httpsRequest(port, "/api/invite/accept", cert, "POST",
-                   {{"Origin", kServedOrigin}, {"Content-Type", "application/json"}}, "127.0.0.1",
-                   body);
+  PanelReply accepted = httpsRequest(
+      port, "/api/invite/accept", cert, "POST",
+      {{"Origin", kServedOrigin}, {"Content-Type", "application/json"}}, "127.0.0.1", body);
   BOOST_TEST_REQUIRE(accepted.status == 200, accepted.body);
   const std::string setCookie = accepted.headers.get("Set-Cookie", "");
   auto who = json::parse(accepted.body);
@@ -103,7 +102,7 @@ PanelSignIn PanelBox::signIn(const std::string& person) {
 }
 
 PanelReply PanelBox::call(const std::string& method, const std::string& path,
-                             const PanelSignIn& who, const std::string& body, bool csrf) {
+                          const PanelSignIn& who, const std::string& body, bool csrf) {
   std::map<std::string, std::string> headers{{"Cookie", who.cookie}};
   if (method != "GET" && csrf) {
     headers["X-CSRF-Token"] = who.csrf;
