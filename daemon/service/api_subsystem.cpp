@@ -6,11 +6,13 @@
 #include "daemon/api/api_router.h"
 #include "daemon/api/approvals_resource.h"
 #include "daemon/api/approvals_server.h"
+#include "daemon/api/callouts_resource.h"
 #include "daemon/api/killswitch_resource.h"
 #include "daemon/api/offers_resource.h"
 #include "daemon/api/packets_resource.h"
 #include "daemon/api/policy_resource.h"
 #include "daemon/api/shadow_resource.h"
+#include "daemon/api/today_resource.h"
 #include "daemon/engine/engine.h"
 #include "daemon/log/log.h"
 #include "daemon/service/config_schema.h"
@@ -44,6 +46,9 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
       std::make_unique<RefusalAudit>("api.refused", "api request refused", kRefusalAuditsPerMinute);
   std::vector<std::shared_ptr<api::ApiResource>> resources;
   resources.push_back(offersResource());
+  resources.push_back(todayResource(
+      std::chrono::minutes(configInteger(app.config(), "callout.no_show_grace_minutes"))));
+  resources.push_back(calloutsResource());
   if (policy_ != nullptr) {
     resources.push_back(killSwitchResource());
     resources.push_back(policyResource());
@@ -231,6 +236,33 @@ std::shared_ptr<api::ApiResource> ApiSubsystem::packetsResource() {
     return result;
   };
   return std::make_shared<api::PacketsResource>(std::move(access));
+}
+
+std::shared_ptr<api::ApiResource> ApiSubsystem::todayResource(std::chrono::minutes noShowGrace) {
+  api::TodayAccess access;
+  access.roles = [this](const std::string& person) { return rolesOf(person); };
+  access.store = [this]() -> SiteStore& { return store_.store(); };
+  access.now = [this] { return engine_.clock().now(); };
+  access.noShowGrace = noShowGrace;
+  if (policy_ != nullptr) {
+    PolicySubsystem* policy = policy_;
+    access.killSwitch = [policy] { return policy->killSwitch().current(); };
+    access.breakersNotClosed = [policy] {
+      json::Array breakers;
+      for (const policy::BreakerView& b : policy->breakers().list()) {
+        if (b.state != policy::BreakerState::kClosed) breakers.push_back(b.toJson());
+      }
+      return breakers;
+    };
+  }
+  return std::make_shared<api::TodayResource>(std::move(access));
+}
+
+std::shared_ptr<api::ApiResource> ApiSubsystem::calloutsResource() {
+  api::CalloutsAccess access;
+  access.roles = [this](const std::string& person) { return rolesOf(person); };
+  access.store = [this]() -> SiteStore& { return store_.store(); };
+  return std::make_shared<api::CalloutsResource>(std::move(access));
 }
 
 std::shared_ptr<api::ApiResource> ApiSubsystem::offersResource() {

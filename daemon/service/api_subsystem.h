@@ -22,6 +22,7 @@
 
 #include <Poco/Logger.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -93,6 +94,8 @@ class ApiSubsystem final : public ServiceSubsystem {
   std::shared_ptr<api::ApiResource> packetsResource();
   std::shared_ptr<api::ApiResource> offersResource();  // served whenever the API is
   std::shared_ptr<api::ApiResource> shadowResource();
+  std::shared_ptr<api::ApiResource> todayResource(std::chrono::minutes noShowGrace);
+  std::shared_ptr<api::ApiResource> calloutsResource();
   // Engine thread: the person's roles for the kill switch and the owner's controls; nullopt when
   // the person is not on the site.
   Result<std::optional<policy::PanelRoles>> rolesOf(const std::string& person);

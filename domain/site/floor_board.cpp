@@ -56,8 +56,8 @@ Result<FloorShift> floorStateOf(Database& db, FloorShift shift, Instant now,
 }  // namespace
 
 std::string_view floorStateName(FloorState state) {
-  static constexpr std::array<std::string_view, 7> kNames = {
-      "upcoming", "on", "on_break", "late", "missing", "done", "open"};
+  static constexpr std::array<std::string_view, 7> kNames = {"upcoming", "on",   "on_break", "late",
+                                                             "missing",  "done", "open"};
   return kNames[static_cast<std::size_t>(state)];
 }
 

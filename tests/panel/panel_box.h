@@ -7,6 +7,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "base/canonical_json.h"
@@ -31,7 +32,8 @@ class PanelBox {
   explicit PanelBox(const std::map<std::string, std::string>& more = {});
   ~PanelBox();
 
-  // Signs `person` in through an invite accepted over the API.
+  // Signs `person` in: the first time through an invite accepted over the API, then with the
+  // password set then.
   PanelSignIn signIn(const std::string& person);
   // A request as the browser sends it: the session's cookie; on anything but GET the CSRF token
   // and the panel's Origin (unless `csrf` is false), and `body` as JSON.
@@ -51,6 +53,10 @@ class PanelBox {
   std::unique_ptr<TestApp> app;
   std::unique_ptr<EdgeServices> services;
   std::uint16_t port = 0;
+
+ private:
+  PanelSignIn signedInBy(const PanelReply& reply);
+  std::set<std::string> enrolled_;
 };
 
 }  // namespace atoms::test

@@ -5,6 +5,11 @@
 #include <string>
 
 #include "base/canonical_json.h"
+#include "base/writer_call.h"
+#include "daemon/service/engine_subsystem.h"
+#include "daemon/service/store_subsystem.h"
+#include "domain/callout/callout_store.h"
+#include "store/site_store.h"
 #include "tests/panel/panel_box.h"
 
 namespace atoms::test {
@@ -14,7 +19,107 @@ std::string field(const json::Value& v, const std::string& name) {
   return v.asObject().at(name).asString();
 }
 
+// Carl's shift tonight, reported by Leo: a call-out with one offer to Maya and its receipt.
+std::int64_t openCarlsCallout(PanelBox& box) {
+  auto opened = callOnWriter(box.services->engine().engine(), [&]() -> Result<std::int64_t> {
+    SiteStore& store = box.services->store().store();
+    const TimePoint now = box.clock.now();
+    if (Status s = store.db().exec(
+            "INSERT INTO site_shift(id, position, station_id, start_utc, start_local, end_utc,"
+            " end_local, assignee_id) VALUES('s-carl', 0, 'line', " +
+            std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
+                               now.time_since_epoch() + std::chrono::minutes(30))
+                               .count()) +
+            ", 0, " +
+            std::to_string(std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch() +
+                                                                            std::chrono::hours(6))
+                               .count()) +
+            ", 0, 'p-carl')");
+        !s) {
+      return s.error();
+    }
+    callout::CalloutStore rows(store.db());
+    callout::CalloutRow c;
+    c.shiftId = "s-carl";
+    c.stationId = "line";
+    c.absentId = "p-carl";
+    c.reporterId = "p-leo";
+    c.openedAt = now;
+    c.shiftStart = now + std::chrono::minutes(30);
+    c.shiftEnd = now + std::chrono::hours(6);
+    c.waves = 1;
+    auto id = rows.insertCallout(c);
+    if (!id) return id.error();
+    callout::OfferRow o;
+    o.calloutId = *id;
+    o.personId = "p-maya";
+    o.phone = "+14155550102";
+    o.code = "K7";
+    o.wave = 1;
+    o.rank = 1;
+    o.offeredAt = now;
+    if (auto offer = rows.insertOffer(o); !offer) return offer.error();
+    auto seq = store.log().append(
+        "2026-01-01T00:00:00.000Z", "receipt", "engine",
+        json::Object{
+            {"action", "callout.offer"},
+            {"outcome", "offered"},
+            {"rationale", "First offers"},
+            {"notOffered", json::Array{json::Object{{"person", "p-olga"}, {"reason", "denied"}}}}});
+    if (!seq) return seq.error();
+    if (Status s = rows.fileReceipt(*id, *seq); !s) return s.error();
+    return *id;
+  });
+  BOOST_TEST_REQUIRE(opened.has_value());
+  BOOST_TEST_REQUIRE(opened->ok(), opened->message());
+  return **opened;
+}
+
 BOOST_AUTO_TEST_SUITE(panel_resources)
+
+BOOST_AUTO_TEST_CASE(todayShowsTheFloorTheOpenCallOutWithItsOffersAndTheSwitches) {
+  PanelBox box;
+  const std::int64_t id = openCarlsCallout(box);
+  const PanelSignIn leo = box.signIn("p-leo");
+  const json::Value today = box.okJson(box.call("GET", "/api/v1/today", leo));
+  const json::Object& t = today.asObject();
+  BOOST_TEST(field(t.at("site"), "name") == "Bistro Served");
+  const json::Array& floor = t.at("floor").asArray();
+  BOOST_TEST_REQUIRE(floor.size() == 1u);
+  BOOST_TEST(field(floor[0], "state") == "upcoming");
+  BOOST_TEST(field(floor[0].asObject().at("person"), "name") == "Carl Diaz");
+  const json::Array& callouts = t.at("callouts").asArray();
+  BOOST_TEST_REQUIRE(callouts.size() == 1u);
+  BOOST_TEST(callouts[0].asObject().at("id").asInt() == id);
+  const json::Array& offers = callouts[0].asObject().at("offers").asArray();
+  BOOST_TEST_REQUIRE(offers.size() == 1u);
+  BOOST_TEST(field(offers[0].asObject().at("person"), "name") == "Maya Ortiz");
+  BOOST_TEST(field(offers[0], "state") == "open");
+  BOOST_TEST(field(t.at("killSwitch"), "level") == "L0");
+  BOOST_TEST(t.at("approvals").asObject().at("pending").asInt() == 0);
+  BOOST_TEST(t.at("sync").asObject().at("backlog").asInt() > 0);
+
+  // An hour later with no clock-in Carl's shift shows missing.
+  box.clock.advance(std::chrono::hours(1));
+  const json::Value later = box.okJson(box.call("GET", "/api/v1/today", box.signIn("p-leo")));
+  BOOST_TEST(field(later.asObject().at("floor").asArray()[0], "state") == "missing");
+}
+
+BOOST_AUTO_TEST_CASE(aCallOutsReceiptsAreForItsManagersNotForALead) {
+  PanelBox box;
+  const std::int64_t id = openCarlsCallout(box);
+  const std::string path = "/api/v1/callouts/" + std::to_string(id);
+  const json::Value list = box.okJson(box.call("GET", "/api/v1/callouts", box.signIn("p-leo")));
+  BOOST_TEST(list.asObject().at("open").asArray().size() == 1u);
+  const json::Value forLead = box.okJson(box.call("GET", path, box.signIn("p-leo")));
+  BOOST_TEST(forLead.asObject().at("receipts").isNull());
+  const json::Value forMaya = box.okJson(box.call("GET", path, box.signIn("p-maya")));
+  const json::Array& receipts = forMaya.asObject().at("receipts").asArray();
+  BOOST_TEST_REQUIRE(receipts.size() == 1u);
+  BOOST_TEST(field(receipts[0], "outcome") == "offered");
+  BOOST_TEST(receipts[0].asObject().at("notOffered").asArray().size() == 1u);
+  BOOST_TEST(box.call("GET", "/api/v1/callouts/999", box.signIn("p-maya")).status == 404);
+}
 
 BOOST_AUTO_TEST_CASE(aSignedInOwnerReadsAndRaisesTheKillSwitchWithTheCsrfToken) {
   PanelBox box;

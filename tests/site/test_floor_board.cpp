@@ -1,12 +1,11 @@
 // The floor board (domain/site/floor_board.h): each shift near now, and what the time clock says of
 // its assignee, at the boundaries of each state: the early clock-in window, the grace for
 // lateness, a break, a clock-out, an open shift, and the window of shifts shown.
-#include "domain/site/floor_board.h"
-
 #include <boost/test/unit_test.hpp>
 #include <map>
 
 #include "base/secret.h"
+#include "domain/site/floor_board.h"
 #include "domain/site/site_repository.h"
 #include "store/migrations.h"
 #include "tests/site/site_test_util.h"

@@ -1,0 +1,106 @@
+#include "daemon/api/callouts_resource.h"
+
+#include <optional>
+#include <utility>
+
+#include "daemon/api/callout_json.h"
+#include "domain/callout/callout_store.h"
+#include "store/audit_entry.h"
+
+namespace atoms::api {
+namespace {
+
+// The id of "/v1/callouts/{id}"; nullopt for the list and anything else.
+std::optional<std::int64_t> calloutIdOf(std::string_view path) {
+  const std::string_view base = kCalloutsPath;
+  if (!path.starts_with(base) || path.size() <= base.size() + 1 || path[base.size()] != '/') {
+    return std::nullopt;
+  }
+  return parseIdSegment(path.substr(base.size() + 1));
+}
+
+// What the page shows of a receipt: the decision, not the whole signed record (`verify` and the
+// Audit page have that).
+Result<json::Value> receiptSummary(const AuditLog& log, std::uint64_t seq) {
+  auto text = log.entryText(seq);
+  if (!text) return text.error();
+  auto entry = parseEntry(*text);
+  if (!entry) return entry.error();
+  const json::Object& body = entry->body.asObject();
+  json::Object out{{"seq", static_cast<std::int64_t>(seq)}, {"ts", entry->ts}};
+  for (const char* name : {"action", "outcome", "rationale", "offered", "notOffered"}) {
+    const auto it = body.find(name);
+    out[name] = it == body.end() ? json::Value() : it->second;
+  }
+  return json::Value(std::move(out));
+}
+
+Result<json::Value> oneCallout(SiteStore& store, const callout::CalloutRow& c,
+                               const PeopleNames& names, bool withReceipts) {
+  callout::CalloutStore rows(store.db());
+  auto offers = rows.offers(c.id);
+  if (!offers) return offers.error();
+  json::Value out = calloutJson(c, *offers, names);
+  if (!withReceipts) {
+    out.asObject()["receipts"] = json::Value();
+    return out;
+  }
+  auto seqs = rows.receiptsOf(c.id);
+  if (!seqs) return seqs.error();
+  json::Array receipts;
+  for (std::uint64_t seq : *seqs) {
+    auto summary = receiptSummary(store.log(), seq);
+    if (!summary) return summary.error();
+    receipts.push_back(std::move(*summary));
+  }
+  out.asObject()["receipts"] = std::move(receipts);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> CalloutsResource::methods(std::string_view path) const {
+  if (path == kCalloutsPath || calloutIdOf(path)) return {"GET"};
+  return {};
+}
+
+ApiAnswer CalloutsResource::handle(const ApiRequest& request) {
+  auto found = rolesOrRefusal(access_.roles, request.person);
+  if (auto* refused = std::get_if<ApiAnswer>(&found)) return *refused;
+  const policy::PanelRoles& who = std::get<policy::PanelRoles>(found);
+  SiteStore& store = access_.store();
+  auto names = peopleNames(store.db());
+  if (!names) return apiStoreFailed("read the site", names.error());
+  callout::CalloutStore rows(store.db());
+
+  if (const std::optional<std::int64_t> id = calloutIdOf(request.path)) {
+    auto c = rows.callout(*id);
+    if (!c) return apiStoreFailed("read the call-out", c.error());
+    if (!*c) {
+      const std::string name = "call-out " + std::to_string(*id);
+      return apiRefusal(404, "no " + name, "no " + name);
+    }
+    auto one = oneCallout(store, **c, *names, who.owner || who.managerOfRecord);
+    if (!one) return apiStoreFailed("read the call-out", one.error());
+    return apiOk(*one);
+  }
+  auto open = rows.openCallouts();
+  if (!open) return apiStoreFailed("read the call-outs", open.error());
+  auto recent = rows.recentCallouts(kRecentCallouts + open->size());
+  if (!recent) return apiStoreFailed("read the call-outs", recent.error());
+  json::Array openJson, recentJson;
+  for (const callout::CalloutRow& c : *open) {
+    auto offers = rows.offers(c.id);
+    if (!offers) return apiStoreFailed("read the offers", offers.error());
+    openJson.push_back(calloutJson(c, *offers, *names));
+  }
+  for (const callout::CalloutRow& c : *recent) {
+    if (c.state == callout::CalloutState::kOpen || recentJson.size() >= kRecentCallouts) continue;
+    auto offers = rows.offers(c.id);
+    if (!offers) return apiStoreFailed("read the offers", offers.error());
+    recentJson.push_back(calloutJson(c, *offers, *names));
+  }
+  return apiOk(json::Object{{"open", std::move(openJson)}, {"recent", std::move(recentJson)}});
+}
+
+}  // namespace atoms::api

@@ -1,0 +1,142 @@
+#include "daemon/api/today_resource.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "base/timestamp.h"
+#include "daemon/api/callout_json.h"
+#include "daemon/api/killswitch_resource.h"
+#include "domain/callout/callout_store.h"
+#include "domain/site/floor_board.h"
+#include "sync/sync_state.h"
+
+namespace atoms::api {
+namespace {
+
+Result<json::Value> siteJson(Database& db) {
+  auto stmt = db.cached("SELECT site_id, name, time_zone FROM site_info WHERE id = 1");
+  if (!stmt) return stmt.error();
+  auto row = stmt->step();
+  if (!row) return row.error();
+  if (!*row) return json::Value();
+  return json::Value(json::Object{{"id", stmt->columnText(0)},
+                                  {"name", stmt->columnText(1)},
+                                  {"timeZone", stmt->columnText(2)}});
+}
+
+Result<json::Array> floorJson(Database& db, TimePoint now, std::chrono::minutes grace,
+                              const PeopleNames& names) {
+  auto board =
+      site::floorBoard(db, std::chrono::time_point_cast<std::chrono::seconds>(now), grace);
+  if (!board) return board.error();
+  json::Array out;
+  for (const site::FloorShift& s : *board) {
+    out.push_back(json::Object{
+        {"shift", s.shiftId},
+        {"station", s.stationId},
+        {"person", personRef(names, s.personId)},
+        {"start", formatTimestamp(s.start)},
+        {"end", formatTimestamp(s.end)},
+        {"state", std::string(site::floorStateName(s.state))},
+        {"since", s.since ? json::Value(formatTimestamp(*s.since)) : json::Value()}});
+  }
+  return out;
+}
+
+Result<json::Array> openCalloutsJson(Database& db, const PeopleNames& names) {
+  callout::CalloutStore rows(db);
+  auto open = rows.openCallouts();
+  if (!open) return open.error();
+  json::Array out;
+  for (const callout::CalloutRow& c : *open) {
+    auto offers = rows.offers(c.id);
+    if (!offers) return offers.error();
+    out.push_back(calloutJson(c, *offers, names));
+  }
+  return out;
+}
+
+Result<json::Value> approvalsJson(Database& db) {
+  auto pending = callout::CalloutStore(db).pendingApprovals();
+  if (!pending) return pending.error();
+  json::Value next;
+  if (!pending->empty()) next = formatTimestamp(pending->front().expiresAt);
+  return json::Value(json::Object{{"pending", static_cast<std::int64_t>(pending->size())},
+                                  {"nextExpiry", std::move(next)}});
+}
+
+Result<json::Array> safetyJson(Database& db) {
+  auto stmt = db.cached(
+      "SELECT id, opened_at, category, rounds FROM safety_incident WHERE state = 'open'"
+      " ORDER BY id");
+  if (!stmt) return stmt.error();
+  json::Array out;
+  for (;;) {
+    auto row = stmt->step();
+    if (!row) return row.error();
+    if (!*row) return out;
+    const TimePoint opened{std::chrono::milliseconds(stmt->columnInt64(1))};
+    out.push_back(json::Object{{"id", stmt->columnInt64(0)},
+                               {"openedAt", formatTimestamp(opened)},
+                               {"category", stmt->columnText(2)},
+                               {"rounds", stmt->columnInt64(3)}});
+  }
+}
+
+Result<json::Value> syncJson(SiteStore& store) {
+  auto acked = sync::loadAckedState(store.db());
+  if (!acked) return acked.error();
+  const std::uint64_t size = store.log().size();
+  return json::Value(
+      json::Object{{"logSize", static_cast<std::int64_t>(size)},
+                   {"ackedSize", static_cast<std::int64_t>(acked->size)},
+                   {"backlog", static_cast<std::int64_t>(size - std::min(size, acked->size))}});
+}
+
+}  // namespace
+
+std::vector<std::string> TodayResource::methods(std::string_view path) const {
+  if (path == kTodayPath) return {"GET"};
+  return {};
+}
+
+ApiAnswer TodayResource::handle(const ApiRequest& request) {
+  auto found = rolesOrRefusal(access_.roles, request.person);
+  if (auto* refused = std::get_if<ApiAnswer>(&found)) return *refused;
+  SiteStore& store = access_.store();
+  Database& db = store.db();
+  const TimePoint now = access_.now();
+  auto names = peopleNames(db);
+  if (!names) return apiStoreFailed("read the site", names.error());
+  auto site = siteJson(db);
+  if (!site) return apiStoreFailed("read the site", site.error());
+  auto floor = floorJson(db, now, access_.noShowGrace, *names);
+  if (!floor) return apiStoreFailed("read the time clock", floor.error());
+  auto callouts = openCalloutsJson(db, *names);
+  if (!callouts) return apiStoreFailed("read the call-outs", callouts.error());
+  auto approvals = approvalsJson(db);
+  if (!approvals) return apiStoreFailed("read the approvals", approvals.error());
+  auto safety = safetyJson(db);
+  if (!safety) return apiStoreFailed("read the safety incidents", safety.error());
+  auto sync = syncJson(store);
+  if (!sync) return apiStoreFailed("read the sync state", sync.error());
+  json::Value killSwitch;
+  json::Array breakers;
+  if (access_.killSwitch) {
+    auto level = access_.killSwitch();
+    if (!level) return apiStoreFailed("read the kill switch", level.error());
+    killSwitch = killSwitchJson(*level);
+    breakers = access_.breakersNotClosed();
+  }
+  return apiOk(json::Object{{"now", formatTimestamp(now)},
+                            {"site", std::move(*site)},
+                            {"floor", std::move(*floor)},
+                            {"callouts", std::move(*callouts)},
+                            {"approvals", std::move(*approvals)},
+                            {"safety", std::move(*safety)},
+                            {"killSwitch", std::move(killSwitch)},
+                            {"breakers", std::move(breakers)},
+                            {"sync", std::move(*sync)}});
+}
+
+}  // namespace atoms::api
