@@ -423,6 +423,7 @@ Result<std::string> AuditLog::Batch::commit() {
   for (const Hash32& leaf : leaves_) log.tree_.append(leaf);
   log.frontier_ = frontier_;
   log.signedSizes_.push_back(cp.size);
+  if (log.observer_) log.observer_(cp.size);
   return note;
 }
 

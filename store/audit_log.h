@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -73,6 +74,13 @@ class AuditLog {
                                json::Value body);
 
   std::uint64_t size() const { return tree_.size(); }
+
+  // Called on the committing thread after each commit of a batch that added entries, with the new
+  // size (the panel's live updates, daemon/panel/change_feed.h). It must be quick and not throw.
+  // One observer; an empty function: none.
+  void setCommitObserver(std::function<void(std::uint64_t size)> observer) {
+    observer_ = std::move(observer);
+  }
   Hash32 root() const { return tree_.root(); }
   const MerkleTree& tree() const { return tree_; }
   const std::string& siteId() const { return siteId_; }
@@ -127,6 +135,7 @@ class AuditLog {
   MerkleTree tree_;
   MerkleFrontier frontier_;
   std::vector<std::uint64_t> signedSizes_;
+  std::function<void(std::uint64_t)> observer_;
   std::uint64_t highWaterSize_ = 0;
   bool batchOpen_ = false;
 };

@@ -26,19 +26,18 @@ Result<json::Value> siteJson(Database& db) {
 
 Result<json::Array> floorJson(Database& db, TimePoint now, std::chrono::minutes grace,
                               const PeopleNames& names) {
-  auto board =
-      site::floorBoard(db, std::chrono::time_point_cast<std::chrono::seconds>(now), grace);
+  auto board = site::floorBoard(db, std::chrono::time_point_cast<std::chrono::seconds>(now), grace);
   if (!board) return board.error();
   json::Array out;
   for (const site::FloorShift& s : *board) {
-    out.push_back(json::Object{
-        {"shift", s.shiftId},
-        {"station", s.stationId},
-        {"person", personRef(names, s.personId)},
-        {"start", formatTimestamp(s.start)},
-        {"end", formatTimestamp(s.end)},
-        {"state", std::string(site::floorStateName(s.state))},
-        {"since", s.since ? json::Value(formatTimestamp(*s.since)) : json::Value()}});
+    out.push_back(
+        json::Object{{"shift", s.shiftId},
+                     {"station", s.stationId},
+                     {"person", personRef(names, s.personId)},
+                     {"start", formatTimestamp(s.start)},
+                     {"end", formatTimestamp(s.end)},
+                     {"state", std::string(site::floorStateName(s.state))},
+                     {"since", s.since ? json::Value(formatTimestamp(*s.since)) : json::Value()}});
   }
   return out;
 }

@@ -203,12 +203,63 @@ void PanelApi::handleResource(Request& request, Response& response, const std::s
       route, request, api::ApiRequest{method, resourcePath, query, event.person, ""}, bodyRead));
 }
 
+void PanelApi::handleEvents(Request& request, Response& response) {
+  const bool bodyless = !request.getChunkedTransferEncoding() &&
+                        (!request.hasContentLength() || request.getContentLength64() == 0);
+  if (request.getMethod() != "GET") {
+    response.set("Allow", "GET");
+    return apiError(response, 405, "method not allowed", bodyless);
+  }
+  const std::string cookie = sessionValueFromCookieHeader(request.get("Cookie", ""));
+  auto session = auth_.session(cookie);
+  if (!session) return unavailable(response, session.message(), bodyless);
+  if (!*session) return apiError(response, 401, "not signed in", bodyless);
+  ChangeFeed& feed = *options_.feed;
+  if (!feed.join()) {
+    response.set("Retry-After", "30");
+    return apiError(response, 503, "too many live pages open: this one updates every so often",
+                    bodyless);
+  }
+  struct Leave {
+    ChangeFeed& feed;
+    ~Leave() { feed.leave(); }
+  } leave{feed};
+  response.setStatusAndReason(Poco::Net::HTTPResponse::HTTP_OK);
+  response.setContentType("text/event-stream; charset=utf-8");
+  response.set("Cache-Control", "no-store");
+  response.setChunkedTransferEncoding(true);
+  response.setKeepAlive(false);
+  std::ostream& out = response.send();
+  std::uint64_t seen = feed.size();
+  out << "retry: 5000\n\n" << std::flush;
+  using SteadyClock = std::chrono::steady_clock;
+  while (out) {
+    const std::optional<std::uint64_t> now =
+        feed.waitPast(seen, SteadyClock::now() + options_.keepAlive);
+    if (!now) break;  // the panel is stopping
+    if (*now != seen) {
+      seen = *now;
+      out << "event: change\ndata: {\"size\":" << seen << "}\n\n" << std::flush;
+      if (!feed.pauseUntil(SteadyClock::now() + options_.eventSpacing)) break;
+      continue;
+    }
+    // Quiet for a while: is the session still on? (It ends at its idle limit like any other.)
+    auto still = auth_.session(cookie);
+    if (still && !*still) {
+      out << "event: signed-out\ndata: {}\n\n" << std::flush;
+      break;
+    }
+    out << ": still here\n\n" << std::flush;
+  }
+}
+
 void PanelApi::handle(Request& request, Response& response) {
   const std::string uri = request.getURI();
   const std::string path = uri.substr(0, uri.find_first_of("?#"));
   if (options_.router != nullptr && path.starts_with(kResourcePrefix)) {
     return handleResource(request, response, path);
   }
+  if (options_.feed != nullptr && path == "/api/events") return handleEvents(request, response);
   const std::string& method = request.getMethod();
   const bool isPost = method == Poco::Net::HTTPRequest::HTTP_POST;
   // Whether no body is left unread when answering without reading it (else the connection closes).

@@ -4,6 +4,11 @@
 // requests into PanelAuth calls and their outcomes into JSON; the accounts, sessions, CSRF tokens
 // and throttling are PanelAuth's (docs/panel-accounts.md).
 //
+//   GET    /api/events               live updates (server-sent events) for whoever is signed in:
+//                                    "change" with {"size": N} each time the audit log grows
+//                                    (at most one per eventSpacing), a comment every keepAlive,
+//                                    "signed-out" and the end when the session has ended; 503
+//                                    when too many streams are open (the page then polls)
 //   GET|POST /api/v1/...             a resource, as the signed-in person: 401 without a session,
 //                                    403 without the CSRF token and the panel's Origin on a POST
 //                                    or below panelActionFor's role; then as on the API port
@@ -33,6 +38,7 @@
 #include <Poco/Net/HTTPServerRequest.h>
 #include <Poco/Net/HTTPServerResponse.h>
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -40,6 +46,7 @@
 
 #include "base/clock.h"
 #include "daemon/api/api_router.h"
+#include "daemon/panel/change_feed.h"
 #include "daemon/panel/panel_auth.h"
 #include "store/store_runner.h"
 
@@ -51,6 +58,11 @@ inline constexpr char kResourcePrefix[] = "/api/v1/";
 struct PanelApiOptions {
   // The JSON API's resources (daemon/api/api_router.h), served under kResourcePrefix; null: none.
   api::ApiRouter* router = nullptr;
+  // Live updates at /api/events; null: none (404).
+  ChangeFeed* feed = nullptr;
+  // Between two keep-alive comments of an event stream, and the least time between two events.
+  std::chrono::milliseconds keepAlive{20'000};
+  std::chrono::milliseconds eventSpacing{500};
   // Called for each resource request not answered 200 that no resource audited (thread-safe).
   std::function<void(const api::RefusedApiRequest&)> onRefused;
 };
@@ -78,6 +90,7 @@ class PanelApi {
  private:
   void unavailable(Poco::Net::HTTPServerResponse& response, const std::string& why,
                    bool bodyRead = true);
+  void handleEvents(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response);
   void handleResource(Poco::Net::HTTPServerRequest& request,
                       Poco::Net::HTTPServerResponse& response, const std::string& path);
 
