@@ -32,6 +32,11 @@ process.on("exit", () => {
   }
 });
 
+// A signal ends the run through process.exit, so the handler above ends the children.
+for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) {
+  process.on(signal, () => process.exit(128 + os.constants.signals[signal]));
+}
+
 export function fail(what) {
   throw new Error(what);
 }
