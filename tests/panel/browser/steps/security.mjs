@@ -1,7 +1,7 @@
 // What the browser itself enforces: the session cookie's flags, a name that is markup rendered as
 // text, and form posts from another origin refused without changing anything.
 import http from "node:http";
-import { expect, newPage } from "../lib/browser.mjs";
+import { checkAccessibility, expect, newPage, screenshots } from "../lib/browser.mjs";
 import { freePort, kMarkupManager, kOwner, kPassword } from "../lib/box.mjs";
 
 // HttpOnly, Secure, SameSite=Strict, the __Host- prefix (host-only, Path=/), as the browser keeps it.
@@ -34,6 +34,8 @@ export async function markupNameIsText(ctx) {
   const images = await page.$$eval("img", (is) => is.map((i) => i.getAttribute("src")));
   expect(images.every((s) => s !== "x"), `an <img src=x> is in the page (${images})`);
   expect(page.dialogs.length === 0, `dialogs opened: ${page.dialogs}`);
+  await checkAccessibility(page, "signed in, a name that is markup");
+  await screenshots(page, ctx.shots, "markup-name");
 }
 
 // Pages on another loopback origin (plain HTTP, another port) that post forms to the panel when

@@ -105,6 +105,8 @@ export async function codeSignIn(ctx) {
   await page.type("#login", kMarkupManager.phone);
   await page.click(kSubmit);
   await page.waitForSelector("form.sign-in [role=status]", { visible: true });
+  await checkAccessibility(page, "sign-in, code sent");
+  await screenshots(page, ctx.shots, "sign-in-code");
   const [, code] = await ctx.box.waitForText(kMarkupManager.phone, /panel is (\d{6})\b/);
   await page.type("#code", code);
   await page.click(kSubmit);
