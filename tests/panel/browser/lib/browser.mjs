@@ -91,6 +91,18 @@ export async function visibleText(page, selector) {
   return element.evaluate((e) => e.textContent.trim());
 }
 
+// Click and type on an element once it is visible: page.click and page.type alone fail at once when
+// the script has not rendered it yet.
+export async function click(page, selector) {
+  const element = await page.waitForSelector(selector, { visible: true });
+  await element.click();
+}
+
+export async function type(page, selector, text) {
+  const element = await page.waitForSelector(selector, { visible: true });
+  await element.type(text);
+}
+
 export function expect(condition, what) {
   if (!condition) throw new Error(what);
 }
