@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Box } from "./lib/box.mjs";
-import { launchChromium } from "./lib/browser.mjs";
+import { launchChromium, openedPages } from "./lib/browser.mjs";
 import * as signIn from "./steps/sign_in.mjs";
 import * as pagesStep from "./steps/pages.mjs";
 import * as security from "./steps/security.mjs";
@@ -56,7 +56,7 @@ try {
       failed = true;
       break;
     }
-    const errors = (await ctx.browser.pages()).flatMap((p) => p.errors || []);
+    const errors = openedPages.flatMap((p) => p.errors);
     if (errors.length) {
       console.log(`FAILED ${name}: script errors in the page:\n  ${errors.join("\n  ")}`);
       failed = true;

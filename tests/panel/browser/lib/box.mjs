@@ -150,6 +150,7 @@ export class Box {
 
   async start() {
     this.fake = startChild(this.paths.fakeTwilio, []);
+    this.fake.stderr.resume();  // read, so that a full pipe never blocks it
     const line = await waitForOutput(
       this.fake, this.fake.stdout, (t) => /fake-twilio url=(\S+) account_sid=(\S+) auth_token=(\S+)/.exec(t),
       20000, "fake_twilio_server");
@@ -187,6 +188,7 @@ export class Box {
     this.serve.stderr.on("data", (t) => {
       this.serveLog += t;
     });
+    this.serve.stdout.resume();
     // Generous: the sanitizer build starts slowly. A passing run never waits this long.
     await waitForOutput(this.serve, this.serve.stderr, (t) => t.includes('msg="ready"'), 60000,
       "atoms-edge serve");

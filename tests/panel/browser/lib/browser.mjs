@@ -38,9 +38,14 @@ export async function launchChromium(box, executable = process.env.CHROMIUM || "
   });
 }
 
+// Every page newPage() opened, closed ones included: run.mjs checks their script errors after each
+// step.
+export const openedPages = [];
+
 // A page that records every dialog (alert, confirm...) and every uncaught error of its scripts.
 export async function newPage(context, viewport = kDesktop) {
   const page = await context.newPage();
+  openedPages.push(page);
   await page.setViewport({ width: viewport.width, height: viewport.height });
   page.setDefaultTimeout(kDeadline);
   page.dialogs = [];
