@@ -4,7 +4,9 @@
 #   2. the shipped binary built as the demo builds it (gcc, warnings as errors), and the demo run
 #      to its end as a smoke test;
 #   3. the one sanitizer build (clang, ASan+UBSan, libFuzzer instrumentation, warnings as errors;
-#      scripts/build-san.sh): every test once, the fuzz corpus replayed;
+#      scripts/build-san.sh): every test once, the fuzz corpus replayed, the panel in Debian's
+#      chromium (its npm packages installed from their lockfile first; screenshots left in
+#      build-san/panel-screenshots/);
 #   4. the fuzz targets of that same build, each run briefly with a fixed seed (docs/fuzzing.md).
 # Exits non-zero when any step fails. Prints the time each stage took.
 set -euo pipefail
@@ -18,6 +20,9 @@ stage() {
 
 stage "dependencies"
 bash scripts/deps.sh
+
+stage "browser test packages (npm ci from tests/panel/browser/package-lock.json)"
+bash tests/panel/browser/install.sh
 
 stage "format check"
 bash scripts/format.sh --check
@@ -42,6 +47,8 @@ lsan_supp="$PWD/tests/lsan.supp"
 (cd build-san && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
   LSAN_OPTIONS="suppressions=$lsan_supp:print_suppressions=0" \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j2 --timeout 1800)
+
+echo "panel screenshots: build-san/panel-screenshots/"
 
 stage "fuzz"
 # A fixed seed: the same code explores the same inputs, so a failure here can be reproduced and
