@@ -41,7 +41,9 @@ struct PanelServerOptions {
   // Plain HTTP that only redirects; empty address: none.
   std::string redirectAddress;
   std::uint16_t redirectPort = 0;
-  int threads = 8;
+  // A browser keeps up to six connections open, each holding a thread while it is kept alive,
+  // and each live page holds one for its event stream: room for a few browsers at once.
+  int threads = 48;
   drivers::ReadinessCheck readiness;
   // The JSON API under /api/ (sign-in); null: none (404). Must outlive the server.
   PanelApi* api = nullptr;

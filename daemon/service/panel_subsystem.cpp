@@ -6,6 +6,7 @@
 #include "base/writer_call.h"
 #include "daemon/log/log.h"
 #include "daemon/panel/box_certificate.h"
+#include "daemon/panel/change_feed.h"
 #include "daemon/panel/panel_api.h"
 #include "daemon/panel/panel_auth.h"
 #include "daemon/panel/panel_config.h"
@@ -24,6 +25,8 @@ namespace atoms {
 namespace {
 
 constexpr std::chrono::minutes kSweepEvery{1};
+// Live pages at once (each holds one of the server's threads, PanelServerOptions::threads).
+constexpr int kLiveStreams = 8;
 
 // https://host[:port] from panel.listen; empty when that is no one address browsers could use.
 std::string panelOriginFrom(const std::string& host, std::uint16_t port) {
@@ -159,10 +162,16 @@ Status PanelSubsystem::startAccounts(Poco::Util::Application& app, const std::st
       resources->reportRefused(e);
     };
   }
+  feed_ = std::make_unique<panel::ChangeFeed>(kLiveStreams);
+  apiOptions.feed = feed_.get();
   api_ =
       std::make_unique<panel::PanelApi>(*auth_, *runner_, clock, &logger_, std::move(apiOptions));
   options.api = api_.get();
   const auto armed = callOnWriter(engine, [this, &clock] {
+    AuditLog& log = store_.store().log();
+    feed_->published(log.size());
+    panel::ChangeFeed* feed = feed_.get();
+    log.setCommitObserver([feed](std::uint64_t size) { feed->published(size); });
     sweeping_ = true;
     sweepTimer_ = engine_->engine().schedule(clock.now() + kSweepEvery, [this] { sweep(); });
     return true;
@@ -182,11 +191,14 @@ void PanelSubsystem::sweep() {
 }
 
 void PanelSubsystem::stop() {
-  // The server first: after it stopped (joined its threads) nothing calls the API or PanelAuth.
+  // Live streams end first (the server waits for its requests), then the server: after it
+  // stopped (joined its threads) nothing calls the API or PanelAuth.
+  if (feed_) feed_->close();
   if (server_) server_->stop();
   server_.reset();
   if (runner_ && sweeping_) {
     (void)callOnWriter(engine_->engine(), [this] {
+      store_.store().log().setCommitObserver({});
       sweeping_ = false;
       if (sweepTimer_ != 0) engine_->engine().cancel(sweepTimer_);
       sweepTimer_ = 0;
@@ -195,6 +207,7 @@ void PanelSubsystem::stop() {
   }
   sweeping_ = false;
   api_.reset();
+  feed_.reset();
   auth_.reset();
   ownOutbox_.reset();
   runner_.reset();

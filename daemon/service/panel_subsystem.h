@@ -46,6 +46,7 @@ namespace panel {
 class PanelServer;
 class PanelAuth;
 class PanelApi;
+class ChangeFeed;
 }  // namespace panel
 namespace sms::mailbox {
 class Outbox;
@@ -98,6 +99,7 @@ class PanelSubsystem final : public ServiceSubsystem {
   std::unique_ptr<PostingStoreRunner> runner_;
   std::unique_ptr<sms::mailbox::Outbox> ownOutbox_;  // only when sms.driver = off
   std::unique_ptr<panel::PanelAuth> auth_;
+  std::unique_ptr<panel::ChangeFeed> feed_;
   std::unique_ptr<panel::PanelApi> api_;
   std::uint64_t sweepTimer_ = 0;  // engine thread
   bool sweeping_ = false;         // engine thread

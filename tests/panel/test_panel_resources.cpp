@@ -1,6 +1,8 @@
 // The box's JSON API resources served by the panel under /api/v1/ (daemon/panel/panel_api.h),
 // through serve's wiring: the same router and resources as the API port, for whoever is signed
 // in, with CSRF on every state change and each resource's own checks of who may do what.
+#include <Poco/Net/HTTPSClientSession.h>
+
 #include <boost/test/unit_test.hpp>
 #include <string>
 
@@ -171,6 +173,38 @@ BOOST_AUTO_TEST_CASE(withoutASessionNothingIsServedAndUnknownPathsAreNamed) {
   // Refusals are audited as the API port's are, saying they came through the panel.
   const std::string refused = box.entriesOf("api.refused");
   BOOST_TEST(refused.find("\"via\":\"panel\"") != std::string::npos, refused);
+}
+
+BOOST_AUTO_TEST_CASE(anOpenPageHearsOfAChangeWithoutAsking) {
+  PanelBox box;
+  const PanelSignIn maya = box.signIn("p-maya");
+  Poco::Net::HTTPSClientSession stream("127.0.0.1", box.port, trustingOnly(box.cert));
+  stream.setTimeout(Poco::Timespan(10, 0));
+  Poco::Net::HTTPRequest request("GET", "/api/events", Poco::Net::HTTPMessage::HTTP_1_1);
+  request.set("Cookie", maya.cookie);
+  stream.sendRequest(request);
+  Poco::Net::HTTPResponse response;
+  std::istream& events = stream.receiveResponse(response);
+  BOOST_TEST_REQUIRE(response.getStatus() == 200);
+  BOOST_TEST(response.getContentType().find("text/event-stream") == 0u);
+
+  // Maya freezes outreach from another page: this one hears that the log moved.
+  const std::string freeze =
+      json::canonical(json::Object{{"level", "L1"}, {"reason", "sorting the schedule out"}});
+  BOOST_TEST(box.call("POST", "/api/v1/killswitch", maya, freeze).status == 200);
+  std::string line;
+  std::string seen;
+  while (std::getline(events, line)) {
+    seen += line + "\n";
+    if (line == "event: change") break;
+  }
+  BOOST_TEST(line == "event: change", seen);
+  std::getline(events, line);
+  BOOST_TEST(line.find("data: {\"size\":") == 0u, line);
+
+  // Without a session there is no stream.
+  const PanelSignIn nobody{"__Host-atoms-session=none", ""};
+  BOOST_TEST(box.call("GET", "/api/events", nobody).status == 401);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
