@@ -21,7 +21,27 @@ std::optional<std::int64_t> calloutIdOf(std::string_view path) {
 
 // What the page shows of a receipt: the decision, not the whole signed record (`verify` and the
 // Audit page have that).
-Result<json::Value> receiptSummary(const AuditLog& log, std::uint64_t seq) {
+// The people of a receipt's list ("offered", "notOffered": objects with a "person" id), each with
+// their name beside it.
+json::Value withNames(const json::Value& list, const PeopleNames& names) {
+  if (!list.isArray()) return list;
+  json::Array out;
+  for (const json::Value& item : list.asArray()) {
+    json::Value named = item;
+    if (named.isObject()) {
+      json::Object& o = named.asObject();
+      const auto person = o.find("person");
+      if (person != o.end() && person->second.isString()) {
+        o["person"] = personRef(names, person->second.asString());
+      }
+    }
+    out.push_back(std::move(named));
+  }
+  return out;
+}
+
+Result<json::Value> receiptSummary(const AuditLog& log, std::uint64_t seq,
+                                   const PeopleNames& names) {
   auto text = log.entryText(seq);
   if (!text) return text.error();
   auto entry = parseEntry(*text);
@@ -32,6 +52,8 @@ Result<json::Value> receiptSummary(const AuditLog& log, std::uint64_t seq) {
     const auto it = body.find(name);
     out[name] = it == body.end() ? json::Value() : it->second;
   }
+  out["offered"] = withNames(out["offered"], names);
+  out["notOffered"] = withNames(out["notOffered"], names);
   return json::Value(std::move(out));
 }
 
@@ -49,7 +71,7 @@ Result<json::Value> oneCallout(SiteStore& store, const callout::CalloutRow& c,
   if (!seqs) return seqs.error();
   json::Array receipts;
   for (std::uint64_t seq : *seqs) {
-    auto summary = receiptSummary(store.log(), seq);
+    auto summary = receiptSummary(store.log(), seq, names);
     if (!summary) return summary.error();
     receipts.push_back(std::move(*summary));
   }

@@ -4,7 +4,8 @@
 //                           up to kRecentCallouts closed ones, newest first (callout_json.h)
 //   GET /v1/callouts/{id}   one, with "receipts": the signed receipt of each decision, oldest
 //                           first: {"seq","ts","action","outcome","rationale","offered",
-//                           "notOffered"}: who was offered and who was not and why
+//                           "notOffered"}: who was offered and who was not and why (each
+//                           "person" there as {"id","name"})
 // Anyone of the site reads the call-outs and their offers (a lead runs the floor with them); the
 // receipts, which say why a person was not offered a shift, are for the owners and managers of
 // record: others get "receipts": null. 403 for a caller not on the site, 404 for an unknown id.

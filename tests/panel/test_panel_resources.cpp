@@ -119,7 +119,10 @@ BOOST_AUTO_TEST_CASE(aCallOutsReceiptsAreForItsManagersNotForALead) {
   const json::Array& receipts = forMaya.asObject().at("receipts").asArray();
   BOOST_TEST_REQUIRE(receipts.size() == 1u);
   BOOST_TEST(field(receipts[0], "outcome") == "offered");
-  BOOST_TEST(receipts[0].asObject().at("notOffered").asArray().size() == 1u);
+  const json::Array& notOffered = receipts[0].asObject().at("notOffered").asArray();
+  BOOST_TEST_REQUIRE(notOffered.size() == 1u);
+  BOOST_TEST(field(notOffered[0].asObject().at("person"), "name") == "Olga Berg");
+  BOOST_TEST(field(notOffered[0], "reason") == "denied");
   BOOST_TEST(box.call("GET", "/api/v1/callouts/999", box.signIn("p-maya")).status == 404);
 }
 

@@ -1,4 +1,4 @@
-// The panel's JSON API for signing in (docs/api.md, "Panel"). Every call answers
+// The panel's JSON API (docs/api.md, "Panel"): signing in and the box's resources. Each call answers
 // { status, body }: status is the HTTP status (0 when the box could not be reached), body the
 // parsed JSON or {}. Nothing here keeps a password or code after the call.
 
@@ -38,3 +38,8 @@ export const signInWithCode = (login, code) =>
 export const acceptInvite = (token, password) =>
   call("POST", "/api/invite/accept", { body: { token, password } });
 export const signOut = (csrf) => call("DELETE", "/api/session", { csrf });
+
+// The box's JSON API resources (docs/api.md) through the panel: GET as the signed-in person;
+// POST with the session's CSRF token.
+export const getJson = (path) => call("GET", `/api${path}`);
+export const postJson = (path, body, csrf) => call("POST", `/api${path}`, { body, csrf });

@@ -1,29 +1,13 @@
 // The panel's entry module. On load it asks the box who is signed in (GET /api/session) and shows
-// either the sign-in form or who is signed in, with a sign-out button; it marks the page in use
-// in the navigation. Pages come later, as preact components written with htm
-// (docs/decisions/0020-panel-front-end.md).
-import { h, render } from "./vendor/preact.module.js";
-import htm from "./vendor/htm.module.js";
+// either the sign-in form or, signed in, the page of the address (pages.js) with who is signed in
+// and a sign-out button; it marks the page in use in the navigation. Pages are preact components
+// written with htm (docs/decisions/0020-panel-front-end.md). "/" and "/sign-in" open Today once
+// signed in.
+import { render } from "./vendor/preact.module.js";
 import { currentSession } from "./api.js";
 import { SignIn, SignedIn } from "./sign_in.js";
-
-const html = htm.bind(h);
-
-const pages = {
-  "/today": "Today",
-  "/approvals": "Approvals",
-  "/call-outs": "Call-outs",
-  "/schedule": "Schedule",
-  "/people": "People",
-  "/safety": "Safety",
-  "/policy": "Policy",
-  "/audit": "Audit",
-  "/settings": "Settings",
-};
-
-function NotBuilt({ title }) {
-  return html`<p class="note">The ${title} page is not built yet.</p>`;
-}
+import { html } from "./ui.js";
+import { pages } from "./pages.js";
 
 // "#invite=TOKEN" (a fragment: never sent to the box or kept in its logs) opens the invite form.
 function inviteInAddress() {
@@ -49,22 +33,33 @@ function show(who, focus) {
     render(html`<${SignIn} onSignedIn=${(w) => show(w, true)}
       initialInvite=${inviteInAddress()} />`, page);
   } else {
-    const title = pages[window.location.pathname] || "Signed in";
+    let path = window.location.pathname;
+    if (!pages[path]) {
+      path = "/today";
+      history.replaceState(null, "", path + window.location.hash);
+      markCurrent(path);
+    }
+    const { title, component: Page } = pages[path];
     setTitle(title);
     render(html`<${SignedIn} who=${who} onSignedOut=${() => show(null, true)} />`, strip);
-    render(pages[window.location.pathname]
-      ? html`<${NotBuilt} title=${title} />`
-      : html`<p class="note">Choose a page above.</p>`, page);
+    render(html`<${Page} who=${who} />`, page);
   }
   // After a change of view, start from its heading (screen readers announce it).
   if (focus) document.getElementById("page-title").focus();
 }
 
-async function start() {
-  const path = window.location.pathname;
+function markCurrent(path) {
   for (const link of document.querySelectorAll(".pages a")) {
-    if (link.getAttribute("href") === path) link.setAttribute("aria-current", "page");
+    if (link.getAttribute("href") === path) {
+      link.setAttribute("aria-current", "page");
+    } else {
+      link.removeAttribute("aria-current");
+    }
   }
+}
+
+async function start() {
+  markCurrent(window.location.pathname);
   const session = await currentSession();
   // The static "Loading…" goes: preact renders beside what it did not render itself.
   document.getElementById("page").replaceChildren();

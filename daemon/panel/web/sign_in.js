@@ -1,9 +1,11 @@
 // The sign-in views: a password, a texted code, or an invite (docs/panel.md, "Signing in"), and
 // the signed-in strip. Everything the box sends is rendered as text by preact (never as HTML).
 import { h } from "./vendor/preact.module.js";
-import { useEffect, useRef, useState } from "./vendor/hooks.module.js";
+import { useState } from "./vendor/hooks.module.js";
 import htm from "./vendor/htm.module.js";
 import * as api from "./api.js";
+import { stopLive } from "./live.js";
+import { Alert } from "./ui.js";
 
 const html = htm.bind(h);
 
@@ -22,16 +24,6 @@ function Field({ id, label, type = "text", autocomplete, value, onInput, inputmo
     <input id=${id} name=${id} type=${type} autocomplete=${autocomplete} inputmode=${inputmode}
       aria-describedby=${hint ? `${id}-hint` : undefined}
       required value=${value} onInput=${(e) => onInput(e.currentTarget.value)} />`;
-}
-
-// An error line: announced by screen readers (role="alert") and focusable for keyboard users.
-function Alert({ text }) {
-  const ref = useRef(null);
-  useEffect(() => {
-    if (text && ref.current) ref.current.focus();
-  }, [text]);
-  if (!text) return null;
-  return html`<p class="alert" role="alert" tabindex="-1" ref=${ref}>${text}</p>`;
 }
 
 const modes = {
@@ -130,6 +122,7 @@ export function SignedIn({ who, onSignedOut }) {
     const result = await api.signOut(who.csrf);
     setBusy(false);
     if (result.status === 200 || result.status === 401) {
+      stopLive();
       onSignedOut();
     } else {
       setError(problem(result));

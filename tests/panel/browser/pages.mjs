@@ -9,14 +9,36 @@ async function notBuiltYet(page, { title }) {
   expect(text === `The ${title} page is not built yet.`, `${title}: the page says "${text}"`);
 }
 
+// A built page: its sections' headings are there once its data came.
+function showsSections(...headings) {
+  return async (page, { title }) => {
+    await page.waitForFunction(
+      (hs) => hs.every((h) => [...document.querySelectorAll("#page h2")]
+        .some((e) => e.textContent.trim() === h)),
+      { timeout: 20000 }, headings);
+    const alert = await page.$("#page .alert");
+    expect(alert === null, `${title}: the page shows an error`);
+  };
+}
+
+async function approvalsList(page, { title }) {
+  await page.waitForSelector("#page .tabs", { timeout: 20000 });
+  await page.waitForFunction(() => !document.querySelector("#page").textContent.includes("Loading"),
+    { timeout: 20000 });
+  const alert = await page.$("#page .alert");
+  expect(alert === null, `${title}: the page shows an error`);
+}
+
 export const pages = [
-  { path: "/today", title: "Today", name: "today", check: notBuiltYet },
-  { path: "/approvals", title: "Approvals", name: "approvals", check: notBuiltYet },
-  { path: "/call-outs", title: "Call-outs", name: "call-outs", check: notBuiltYet },
+  { path: "/today", title: "Today", name: "today",
+    check: showsSections("On the floor", "Call-outs", "Waiting for a person") },
+  { path: "/approvals", title: "Approvals", name: "approvals", check: approvalsList },
+  { path: "/call-outs", title: "Call-outs", name: "call-outs", check: showsSections("Open", "Recent") },
   { path: "/schedule", title: "Schedule", name: "schedule", check: notBuiltYet },
   { path: "/people", title: "People", name: "people", check: notBuiltYet },
   { path: "/safety", title: "Safety", name: "safety", check: notBuiltYet },
-  { path: "/policy", title: "Policy", name: "policy", check: notBuiltYet },
+  { path: "/policy", title: "Policy", name: "policy",
+    check: showsSections("Kill switch", "Breakers", "What the box may do alone", "For a person") },
   { path: "/audit", title: "Audit", name: "audit", check: notBuiltYet },
   { path: "/settings", title: "Settings", name: "settings", check: notBuiltYet },
 ];

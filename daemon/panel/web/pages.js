@@ -1,0 +1,23 @@
+// The panel's pages, in the navigation's order: each route, its heading and its component (a
+// preact component given `who`, the signed-in session). A page not built yet says so.
+import { html } from "./ui.js";
+import { Today } from "./today.js";
+import { Approvals } from "./approvals.js";
+import { Callouts } from "./callouts.js";
+import { Policy } from "./policy.js";
+
+function notBuilt(title) {
+  return () => html`<p class="note">The ${title} page is not built yet.</p>`;
+}
+
+export const pages = {
+  "/today": { title: "Today", component: Today },
+  "/approvals": { title: "Approvals", component: Approvals },
+  "/call-outs": { title: "Call-outs", component: Callouts },
+  "/schedule": { title: "Schedule", component: notBuilt("Schedule") },
+  "/people": { title: "People", component: notBuilt("People") },
+  "/safety": { title: "Safety", component: notBuilt("Safety") },
+  "/policy": { title: "Policy", component: Policy },
+  "/audit": { title: "Audit", component: notBuilt("Audit") },
+  "/settings": { title: "Settings", component: notBuilt("Settings") },
+};

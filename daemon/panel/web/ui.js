@@ -1,0 +1,54 @@
+// Small pieces the pages share: times in the site's words, a person's name, state badges, the
+// error line and a section heading. Everything the box sends is rendered as text (never as HTML).
+import { h } from "./vendor/preact.module.js";
+import { useEffect, useRef } from "./vendor/hooks.module.js";
+import htm from "./vendor/htm.module.js";
+
+export const html = htm.bind(h);
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit" });
+const dayTimeFormat = new Intl.DateTimeFormat(undefined, {
+  weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit",
+});
+
+// "5:30 PM" for today, "Fri, Dec 4, 5:30 PM" otherwise; "" for null.
+export function when(text) {
+  if (!text) return "";
+  const t = new Date(text);
+  const sameDay = t.toDateString() === new Date().toDateString();
+  return (sameDay ? timeFormat : dayTimeFormat).format(t);
+}
+
+export function span(start, end) {
+  return `${when(start)} – ${timeFormat.format(new Date(end))}`;
+}
+
+export function name(person) {
+  if (!person) return "nobody";
+  return person.name || person.id;
+}
+
+// A state in plain words, with a class for its colour.
+export function Badge({ kind, text }) {
+  return html`<span class=${`badge badge-${kind}`}>${text}</span>`;
+}
+
+// An error line: announced (role="alert") and focused for keyboard users.
+export function Alert({ text }) {
+  const ref = useRef(null);
+  useEffect(() => {
+    if (text && ref.current) ref.current.focus();
+  }, [text]);
+  if (!text) return null;
+  return html`<p class="alert" role="alert" tabindex="-1" ref=${ref}>${text}</p>`;
+}
+
+// What a page shows before its data, or instead of it.
+export function Loading({ live }) {
+  if (live.error) return html`<${Alert} text=${live.error} />`;
+  return html`<p class="note">Loading…</p>`;
+}
+
+export function money(cents) {
+  return `$${(cents / 100).toFixed(2)}`;
+}
