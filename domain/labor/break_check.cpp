@@ -39,9 +39,9 @@ namespace chr = std::chrono;
 using site::Seconds;
 
 void describeDay(const Workday& day, RuleEvaluation& e) {
-  e.input["workday"] = site::formatLocalDay(day.day);
-  e.input["workMinutes"] = day.work.count() / 60;
-  e.input["punched"] = day.punched;
+  e.input.set("workday", site::formatLocalDay(day.day));
+  e.input.set("workMinutes", day.work.count() / 60);
+  e.input.set("punched", day.punched);
 }
 
 std::string ordinal(std::int64_t n) {
@@ -124,8 +124,8 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
   const std::optional<Seconds> upTo = minutesParam(r, "forWorkUpToMinutes");
   const Seconds length = chr::minutes{r.integer("breakMinutes")};
   describeDay(day, e);
-  e.input["afterWorkMinutes"] = r.integer("afterWorkMinutes");
-  e.input["breakMinutes"] = r.integer("breakMinutes");
+  e.input.set("afterWorkMinutes", r.integer("afterWorkMinutes"));
+  e.input.set("breakMinutes", r.integer("breakMinutes"));
   if (!day.notJudged.empty()) {
     e.result = EvalResult::kNotApplicable;
     e.detail = "meal periods: " + day.notJudged;
@@ -150,12 +150,12 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
       waivable ? "; it may be waived by mutual consent, as the workday is at most " +
                      durationText(chr::minutes{r.integer("waivableIfWorkAtMostMinutes")})
                : "";
-  e.input["waivable"] = waivable;
-  e.input["dueBy"] = ev.clockText(whenWorkReaches(day, after));
+  e.input.set("waivable", waivable);
+  e.input.set("dueBy", ev.clockText(whenWorkReaches(day, after)));
   const Gap* meal = nthMeal(day, gaps, nth, length);
   if (meal != nullptr) {
-    e.input["mealStart"] = ev.clockText(meal->span.start);
-    e.input["mealMinutes"] = meal->span.length().count() / 60;
+    e.input.set("mealStart", ev.clockText(meal->span.start));
+    e.input.set("mealMinutes", meal->span.length().count() / 60);
   }
   const bool tooEarly = meal != nullptr && earliest && meal->workBefore < *earliest;
   const bool onTime = meal != nullptr && meal->workBefore <= after && !tooEarly;
@@ -174,7 +174,7 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
                " of work: lawful only with a mutual-consent waiver" + waiver;
   } else {
     if (meal == nullptr) {
-      e.input["outcome"] = "missed";
+      e.input.set("outcome", "missed");
       e.detail = "no meal period in " + durationText(day.work) + " of work; one of " +
                  durationText(length) + " was due " + deadline;
     } else {
@@ -221,7 +221,7 @@ void judgeRest(const Evaluation& ev, const Rule& r, const Workday& day, Findings
   const std::int64_t due = restPeriodsDue(r, day.work);
   const Seconds length = chr::minutes{r.integer("breakMinutes")};
   describeDay(day, e);
-  e.input["due"] = due;
+  e.input.set("due", due);
   std::string dueText = std::to_string(due) + " paid " + durationText(length) + " rest period" +
                         (due == 1 ? " is" : "s are") + " due for " + durationText(day.work) +
                         " of work";
@@ -242,8 +242,8 @@ void judgeRest(const Evaluation& ev, const Rule& r, const Workday& day, Findings
   } else {
     std::int64_t taken = 0;
     for (const Stretch& b : day.restBreaks) taken += b.length() >= length ? 1 : 0;
-    e.input["taken"] = taken;
-    e.input["short"] = static_cast<std::int64_t>(day.restBreaks.size()) - taken;
+    e.input.set("taken", taken);
+    e.input.set("short", static_cast<std::int64_t>(day.restBreaks.size()) - taken);
     if (taken >= due) {
       e.detail = dueText + ", " + std::to_string(taken) + " taken";
     } else {

@@ -148,8 +148,8 @@ std::string Evaluation::clockText(Instant t) const {
 RuleEvaluation& Evaluation::addFinding(Findings& out, std::string_view ruleId) const {
   RuleEvaluation& e = out.emplace_back();
   e.ruleId = ruleId;
-  e.input["personId"] = person_.id;
-  e.input["shiftId"] = shift_.id;
+  e.input.set("personId", person_.id);
+  e.input.set("shiftId", shift_.id);
   e.result = EvalResult::kPass;
   return e;
 }

@@ -5,17 +5,34 @@
 
 namespace atoms::labor {
 
-json::Value& FindingInput::operator[](std::string_view key) {
+namespace {
+
+// Keys are literals, so the same key is usually the same pointer; different keys mostly differ
+// in length or first letter, which spares a call to memcmp.
+bool sameFindingKey(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  if (a.data() == b.data()) return true;
+  return a.empty() || (a.front() == b.front() && a == b);
+}
+
+}  // namespace
+
+json::Value* FindingInput::slot(std::string_view key) {
   for (Entry& e : entries_) {
-    if (e.first == key) return e.second;
+    if (sameFindingKey(e.first, key)) return &e.second;
   }
-  if (entries_.empty()) entries_.reserve(8);
+  return nullptr;
+}
+
+json::Value& FindingInput::operator[](std::string_view key) {
+  if (json::Value* old = slot(key)) return *old;
+  if (entries_.empty()) entries_.reserve(kTypicalSize);
   return entries_.emplace_back(key, nullptr).second;
 }
 
 FindingInput::const_iterator FindingInput::find(std::string_view key) const {
   return std::find_if(entries_.begin(), entries_.end(),
-                      [key](const Entry& e) { return e.first == key; });
+                      [key](const Entry& e) { return sameFindingKey(e.first, key); });
 }
 
 const json::Value& FindingInput::at(std::string_view key) const {

@@ -161,8 +161,10 @@ std::string rateText(const Rule& r) { return r.text("multiplier") + "x"; }
 void describe(const Evaluation& ev, const Claim& c, const std::vector<Week>& weeks,
               const std::vector<Seconds>& straightWith, RuleEvaluation& e) {
   const Rule& r = *c.rule;
-  e.input["multiplier"] = r.text("multiplier");
+  e.input.set("multiplier", r.text("multiplier"));
   const Seconds added = c.with - c.without;
+  // The sentence only says what S adds: a rule S leaves as it was (most of them) has none.
+  const bool said = added != Seconds{0};
   std::string reached;
   if (c.weekly()) {
     Seconds total{0}, straight{0};
@@ -174,18 +176,20 @@ void describe(const Evaluation& ev, const Claim& c, const std::vector<Week>& wee
         straight = straightWith[w];
       }
     }
-    e.input["thresholdMinutes"] = r.integer("thresholdMinutes");
-    e.input["weekMinutes"] = total.count() / 60;
-    e.input["straightMinutes"] = straight.count() / 60;
-    reached = "the workweek reaches " + durationText(total);
-    if (straight != total) {
-      reached += " (" + durationText(straight) + " not paid as daily or seventh-day overtime)";
+    e.input.set("thresholdMinutes", r.integer("thresholdMinutes"));
+    e.input.set("weekMinutes", total.count() / 60);
+    e.input.set("straightMinutes", straight.count() / 60);
+    if (said) {
+      reached = "the workweek reaches " + durationText(total);
+      if (straight != total) {
+        reached += " (" + durationText(straight) + " not paid as daily or seventh-day overtime)";
+      }
+      reached += ", over " + durationText(c.from);
     }
-    reached += ", over " + durationText(c.from);
   } else if (r.kind == RuleKind::kSeventhDay) {
-    e.input["consecutiveDay"] = c.consecutiveDay;
-    e.input["overMinutes"] = r.integer("overMinutes");
-    if (r.has("upToMinutes")) e.input["upToMinutes"] = r.integer("upToMinutes");
+    e.input.set("consecutiveDay", c.consecutiveDay);
+    e.input.set("overMinutes", r.integer("overMinutes"));
+    if (r.has("upToMinutes")) e.input.set("upToMinutes", r.integer("upToMinutes"));
     std::int64_t daysWorked = 0;
     for (const Week& w : weeks) {
       std::int64_t n = 0;
@@ -193,14 +197,16 @@ void describe(const Evaluation& ev, const Claim& c, const std::vector<Week>& wee
         if (w.with[i] > Seconds{0}) ++n;
         if (isConsecutiveDay(w.with, i, c.consecutiveDay)) {
           const LocalDays day = w.start + chr::days{i};
-          e.input["seventhDay"] = site::formatLocalDay(day);
-          reached = e.input["seventhDay"].asString() + " is day " +
-                    std::to_string(c.consecutiveDay) + " of work in a row in its workweek";
+          e.input.set("seventhDay", site::formatLocalDay(day));
+          if (said) {
+            reached = e.input["seventhDay"].asString() + " is day " +
+                      std::to_string(c.consecutiveDay) + " of work in a row in its workweek";
+          }
         }
       }
       daysWorked = std::max(daysWorked, n);
     }
-    e.input["daysWorked"] = daysWorked;
+    e.input.set("daysWorked", daysWorked);
   } else {
     Seconds day{0};
     for (const Week& w : weeks) {
@@ -209,11 +215,13 @@ void describe(const Evaluation& ev, const Claim& c, const std::vector<Week>& wee
         if (d >= ev.firstWorkday() && d <= ev.lastWorkday()) day = std::max(day, w.with[i]);
       }
     }
-    e.input["thresholdMinutes"] = r.integer("thresholdMinutes");
-    e.input["dayMinutes"] = day.count() / 60;
-    reached = "the workday reaches " + durationText(day) + ", over " + durationText(c.from);
+    e.input.set("thresholdMinutes", r.integer("thresholdMinutes"));
+    e.input.set("dayMinutes", day.count() / 60);
+    if (said) {
+      reached = "the workday reaches " + durationText(day) + ", over " + durationText(c.from);
+    }
   }
-  e.input["overtimeMinutes"] = added.count() / 60;
+  e.input.set("overtimeMinutes", added.count() / 60);
   if (added > Seconds{0}) {
     e.detail = "adds " + durationText(added) + " at " + rateText(r) + ": " + reached;
   } else if (added < Seconds{0}) {
