@@ -64,9 +64,9 @@ std::string workMarkText(Seconds mark) {
 // When a meal may start: "before the end of the 5th hour of work (by 14:00)", or with an
 // earliest start "after the end of the 2nd hour and before the end of the 4th hour of work
 // (between 11:00 and 13:00)".
+// `by` is the clock time the work reaches `after`.
 std::string deadlineText(const Evaluation& ev, const Workday& day, std::optional<Seconds> earliest,
-                         Seconds after) {
-  const std::string by = ev.clockText(whenWorkReaches(day, after));
+                         Seconds after, const std::string& by) {
   if (!earliest) return "before " + workMarkText(after) + " of work (by " + by + ")";
   return "after " + workMarkText(*earliest) + " and before " + workMarkText(after) +
          " of work (between " + ev.clockText(whenWorkReaches(day, *earliest)) + " and " + by + ")";
@@ -145,13 +145,16 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
   }
   const bool waivable = r.has("waivableIfWorkAtMostMinutes") &&
                         day.work <= chr::minutes{r.integer("waivableIfWorkAtMostMinutes")};
-  const std::string deadline = deadlineText(ev, day, earliest, after);
-  const std::string waiver =
-      waivable ? "; it may be waived by mutual consent, as the workday is at most " +
-                     durationText(chr::minutes{r.integer("waivableIfWorkAtMostMinutes")})
-               : "";
+  // The sentences below are built only on the branch that says them: most meals are on time.
+  const std::string by = ev.clockText(whenWorkReaches(day, after));
+  const auto deadline = [&] { return deadlineText(ev, day, earliest, after, by); };
+  const auto waiver = [&]() -> std::string {
+    if (!waivable) return "";
+    return "; it may be waived by mutual consent, as the workday is at most " +
+           durationText(chr::minutes{r.integer("waivableIfWorkAtMostMinutes")});
+  };
   e.input.set("waivable", waivable);
-  e.input.set("dueBy", ev.clockText(whenWorkReaches(day, after)));
+  e.input.set("dueBy", by);
   const Gap* meal = nthMeal(day, gaps, nth, length);
   if (meal != nullptr) {
     e.input.set("mealStart", ev.clockText(meal->span.start));
@@ -166,17 +169,17 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
                " of work";
   } else if (!day.punched) {
     // Nothing is wrong with the shift: the manager plans the break. The sentence says when.
-    e.detail = "a " + durationText(length) + " meal period is due " + deadline + waiver;
+    e.detail = "a " + durationText(length) + " meal period is due " + deadline() + waiver();
     e.toPlan = true;
   } else if (waivable) {
     e.result = EvalResult::kThresholdExceeded;
     e.detail = "no full meal period in " + durationText(day.work) +
-               " of work: lawful only with a mutual-consent waiver" + waiver;
+               " of work: lawful only with a mutual-consent waiver" + waiver();
   } else {
     if (meal == nullptr) {
       e.input.set("outcome", "missed");
       e.detail = "no meal period in " + durationText(day.work) + " of work; one of " +
-                 durationText(length) + " was due " + deadline;
+                 durationText(length) + " was due " + deadline();
     } else {
       const char* when = tooEarly ? "early" : onTime ? "" : "late";
       e.input["outcome"] =
@@ -188,7 +191,7 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
       }
       if (!onTime) {
         e.detail += std::string(longEnough ? "" : " and") + " started after " +
-                    durationText(meal->workBefore) + " of work; it was due " + deadline;
+                    durationText(meal->workBefore) + " of work; it was due " + deadline();
       }
     }
     owePremium(ev, r, e);
@@ -222,32 +225,36 @@ void judgeRest(const Evaluation& ev, const Rule& r, const Workday& day, Findings
   const Seconds length = chr::minutes{r.integer("breakMinutes")};
   describeDay(day, e);
   e.input.set("due", due);
-  std::string dueText = std::to_string(due) + " paid " + durationText(length) + " rest period" +
-                        (due == 1 ? " is" : "s are") + " due for " + durationText(day.work) +
-                        " of work";
-  if (const auto stretch = minutesParam(r, "maxWorkWithoutRestMinutes"); stretch && due > 0) {
-    dueText += ", with no more than " + durationText(*stretch) + " of work without one";
-  }
+  // Said only where rest periods are due and judged (not for a day without any).
+  const auto dueText = [&] {
+    std::string text = std::to_string(due) + " paid " + durationText(length) + " rest period" +
+                       (due == 1 ? " is" : "s are") + " due for " + durationText(day.work) +
+                       " of work";
+    if (const auto stretch = minutesParam(r, "maxWorkWithoutRestMinutes"); stretch && due > 0) {
+      text += ", with no more than " + durationText(*stretch) + " of work without one";
+    }
+    return text;
+  };
   if (!day.notJudged.empty()) {
     e.result = EvalResult::kNotApplicable;
     e.detail = "rest periods: " + day.notJudged;
   } else if (due == 0) {
     e.detail = "no rest period due for " + durationText(day.work) + " of work";
   } else if (!day.punched) {
-    e.detail = dueText;  // the manager plans them; nothing is wrong with the shift
+    e.detail = dueText();  // the manager plans them; nothing is wrong with the shift
     e.toPlan = true;
   } else if (!ev.options().punchesRecordRestBreaks) {
     e.result = EvalResult::kNotApplicable;
-    e.detail = dueText + "; the time clock does not record rest breaks, so they are not checked";
+    e.detail = dueText() + "; the time clock does not record rest breaks, so they are not checked";
   } else {
     std::int64_t taken = 0;
     for (const Stretch& b : day.restBreaks) taken += b.length() >= length ? 1 : 0;
     e.input.set("taken", taken);
     e.input.set("short", static_cast<std::int64_t>(day.restBreaks.size()) - taken);
     if (taken >= due) {
-      e.detail = dueText + ", " + std::to_string(taken) + " taken";
+      e.detail = dueText() + ", " + std::to_string(taken) + " taken";
     } else {
-      e.detail = dueText + ", " + std::to_string(taken) + " taken in full";
+      e.detail = dueText() + ", " + std::to_string(taken) + " taken in full";
       owePremium(ev, r, e);
     }
   }
