@@ -139,6 +139,7 @@ Seconds classify(const std::array<Seconds, 7>& days, std::vector<Claim>& claims,
 
 std::vector<Week> weeksOf(const Evaluation& ev) {
   std::vector<Week> weeks;
+  weeks.reserve(2);
   const unsigned weekStart = ev.model().site.workweekStart;
   const LocalDays last = Evaluation::weekStartOf(ev.lastWorkday(), weekStart);
   for (LocalDays w = Evaluation::weekStartOf(ev.firstWorkday(), weekStart); w <= last;
@@ -233,10 +234,13 @@ void describe(const Evaluation& ev, const Claim& c, const std::vector<Week>& wee
 }  // namespace
 
 void checkOvertime(const Evaluation& ev, Findings& out) {
+  // Reserved once: a jurisdiction has a few overtime rules; S touches one or two workweeks.
   std::vector<Claim> claims;
+  claims.reserve(8);
   std::vector<Seconds> cuts;
-  std::vector<Seconds> straightWith;
   cuts.reserve(16);
+  std::vector<Seconds> straightWith;
+  straightWith.reserve(2);
   std::vector<Week> weeks;
   for (const Jurisdiction& j : ev.jurisdictions()) {
     claims.clear();
