@@ -91,6 +91,12 @@ template <class Applies>
 Seconds partition(Seconds total, std::vector<Claim>& claims, Applies applies, Seconds Claim::*slot,
                   std::vector<Seconds>& cuts) {
   if (total <= Seconds{0}) return Seconds{0};
+  // Most days and weeks stay under every threshold: when no claim starts before `total`, none
+  // covers any of it, and it is all straight time.
+  if (std::none_of(claims.begin(), claims.end(),
+                   [&](const Claim& c) { return applies(c) && c.from < total; })) {
+    return total;
+  }
   cuts.assign({Seconds{0}, total});
   for (const Claim& c : claims) {
     if (!applies(c)) continue;
@@ -145,11 +151,14 @@ std::vector<Week> weeksOf(const Evaluation& ev) {
   for (LocalDays w = Evaluation::weekStartOf(ev.firstWorkday(), weekStart); w <= last;
        w += chr::days{7}) {
     Week week{w, {}, {}};
+    // Each workday ends where the next begins: eight boundaries for the seven days.
+    site::Instant dayStart = ev.workdayStart(w);
     for (std::size_t i = 0; i < 7; ++i) {
-      const LocalDays d = w + chr::days{i};
-      const auto [before, mine] = ev.worked(ev.workdayStart(d), ev.workdayStart(d + chr::days{1}));
+      const site::Instant dayEnd = ev.workdayStart(w + chr::days{i + 1});
+      const auto [before, mine] = ev.worked(dayStart, dayEnd);
       week.without[i] = before;
       week.with[i] = before + mine;
+      dayStart = dayEnd;
     }
     weeks.push_back(week);
   }
