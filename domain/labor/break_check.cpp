@@ -38,8 +38,9 @@ namespace {
 namespace chr = std::chrono;
 using site::Seconds;
 
-void describeDay(const Workday& day, RuleEvaluation& e) {
-  e.input.set("workday", site::formatLocalDay(day.day));
+// `dayText` is day.day formatted (once for all the day's findings).
+void describeDay(const Workday& day, const std::string& dayText, RuleEvaluation& e) {
+  e.input.set("workday", dayText);
   e.input.set("workMinutes", day.work.count() / 60);
   e.input.set("punched", day.punched);
 }
@@ -114,7 +115,7 @@ const Gap* nthMeal(const Workday& day, const std::vector<Gap>& gaps, std::size_t
 
 // The nth (1-based) meal rule of its jurisdiction, in order of afterWorkMinutes.
 void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workday& day,
-               const std::vector<Gap>& gaps, Findings& out) {
+               const std::string& dayText, const std::vector<Gap>& gaps, Findings& out) {
   RuleEvaluation& e = ev.addFinding(out, r.id);
   e.premiumGroup = "meal_break";
   e.premiumAlternative = r.id;
@@ -123,7 +124,7 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
   const std::optional<Seconds> over = minutesParam(r, "forWorkOverMinutes");
   const std::optional<Seconds> upTo = minutesParam(r, "forWorkUpToMinutes");
   const Seconds length = chr::minutes{r.integer("breakMinutes")};
-  describeDay(day, e);
+  describeDay(day, dayText, e);
   e.input.set("afterWorkMinutes", r.integer("afterWorkMinutes"));
   e.input.set("breakMinutes", r.integer("breakMinutes"));
   if (!day.notJudged.empty()) {
@@ -217,13 +218,14 @@ std::int64_t restPeriodsDue(const Rule& r, Seconds work) {
   return due;
 }
 
-void judgeRest(const Evaluation& ev, const Rule& r, const Workday& day, Findings& out) {
+void judgeRest(const Evaluation& ev, const Rule& r, const Workday& day, const std::string& dayText,
+               Findings& out) {
   RuleEvaluation& e = ev.addFinding(out, r.id);
   e.premiumGroup = "rest_break";
   e.premiumAlternative = r.id;
   const std::int64_t due = restPeriodsDue(r, day.work);
   const Seconds length = chr::minutes{r.integer("breakMinutes")};
-  describeDay(day, e);
+  describeDay(day, dayText, e);
   e.input.set("due", due);
   // Said only where rest periods are due and judged (not for a day without any).
   const auto dueText = [&] {
@@ -275,6 +277,7 @@ void checkBreaks(const Evaluation& ev, Findings& out) {
   std::optional<Workday> day = punchedWorkday(ev, shortestMeal);
   if (!day) day = scheduledWorkday(ev);
   const std::vector<Gap> gaps = gapsOf(*day);
+  const std::string dayText = site::formatLocalDay(day->day);
   // The nth meal rule by the work it follows (first meal after 5 h, second after 10 h).
   std::vector<const Rule*> byOrder = meals;
   std::stable_sort(byOrder.begin(), byOrder.end(), [](const Rule* a, const Rule* b) {
@@ -292,9 +295,9 @@ void checkBreaks(const Evaluation& ev, Findings& out) {
         if (o->jurisdiction == r->jurisdiction) ++nth;
       }
     }
-    judgeMeal(ev, *r, nth, *day, gaps, out);
+    judgeMeal(ev, *r, nth, *day, dayText, gaps, out);
   }
-  for (const Rule* r : rests) judgeRest(ev, *r, *day, out);
+  for (const Rule* r : rests) judgeRest(ev, *r, *day, dayText, out);
 }
 
 }  // namespace atoms::labor
