@@ -1,11 +1,11 @@
 // FindingInput, the figures of a finding: its first figures live inside it, more move to the heap;
 // either way it keeps them in the order they were set, and copies and moves carry them all.
-#include "domain/labor/finding_input.h"
-
 #include <boost/test/unit_test.hpp>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "domain/labor/finding_input.h"
 
 namespace {
 
@@ -21,7 +21,8 @@ std::vector<std::string> findingKeysOf(const FindingInput& input) {
 
 constexpr const char* kFindingKeys[] = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"};
 
-// An input with `n` figures: kFindingKeys[i] is i, every other one a string long enough for the heap.
+// An input with `n` figures: kFindingKeys[i] is i, every other one a string long enough for the
+// heap.
 FindingInput findingWithFigures(std::size_t n) {
   FindingInput input;
   for (std::size_t i = 0; i < n; ++i) {
@@ -40,9 +41,8 @@ BOOST_AUTO_TEST_SUITE(finding_input)
 
 BOOST_AUTO_TEST_CASE(keepsFiguresInTheOrderSetPastItsOwnRoom) {
   const FindingInput input = findingWithFigures(12);
-  BOOST_TEST(findingKeysOf(input) ==
-                 std::vector<std::string>({"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k",
-                                           "l"}),
+  BOOST_TEST(findingKeysOf(input) == std::vector<std::string>({"a", "b", "c", "d", "e", "f", "g",
+                                                               "h", "i", "j", "k", "l"}),
              boost::test_tools::per_element());
   BOOST_TEST(input.at("k").asInt() == 10);
   BOOST_TEST(input.at("l").asString() == std::string(40, 'l'));
@@ -80,7 +80,8 @@ BOOST_AUTO_TEST_CASE(copiesAndMovesCarryEveryFigure) {
     FindingInput moveAssigned = findingWithFigures(11);
     moveAssigned = std::move(assigned);
     BOOST_TEST((moveAssigned.toObject() == expected));
-    BOOST_TEST(findingKeysOf(moveAssigned) == findingKeysOf(original), boost::test_tools::per_element());
+    BOOST_TEST(findingKeysOf(moveAssigned) == findingKeysOf(original),
+               boost::test_tools::per_element());
   }
 }
 
