@@ -46,9 +46,8 @@ Evaluation::Evaluation(const LaborContext& ctx, const site::Person& person,
       firstDay_(chr::floor<chr::days>(localStart_)),
       lastDay_(chr::floor<chr::days>(localEnd_ - Seconds{1})),
       ruleDate_(toDate(firstDay_)) {
-  const auto found = ctx.people_.find(person.id);
-  if (found == ctx.people_.end()) return;
-  personIndex_ = &found->second;
+  personIndex_ = ctx.personIndex(person);
+  if (personIndex_ == nullptr) return;
   const Instant from = start_ - kReach;
   const Instant to = end_ + kReach;
   const auto& shifts = personIndex_->shifts;
