@@ -38,6 +38,8 @@ Evaluation::Evaluation(const LaborContext& ctx, const site::Person& person,
       personIndex_(nullptr),
       person_(person),
       shift_(shift),
+      personIdValue_(person.id),
+      shiftIdValue_(shift.id),
       start_(shift.start.utc),
       end_(shift.end.utc),
       offset_(ctx.zone_.offsetPeriodAt(start_)),
@@ -162,8 +164,8 @@ std::string Evaluation::clockText(Instant t) const {
 RuleEvaluation& Evaluation::addFinding(Findings& out, std::string_view ruleId) const {
   RuleEvaluation& e = out.emplace_back();
   e.ruleId = ruleId;
-  e.input.set("personId", person_.id);
-  e.input.set("shiftId", shift_.id);
+  e.input.set("personId", personIdValue_);
+  e.input.set("shiftId", shiftIdValue_);
   e.result = EvalResult::kPass;
   return e;
 }
