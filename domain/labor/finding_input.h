@@ -2,9 +2,9 @@
 // per finding, in the order they were set. An evaluation makes about twenty findings of about six
 // figures each, thousands of times a second when a call-out ranks candidates; a std::map node per
 // figure was a third of an evaluation's time (docs/benchmarks.md, bench_labor), and a heap block
-// per finding still a tenth, so the first kInline figures live inside the input itself and only
-// a finding with more moves them all to the heap. Written out as a JSON object, keys sorted as
-// canonical JSON wants, by toObject().
+// per finding was still several percent of it, so the first kInline figures live inside the
+// input itself and only a finding with more moves them all to the heap. Written out as a JSON
+// object, keys sorted as canonical JSON wants, by toObject().
 //
 // A key is a name from the code ("weekMinutes"), never data: the input keeps a view of it, so it
 // must be a string of static storage (a literal). Copying a key for every figure was a fifth of an
