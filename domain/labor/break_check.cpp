@@ -38,10 +38,11 @@ namespace {
 namespace chr = std::chrono;
 using site::Seconds;
 
-void describeDay(const Workday& day, RuleEvaluation& e) {
-  e.input["workday"] = site::formatLocalDay(day.day);
-  e.input["workMinutes"] = day.work.count() / 60;
-  e.input["punched"] = day.punched;
+// `dayText` is day.day formatted (once for all the day's findings).
+void describeDay(const Workday& day, const std::string& dayText, RuleEvaluation& e) {
+  e.input.set("workday", dayText);
+  e.input.set("workMinutes", day.work.count() / 60);
+  e.input.set("punched", day.punched);
 }
 
 std::string ordinal(std::int64_t n) {
@@ -64,9 +65,9 @@ std::string workMarkText(Seconds mark) {
 // When a meal may start: "before the end of the 5th hour of work (by 14:00)", or with an
 // earliest start "after the end of the 2nd hour and before the end of the 4th hour of work
 // (between 11:00 and 13:00)".
+// `by` is the clock time the work reaches `after`.
 std::string deadlineText(const Evaluation& ev, const Workday& day, std::optional<Seconds> earliest,
-                         Seconds after) {
-  const std::string by = ev.clockText(whenWorkReaches(day, after));
+                         Seconds after, const std::string& by) {
   if (!earliest) return "before " + workMarkText(after) + " of work (by " + by + ")";
   return "after " + workMarkText(*earliest) + " and before " + workMarkText(after) +
          " of work (between " + ev.clockText(whenWorkReaches(day, *earliest)) + " and " + by + ")";
@@ -114,7 +115,7 @@ const Gap* nthMeal(const Workday& day, const std::vector<Gap>& gaps, std::size_t
 
 // The nth (1-based) meal rule of its jurisdiction, in order of afterWorkMinutes.
 void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workday& day,
-               const std::vector<Gap>& gaps, Findings& out) {
+               const std::string& dayText, const std::vector<Gap>& gaps, Findings& out) {
   RuleEvaluation& e = ev.addFinding(out, r.id);
   e.premiumGroup = "meal_break";
   e.premiumAlternative = r.id;
@@ -123,9 +124,9 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
   const std::optional<Seconds> over = minutesParam(r, "forWorkOverMinutes");
   const std::optional<Seconds> upTo = minutesParam(r, "forWorkUpToMinutes");
   const Seconds length = chr::minutes{r.integer("breakMinutes")};
-  describeDay(day, e);
-  e.input["afterWorkMinutes"] = r.integer("afterWorkMinutes");
-  e.input["breakMinutes"] = r.integer("breakMinutes");
+  describeDay(day, dayText, e);
+  e.input.set("afterWorkMinutes", r.integer("afterWorkMinutes"));
+  e.input.set("breakMinutes", r.integer("breakMinutes"));
   if (!day.notJudged.empty()) {
     e.result = EvalResult::kNotApplicable;
     e.detail = "meal periods: " + day.notJudged;
@@ -145,17 +146,20 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
   }
   const bool waivable = r.has("waivableIfWorkAtMostMinutes") &&
                         day.work <= chr::minutes{r.integer("waivableIfWorkAtMostMinutes")};
-  const std::string deadline = deadlineText(ev, day, earliest, after);
-  const std::string waiver =
-      waivable ? "; it may be waived by mutual consent, as the workday is at most " +
-                     durationText(chr::minutes{r.integer("waivableIfWorkAtMostMinutes")})
-               : "";
-  e.input["waivable"] = waivable;
-  e.input["dueBy"] = ev.clockText(whenWorkReaches(day, after));
+  // The sentences below are built only on the branch that says them: most meals are on time.
+  const std::string by = ev.clockText(whenWorkReaches(day, after));
+  const auto deadline = [&] { return deadlineText(ev, day, earliest, after, by); };
+  const auto waiver = [&]() -> std::string {
+    if (!waivable) return "";
+    return "; it may be waived by mutual consent, as the workday is at most " +
+           durationText(chr::minutes{r.integer("waivableIfWorkAtMostMinutes")});
+  };
+  e.input.set("waivable", waivable);
+  e.input.set("dueBy", by);
   const Gap* meal = nthMeal(day, gaps, nth, length);
   if (meal != nullptr) {
-    e.input["mealStart"] = ev.clockText(meal->span.start);
-    e.input["mealMinutes"] = meal->span.length().count() / 60;
+    e.input.set("mealStart", ev.clockText(meal->span.start));
+    e.input.set("mealMinutes", meal->span.length().count() / 60);
   }
   const bool tooEarly = meal != nullptr && earliest && meal->workBefore < *earliest;
   const bool onTime = meal != nullptr && meal->workBefore <= after && !tooEarly;
@@ -166,17 +170,17 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
                " of work";
   } else if (!day.punched) {
     // Nothing is wrong with the shift: the manager plans the break. The sentence says when.
-    e.detail = "a " + durationText(length) + " meal period is due " + deadline + waiver;
+    e.detail = "a " + durationText(length) + " meal period is due " + deadline() + waiver();
     e.toPlan = true;
   } else if (waivable) {
     e.result = EvalResult::kThresholdExceeded;
     e.detail = "no full meal period in " + durationText(day.work) +
-               " of work: lawful only with a mutual-consent waiver" + waiver;
+               " of work: lawful only with a mutual-consent waiver" + waiver();
   } else {
     if (meal == nullptr) {
-      e.input["outcome"] = "missed";
+      e.input.set("outcome", "missed");
       e.detail = "no meal period in " + durationText(day.work) + " of work; one of " +
-                 durationText(length) + " was due " + deadline;
+                 durationText(length) + " was due " + deadline();
     } else {
       const char* when = tooEarly ? "early" : onTime ? "" : "late";
       e.input["outcome"] =
@@ -188,7 +192,7 @@ void judgeMeal(const Evaluation& ev, const Rule& r, std::size_t nth, const Workd
       }
       if (!onTime) {
         e.detail += std::string(longEnough ? "" : " and") + " started after " +
-                    durationText(meal->workBefore) + " of work; it was due " + deadline;
+                    durationText(meal->workBefore) + " of work; it was due " + deadline();
       }
     }
     owePremium(ev, r, e);
@@ -214,40 +218,45 @@ std::int64_t restPeriodsDue(const Rule& r, Seconds work) {
   return due;
 }
 
-void judgeRest(const Evaluation& ev, const Rule& r, const Workday& day, Findings& out) {
+void judgeRest(const Evaluation& ev, const Rule& r, const Workday& day, const std::string& dayText,
+               Findings& out) {
   RuleEvaluation& e = ev.addFinding(out, r.id);
   e.premiumGroup = "rest_break";
   e.premiumAlternative = r.id;
   const std::int64_t due = restPeriodsDue(r, day.work);
   const Seconds length = chr::minutes{r.integer("breakMinutes")};
-  describeDay(day, e);
-  e.input["due"] = due;
-  std::string dueText = std::to_string(due) + " paid " + durationText(length) + " rest period" +
-                        (due == 1 ? " is" : "s are") + " due for " + durationText(day.work) +
-                        " of work";
-  if (const auto stretch = minutesParam(r, "maxWorkWithoutRestMinutes"); stretch && due > 0) {
-    dueText += ", with no more than " + durationText(*stretch) + " of work without one";
-  }
+  describeDay(day, dayText, e);
+  e.input.set("due", due);
+  // Said only where rest periods are due and judged (not for a day without any).
+  const auto dueText = [&] {
+    std::string text = std::to_string(due) + " paid " + durationText(length) + " rest period" +
+                       (due == 1 ? " is" : "s are") + " due for " + durationText(day.work) +
+                       " of work";
+    if (const auto stretch = minutesParam(r, "maxWorkWithoutRestMinutes"); stretch && due > 0) {
+      text += ", with no more than " + durationText(*stretch) + " of work without one";
+    }
+    return text;
+  };
   if (!day.notJudged.empty()) {
     e.result = EvalResult::kNotApplicable;
     e.detail = "rest periods: " + day.notJudged;
   } else if (due == 0) {
     e.detail = "no rest period due for " + durationText(day.work) + " of work";
   } else if (!day.punched) {
-    e.detail = dueText;  // the manager plans them; nothing is wrong with the shift
+    e.detail = dueText();  // the manager plans them; nothing is wrong with the shift
     e.toPlan = true;
   } else if (!ev.options().punchesRecordRestBreaks) {
     e.result = EvalResult::kNotApplicable;
-    e.detail = dueText + "; the time clock does not record rest breaks, so they are not checked";
+    e.detail = dueText() + "; the time clock does not record rest breaks, so they are not checked";
   } else {
     std::int64_t taken = 0;
     for (const Stretch& b : day.restBreaks) taken += b.length() >= length ? 1 : 0;
-    e.input["taken"] = taken;
-    e.input["short"] = static_cast<std::int64_t>(day.restBreaks.size()) - taken;
+    e.input.set("taken", taken);
+    e.input.set("short", static_cast<std::int64_t>(day.restBreaks.size()) - taken);
     if (taken >= due) {
-      e.detail = dueText + ", " + std::to_string(taken) + " taken";
+      e.detail = dueText() + ", " + std::to_string(taken) + " taken";
     } else {
-      e.detail = dueText + ", " + std::to_string(taken) + " taken in full";
+      e.detail = dueText() + ", " + std::to_string(taken) + " taken in full";
       owePremium(ev, r, e);
     }
   }
@@ -268,6 +277,7 @@ void checkBreaks(const Evaluation& ev, Findings& out) {
   std::optional<Workday> day = punchedWorkday(ev, shortestMeal);
   if (!day) day = scheduledWorkday(ev);
   const std::vector<Gap> gaps = gapsOf(*day);
+  const std::string dayText = site::formatLocalDay(day->day);
   // The nth meal rule by the work it follows (first meal after 5 h, second after 10 h).
   std::vector<const Rule*> byOrder = meals;
   std::stable_sort(byOrder.begin(), byOrder.end(), [](const Rule* a, const Rule* b) {
@@ -285,9 +295,9 @@ void checkBreaks(const Evaluation& ev, Findings& out) {
         if (o->jurisdiction == r->jurisdiction) ++nth;
       }
     }
-    judgeMeal(ev, *r, nth, *day, gaps, out);
+    judgeMeal(ev, *r, nth, *day, dayText, gaps, out);
   }
-  for (const Rule* r : rests) judgeRest(ev, *r, *day, out);
+  for (const Rule* r : rests) judgeRest(ev, *r, *day, dayText, out);
 }
 
 }  // namespace atoms::labor

@@ -17,7 +17,7 @@ void checkOverlap(const Evaluation& ev, Findings& out) {
     e.effect = VerdictKind::kDenied;
     e.detail = ev.person().id + " already works an overlapping shift";
   }
-  e.input["overlapping"] = std::move(clashes);
+  e.input.set("overlapping", std::move(clashes));
 }
 
 void checkTimeOff(const Evaluation& ev, Findings& out) {
@@ -29,7 +29,7 @@ void checkTimeOff(const Evaluation& ev, Findings& out) {
     e.detail =
         ev.person().id + " is on time off from " + site::formatLocal(ev.toLocal(off.front().start));
   }
-  e.input["timeOffPeriods"] = static_cast<std::int64_t>(off.size());
+  e.input.set("timeOffPeriods", static_cast<std::int64_t>(off.size()));
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <iterator>
 
+#include "base/digits.h"
+
 namespace atoms::labor {
 
 namespace chr = std::chrono;
@@ -36,6 +38,8 @@ Evaluation::Evaluation(const LaborContext& ctx, const site::Person& person,
       personIndex_(nullptr),
       person_(person),
       shift_(shift),
+      personIdValue_(person.id),
+      shiftIdValue_(shift.id),
       start_(shift.start.utc),
       end_(shift.end.utc),
       offset_(ctx.zone_.offsetPeriodAt(start_)),
@@ -44,16 +48,19 @@ Evaluation::Evaluation(const LaborContext& ctx, const site::Person& person,
       firstDay_(chr::floor<chr::days>(localStart_)),
       lastDay_(chr::floor<chr::days>(localEnd_ - Seconds{1})),
       ruleDate_(toDate(firstDay_)) {
-  const auto found = ctx.people_.find(person.id);
-  if (found == ctx.people_.end()) return;
-  personIndex_ = &found->second;
+  personIndex_ = ctx.personIndex(person);
+  if (personIndex_ == nullptr) return;
   const Instant from = start_ - kReach;
   const Instant to = end_ + kReach;
   const auto& shifts = personIndex_->shifts;
   auto it =
       std::lower_bound(shifts.begin(), shifts.end(), from - personIndex_->longestShift,
                        [](const LaborContext::Interval& i, Instant t) { return i.start < t; });
-  for (; it != shifts.end() && it->start < to; ++it) {
+  // One allocation: at most the shifts that start before `to`.
+  const auto stop = std::lower_bound(
+      it, shifts.end(), to, [](const LaborContext::Interval& i, Instant t) { return i.start < t; });
+  work_.reserve(static_cast<std::size_t>(stop - it));
+  for (; it != stop; ++it) {
     if (it->shiftId == shift.id || it->end <= from) continue;
     if (scope == Scope::kEarlierShifts && std::pair(it->start, std::string_view(it->shiftId)) >=
                                               std::pair(start_, std::string_view(shift.id))) {
@@ -141,15 +148,24 @@ std::optional<int> Evaluation::ageOn(LocalDays d) const {
 }
 
 std::string Evaluation::clockText(Instant t) const {
-  // "YYYY-MM-DDTHH:MM:SS" -> "HH:MM".
-  return site::formatLocal(toLocal(t)).substr(11, 5);
+  const LocalTime local = toLocal(t);
+  const LocalDays day = chr::floor<chr::days>(local);
+  const int year = static_cast<int>(chr::year_month_day{day}.year());
+  // Outside formatLocal's four-digit years, its layout decides: "YYYY-MM-DDTHH:MM:SS" -> "HH:MM".
+  if (year < 0 || year > 9999) return site::formatLocal(local).substr(11, 5);
+  // Findings say a few clock times each: written in place, without the date around them.
+  const chr::hh_mm_ss<Seconds> tod{local - day};
+  std::string text(5, ':');
+  writeDigits(text.data(), static_cast<int>(tod.hours().count()), 2);
+  writeDigits(text.data() + 3, static_cast<int>(tod.minutes().count()), 2);
+  return text;
 }
 
 RuleEvaluation& Evaluation::addFinding(Findings& out, std::string_view ruleId) const {
   RuleEvaluation& e = out.emplace_back();
   e.ruleId = ruleId;
-  e.input["personId"] = person_.id;
-  e.input["shiftId"] = shift_.id;
+  e.input.set("personId", personIdValue_);
+  e.input.set("shiftId", shiftIdValue_);
   e.result = EvalResult::kPass;
   return e;
 }

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/canonical_json.h"
 #include "domain/labor/labor_engine.h"
 #include "domain/labor/pay.h"
 #include "domain/labor/rule_evaluation.h"
@@ -107,6 +108,9 @@ class Evaluation {
   const LaborContext::PersonIndex* personIndex_;  // null: P has no shifts, time off or punches
   const site::Person& person_;
   const site::Shift& shift_;
+  // P's and S's ids as the figures every finding starts with: copied, not built, per finding.
+  json::Value personIdValue_;
+  json::Value shiftIdValue_;
   site::Instant start_, end_;
   // The zone's offset around S: the conversions of the days S touches, which an evaluation makes
   // by the dozen, are arithmetic within it (toLocal, toUtc).

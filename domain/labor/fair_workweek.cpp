@@ -30,8 +30,8 @@ RuleEvaluation makeEvaluation(const Rule& rule, std::string_view personId,
                               std::string_view shiftId) {
   RuleEvaluation e;
   e.ruleId = rule.id;
-  e.input["personId"] = personId;
-  e.input["shiftId"] = shiftId;
+  e.input.set("personId", personId);
+  e.input.set("shiftId", shiftId);
   e.result = EvalResult::kPass;
   return e;
 }
@@ -259,9 +259,9 @@ Result<std::vector<RuleEvaluation>> FairWorkweek::publishFindings(
       for (const Rule* r : applicableRules(*ctx_, RuleKind::kAdvanceNotice, s->start.utc)) {
         RuleEvaluation e = makeEvaluation(*r, person.id, s->id);
         e.result = EvalResult::kNotApplicable;
-        e.input["scheduleVersionId"] = version.id;
-        e.input["publishedAt"] = site::formatLocal(zone.toLocal(at));
-        e.input["addedShiftIds"] = idArray(mine.added);
+        e.input.set("scheduleVersionId", version.id);
+        e.input.set("publishedAt", site::formatLocal(zone.toLocal(at)));
+        e.input.set("addedShiftIds", idArray(mine.added));
         e.detail =
             "shifts added to days already published are schedule changes, not part of "
             "this notice";
@@ -273,17 +273,17 @@ Result<std::vector<RuleEvaluation>> FairWorkweek::publishFindings(
       const Rule& rule = acc.firstLate != nullptr ? *acc.firstLateVersion : *acc.firstVersion;
       RuleEvaluation e = makeEvaluation(rule, person.id, shown.id);
       const Seconds notice = noticeOf(shown);
-      e.input["scheduleVersionId"] = version.id;
-      e.input["publishedAt"] = site::formatLocal(zone.toLocal(at));
-      e.input["noticeMinutes"] = notice.count() / 60;
-      e.input["requiredDays"] = rule.integer("days");
-      e.input["measuredTo"] = rule.text("measuredTo");
+      e.input.set("scheduleVersionId", version.id);
+      e.input.set("publishedAt", site::formatLocal(zone.toLocal(at)));
+      e.input.set("noticeMinutes", notice.count() / 60);
+      e.input.set("requiredDays", rule.integer("days"));
+      e.input.set("measuredTo", rule.text("measuredTo"));
       if (byScheduleDay(rule)) {
-        e.input["scheduleFirstDay"] = site::formatLocalDay(firstDay);
-        e.input["noticeDays"] = scheduleDays;
+        e.input.set("scheduleFirstDay", site::formatLocalDay(firstDay));
+        e.input.set("noticeDays", scheduleDays);
       }
-      e.input["lateShiftIds"] = idArray(acc.late);
-      e.input["addedShiftIds"] = idArray(mine.added);
+      e.input.set("lateShiftIds", idArray(acc.late));
+      e.input.set("addedShiftIds", idArray(mine.added));
       if (!acc.late.empty()) {
         e.result = EvalResult::kFail;
         e.effect = VerdictKind::kDenied;
@@ -332,11 +332,11 @@ std::vector<RuleEvaluation> FairWorkweek::changeFindings(const WorkChange& chang
   std::optional<std::size_t> costliest;
   for (const Rule* r : premiumRules) {
     RuleEvaluation e = makeEvaluation(*r, change.personId, change.shiftId);
-    e.input["changeType"] = changeTypeName(change.type);
-    e.input["noticeMinutes"] = notice.count() / 60;
-    e.input["oldMinutes"] = change.oldLength.count() / 60;
-    e.input["newMinutes"] = change.newLength.count() / 60;
-    e.input["affectedMinutes"] = affected.count() / 60;
+    e.input.set("changeType", changeTypeName(change.type));
+    e.input.set("noticeMinutes", notice.count() / 60);
+    e.input.set("oldMinutes", change.oldLength.count() / 60);
+    e.input.set("newMinutes", change.newLength.count() / 60);
+    e.input.set("affectedMinutes", affected.count() / 60);
     if (!published || change.employeeRequested) {
       exempt(e);
       out.push_back(std::move(e));
@@ -367,9 +367,9 @@ std::vector<RuleEvaluation> FairWorkweek::changeFindings(const WorkChange& chang
     e.premiumMinutes = bestAmount.minutes;
     e.premiumCents = bestAmount.cents;
     e.extraCents = bestAmount.extraCents;
-    e.input["noticeLessThanHours"] = best->noticeLessThanHours;
-    if (best->noticeAtLeastHours) e.input["noticeAtLeastHours"] = *best->noticeAtLeastHours;
-    e.input["pay"] = payText(best->pay);
+    e.input.set("noticeLessThanHours", best->noticeLessThanHours);
+    if (best->noticeAtLeastHours) e.input.set("noticeAtLeastHours", *best->noticeAtLeastHours);
+    e.input.set("pay", payText(best->pay));
     e.detail = std::string(changeTypeName(change.type)) + " with " + noticeText(notice) +
                " notice owes " + payText(best->pay) + ": " + formatCents(e.premiumCents) +
                (rate == 0 && best->pay.unit != PayUnit::kCents ? " (no hourly rate on file)" : "");
@@ -389,8 +389,8 @@ std::vector<RuleEvaluation> FairWorkweek::changeFindings(const WorkChange& chang
   for (const Rule* r : declineRules) {
     RuleEvaluation e = makeEvaluation(*r, change.personId, change.shiftId);
     const bool written = r->has("writtenConsentRequired") && r->flag("writtenConsentRequired");
-    e.input["outsidePostedMinutes"] = change.outsidePosted.count() / 60;
-    e.input["writtenConsentRequired"] = written;
+    e.input.set("outsidePostedMinutes", change.outsidePosted.count() / 60);
+    e.input.set("writtenConsentRequired", written);
     if (!published || change.employeeRequested) {
       exempt(e);
       out.push_back(std::move(e));

@@ -109,7 +109,10 @@ class LaborContext {
   LaborOptions options_;
   site::TimeZone zone_;
   site::SiteIndex index_;
-  std::map<std::string, PersonIndex, std::less<>> people_;
+  // P's entries, by P's position in model_->people (an evaluation finds them without a lookup).
+  const PersonIndex* personIndex(const site::Person& person) const;
+
+  std::vector<PersonIndex> people_;                  // parallel to model_->people
   std::vector<std::chrono::local_days> schoolDays_;  // sorted
   // Per RuleKind (its enum value), the rules that cover the employer, in RuleBook order.
   std::vector<std::vector<const Rule*>> coveredRules_;

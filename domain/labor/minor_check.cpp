@@ -130,7 +130,7 @@ void checkDaysPerWeek(const Evaluation& ev, const Rule& r, LocalDays w, RuleEval
     if (before + mine > Seconds::zero()) ++days;
   }
   const std::int64_t max = r.integer("maxDaysPerWeek");
-  e.input["daysWorkedInWeek"] = days;
+  e.input.set("daysWorkedInWeek", days);
   if (days <= max) return;
   breaches.codes.push_back("daysPerWeek");
   breaches.sentences.push_back(std::to_string(days) + " days of work in the week of " +
@@ -147,14 +147,14 @@ void checkSchoolHours(const Evaluation& ev, const Rule& r, RuleEvaluation& e, Br
   for (LocalDays d = ev.firstDay(); d <= ev.lastDay(); d += chr::days{1}) {
     if (!ev.schoolDay(d)) continue;
     if (!hours) {
-      e.input["schoolHours"] = "unknown";
+      e.input.set("schoolHours", "unknown");
       breaches.notEvaluated.push_back("not evaluated for school hours: " + site::formatLocalDay(d) +
                                       " is a school day and the school calendar gives no hours");
       continue;
     }
     const std::string span =
         site::formatTimeOfDay(hours->startMinute) + "-" + site::formatTimeOfDay(hours->endMinute);
-    e.input["schoolHours"] = span;
+    e.input.set("schoolHours", span);
     const LocalTime from = LocalTime{d} + chr::minutes{hours->startMinute};
     const LocalTime to = LocalTime{d} + chr::minutes{hours->endMinute};
     if (ev.localStart() >= to || ev.localEnd() <= from) continue;
@@ -179,7 +179,7 @@ void checkMinorRule(const Evaluation& ev, const Rule& r, Findings& out) {
     }
     return;
   }
-  e.input["age"] = *age;
+  e.input.set("age", *age);
   if (*age < r.integer("minAge") || *age > r.integer("maxAge")) {
     e.result = EvalResult::kNotApplicable;
     return;
@@ -194,8 +194,8 @@ void checkMinorRule(const Evaluation& ev, const Rule& r, Findings& out) {
     if (ev.localStart() >= from && ev.localEnd() <= to) inside = true;
   }
   const auto [winFrom, winTo] = windowOf(ev, r, ev.firstDay());
-  e.input["windowStart"] = site::formatLocal(winFrom);
-  e.input["windowEnd"] = site::formatLocal(winTo);
+  e.input.set("windowStart", site::formatLocal(winFrom));
+  e.input.set("windowEnd", site::formatLocal(winTo));
   if (!inside) {
     breaches.codes.push_back("window");
     breaches.sentences.push_back("the shift " + timeText(ev.localStart()) + "-" +
@@ -227,9 +227,9 @@ void checkMinorRule(const Evaluation& ev, const Rule& r, Findings& out) {
   }
   checkSchoolHours(ev, r, e, breaches);
 
-  if (ev.model().schoolCalendar.schoolDays.empty()) e.input["schoolCalendar"] = false;
+  if (ev.model().schoolCalendar.schoolDays.empty()) e.input.set("schoolCalendar", false);
   const bool failed = !breaches.sentences.empty();
-  e.input["exceeded"] = std::move(breaches.codes);
+  e.input.set("exceeded", std::move(breaches.codes));
   if (failed) {
     e.result = EvalResult::kFail;
     e.effect = VerdictKind::kDenied;

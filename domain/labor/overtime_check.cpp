@@ -91,6 +91,12 @@ template <class Applies>
 Seconds partition(Seconds total, std::vector<Claim>& claims, Applies applies, Seconds Claim::*slot,
                   std::vector<Seconds>& cuts) {
   if (total <= Seconds{0}) return Seconds{0};
+  // Most days and weeks stay under every threshold: when no claim starts before `total`, none
+  // covers any of it, and it is all straight time.
+  if (std::none_of(claims.begin(), claims.end(),
+                   [&](const Claim& c) { return applies(c) && c.from < total; })) {
+    return total;
+  }
   cuts.assign({Seconds{0}, total});
   for (const Claim& c : claims) {
     if (!applies(c)) continue;
@@ -139,16 +145,20 @@ Seconds classify(const std::array<Seconds, 7>& days, std::vector<Claim>& claims,
 
 std::vector<Week> weeksOf(const Evaluation& ev) {
   std::vector<Week> weeks;
+  weeks.reserve(2);
   const unsigned weekStart = ev.model().site.workweekStart;
   const LocalDays last = Evaluation::weekStartOf(ev.lastWorkday(), weekStart);
   for (LocalDays w = Evaluation::weekStartOf(ev.firstWorkday(), weekStart); w <= last;
        w += chr::days{7}) {
     Week week{w, {}, {}};
+    // Each workday ends where the next begins: eight boundaries for the seven days.
+    site::Instant dayStart = ev.workdayStart(w);
     for (std::size_t i = 0; i < 7; ++i) {
-      const LocalDays d = w + chr::days{i};
-      const auto [before, mine] = ev.worked(ev.workdayStart(d), ev.workdayStart(d + chr::days{1}));
+      const site::Instant dayEnd = ev.workdayStart(w + chr::days{i + 1});
+      const auto [before, mine] = ev.worked(dayStart, dayEnd);
       week.without[i] = before;
       week.with[i] = before + mine;
+      dayStart = dayEnd;
     }
     weeks.push_back(week);
   }
@@ -161,8 +171,10 @@ std::string rateText(const Rule& r) { return r.text("multiplier") + "x"; }
 void describe(const Evaluation& ev, const Claim& c, const std::vector<Week>& weeks,
               const std::vector<Seconds>& straightWith, RuleEvaluation& e) {
   const Rule& r = *c.rule;
-  e.input["multiplier"] = r.text("multiplier");
+  e.input.set("multiplier", r.text("multiplier"));
   const Seconds added = c.with - c.without;
+  // The sentence only says what S adds: a rule S leaves as it was (most of them) has none.
+  const bool said = added != Seconds{0};
   std::string reached;
   if (c.weekly()) {
     Seconds total{0}, straight{0};
@@ -174,18 +186,20 @@ void describe(const Evaluation& ev, const Claim& c, const std::vector<Week>& wee
         straight = straightWith[w];
       }
     }
-    e.input["thresholdMinutes"] = r.integer("thresholdMinutes");
-    e.input["weekMinutes"] = total.count() / 60;
-    e.input["straightMinutes"] = straight.count() / 60;
-    reached = "the workweek reaches " + durationText(total);
-    if (straight != total) {
-      reached += " (" + durationText(straight) + " not paid as daily or seventh-day overtime)";
+    e.input.set("thresholdMinutes", r.integer("thresholdMinutes"));
+    e.input.set("weekMinutes", total.count() / 60);
+    e.input.set("straightMinutes", straight.count() / 60);
+    if (said) {
+      reached = "the workweek reaches " + durationText(total);
+      if (straight != total) {
+        reached += " (" + durationText(straight) + " not paid as daily or seventh-day overtime)";
+      }
+      reached += ", over " + durationText(c.from);
     }
-    reached += ", over " + durationText(c.from);
   } else if (r.kind == RuleKind::kSeventhDay) {
-    e.input["consecutiveDay"] = c.consecutiveDay;
-    e.input["overMinutes"] = r.integer("overMinutes");
-    if (r.has("upToMinutes")) e.input["upToMinutes"] = r.integer("upToMinutes");
+    e.input.set("consecutiveDay", c.consecutiveDay);
+    e.input.set("overMinutes", r.integer("overMinutes"));
+    if (r.has("upToMinutes")) e.input.set("upToMinutes", r.integer("upToMinutes"));
     std::int64_t daysWorked = 0;
     for (const Week& w : weeks) {
       std::int64_t n = 0;
@@ -193,14 +207,16 @@ void describe(const Evaluation& ev, const Claim& c, const std::vector<Week>& wee
         if (w.with[i] > Seconds{0}) ++n;
         if (isConsecutiveDay(w.with, i, c.consecutiveDay)) {
           const LocalDays day = w.start + chr::days{i};
-          e.input["seventhDay"] = site::formatLocalDay(day);
-          reached = e.input["seventhDay"].asString() + " is day " +
-                    std::to_string(c.consecutiveDay) + " of work in a row in its workweek";
+          e.input.set("seventhDay", site::formatLocalDay(day));
+          if (said) {
+            reached = e.input["seventhDay"].asString() + " is day " +
+                      std::to_string(c.consecutiveDay) + " of work in a row in its workweek";
+          }
         }
       }
       daysWorked = std::max(daysWorked, n);
     }
-    e.input["daysWorked"] = daysWorked;
+    e.input.set("daysWorked", daysWorked);
   } else {
     Seconds day{0};
     for (const Week& w : weeks) {
@@ -209,11 +225,13 @@ void describe(const Evaluation& ev, const Claim& c, const std::vector<Week>& wee
         if (d >= ev.firstWorkday() && d <= ev.lastWorkday()) day = std::max(day, w.with[i]);
       }
     }
-    e.input["thresholdMinutes"] = r.integer("thresholdMinutes");
-    e.input["dayMinutes"] = day.count() / 60;
-    reached = "the workday reaches " + durationText(day) + ", over " + durationText(c.from);
+    e.input.set("thresholdMinutes", r.integer("thresholdMinutes"));
+    e.input.set("dayMinutes", day.count() / 60);
+    if (said) {
+      reached = "the workday reaches " + durationText(day) + ", over " + durationText(c.from);
+    }
   }
-  e.input["overtimeMinutes"] = added.count() / 60;
+  e.input.set("overtimeMinutes", added.count() / 60);
   if (added > Seconds{0}) {
     e.detail = "adds " + durationText(added) + " at " + rateText(r) + ": " + reached;
   } else if (added < Seconds{0}) {
@@ -225,10 +243,13 @@ void describe(const Evaluation& ev, const Claim& c, const std::vector<Week>& wee
 }  // namespace
 
 void checkOvertime(const Evaluation& ev, Findings& out) {
+  // Reserved once: a jurisdiction has a few overtime rules; S touches one or two workweeks.
   std::vector<Claim> claims;
+  claims.reserve(8);
   std::vector<Seconds> cuts;
-  std::vector<Seconds> straightWith;
   cuts.reserve(16);
+  std::vector<Seconds> straightWith;
+  straightWith.reserve(2);
   std::vector<Week> weeks;
   for (const Jurisdiction& j : ev.jurisdictions()) {
     claims.clear();

@@ -54,9 +54,9 @@ void checkRestRule(const Evaluation& ev, const Rule& r, Findings& out) {
   };
   if (prev != nullptr) rest(prev->end, ev.start(), ev.end());
   if (next != nullptr) rest(ev.end(), next->start, next->end);
-  e.input["minRestMinutes"] = r.integer("minRestMinutes");
-  e.input["restFrom"] = r.text("restFrom");
-  if (shortest != Seconds::max()) e.input["restMinutes"] = shortest.count() / 60;
+  e.input.set("minRestMinutes", r.integer("minRestMinutes"));
+  e.input.set("restFrom", r.text("restFrom"));
+  if (shortest != Seconds::max()) e.input.set("restMinutes", shortest.count() / 60);
   e.premiumGroup = kRestGroup;
   e.premiumAlternative = r.id;
   if (shortRests == 0) return;
@@ -70,7 +70,7 @@ void checkRestRule(const Evaluation& ev, const Rule& r, Findings& out) {
     e.premiumCents = owed.cents;
     e.extraCents = owed.extraCents;
   }
-  e.input["consentRequired"] = consent;
+  e.input.set("consentRequired", consent);
   e.detail = "rest of " + durationText(shortest) + " between shifts, under " +
              durationText(minRest) + (consent ? "; needs the person's consent" : "");
 }

@@ -56,6 +56,7 @@ Verdict Verdict::combine(std::vector<RuleEvaluation> evaluations,
                          const std::optional<std::string>& managerOfRecord) {
   Verdict v;
   std::vector<Alternative> alternatives;
+  alternatives.reserve(evaluations.size());  // one allocation, not one per doubling
   for (const RuleEvaluation& e : evaluations) {
     v.kind = std::max(v.kind, e.effect);
     if (e.premiumGroup.empty()) {

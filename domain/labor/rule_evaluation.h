@@ -26,6 +26,10 @@ enum class VerdictKind { kAllowed, kAllowedWithPremium, kNeedsConsent, kDenied }
 std::string_view verdictKindName(VerdictKind kind);
 
 struct RuleEvaluation {
+  // User-provided, so that emplace_back() constructs the members instead of first zeroing the
+  // whole finding, FindingInput's inline room included (twenty findings an evaluation).
+  RuleEvaluation() {}  // NOLINT(modernize-use-equals-default)
+
   std::string ruleId;
   FindingInput input;  // the figures the finding was computed from (minutes, limits, dates...)
   EvalResult result = EvalResult::kNotApplicable;

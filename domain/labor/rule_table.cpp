@@ -561,6 +561,8 @@ bool isStableRuleId(std::string_view id) {
 
 const ParamValue* Rule::findParam(std::string_view name) const {
   for (const auto& [key, value] : params) {
+    // Most names differ in length or first letter: no memcmp for them.
+    if (key.size() != name.size() || (!name.empty() && key.front() != name.front())) continue;
     if (key == name) return &value;
   }
   return nullptr;

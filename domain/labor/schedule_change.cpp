@@ -176,7 +176,7 @@ class ChangeRun {
       for (RuleEvaluation& e : after->evaluations) {
         if (auto it = e.input.find("shiftId");
             it != e.input.end() && it->second.isString() && it->second.asString() == mine->id) {
-          e.input["shiftId"] = theirs->id;
+          e.input.set("shiftId", theirs->id);
         }
       }
       std::optional<WorkChange> change;

@@ -36,14 +36,14 @@ void checkStationAge(const Evaluation& ev, const site::Station* station, Finding
     return;
   }
   const site::Person& p = ev.person();
-  e.input["minimumAge"] = *station->minimumAge;
+  e.input.set("minimumAge", *station->minimumAge);
   const std::optional<int> age = ev.ageOn(ev.firstDay());
   if (!age) {
     e.result = EvalResult::kFail;
     e.effect = VerdictKind::kDenied;
     e.detail = "station " + station->id + " has a minimum age and " + p.id + " has no birth date";
   } else {
-    e.input["age"] = *age;
+    e.input.set("age", *age);
     if (*age < *station->minimumAge) {
       e.result = EvalResult::kFail;
       e.effect = VerdictKind::kDenied;
@@ -83,17 +83,17 @@ void checkCertifications(const Evaluation& ev, const site::Station* station, Fin
     e.detail = p.id + (missing.empty() ? " holds an expired " : " lacks a ") +
                "required certification for shift " + ev.shift().id;
   }
-  e.input["required"] = std::move(required);
-  e.input["missing"] = std::move(missing);
-  e.input["expired"] = std::move(expired);
+  e.input.set("required", std::move(required));
+  e.input.set("missing", std::move(missing));
+  e.input.set("expired", std::move(expired));
 }
 
 // A finding of rule r about the station's tag; n/a (and false) when the station lacks the tag.
 bool tagFinding(const Evaluation& ev, const site::Station* station, const Rule& r,
                 RuleEvaluation& e) {
   const std::string& tag = r.text("stationTag");
-  e.input["stationId"] = ev.shift().stationId;
-  e.input["stationTag"] = tag;
+  e.input.set("stationId", ev.shift().stationId);
+  e.input.set("stationTag", tag);
   if (carries(station, tag)) return true;
   e.result = EvalResult::kNotApplicable;
   return false;
@@ -109,7 +109,7 @@ void checkTagAge(const Evaluation& ev, const site::Station* station, const Rule&
   if (tagFinding(ev, station, r, e)) {
     const std::string& tag = r.text("stationTag");
     const std::int64_t minAge = r.integer("minAge");
-    e.input["minAge"] = minAge;
+    e.input.set("minAge", minAge);
     const site::Person& p = ev.person();
     const std::optional<int> age = ev.ageOn(ev.firstDay());
     if (!age) {
@@ -118,7 +118,7 @@ void checkTagAge(const Evaluation& ev, const site::Station* station, const Rule&
       e.detail = stationText(ev, tag) + " needs someone " + std::to_string(minAge) +
                  " or older and " + p.id + " has no birth date on file; add it to schedule them";
     } else {
-      e.input["age"] = *age;
+      e.input.set("age", *age);
       if (*age < minAge) {
         e.result = EvalResult::kFail;
         e.effect = VerdictKind::kDenied;
@@ -137,11 +137,11 @@ void checkTagCertification(const Evaluation& ev, const site::Station* station, c
   const std::string& tag = r.text("stationTag");
   const std::string& cert = r.text("certification");
   const site::Person& p = ev.person();
-  e.input["certification"] = cert;
+  e.input.set("certification", cert);
   // Valid on every day of the shift: the last local day decides.
   const site::Date last{ev.lastDay()};
   const site::HeldCertification* held = heldBy(p, cert);
-  if (held != nullptr && held->expires) e.input["expires"] = site::formatDate(*held->expires);
+  if (held != nullptr && held->expires) e.input.set("expires", site::formatDate(*held->expires));
   if (held != nullptr && (!held->expires || !(*held->expires < last))) return;
   const std::string lacking =
       held == nullptr ? p.id + " holds no " + cert
@@ -152,11 +152,11 @@ void checkTagCertification(const Evaluation& ev, const site::Station* station, c
   bool withinGrace = false;
   if (r.has("graceDaysAfterHire")) {
     const std::int64_t grace = r.integer("graceDaysAfterHire");
-    e.input["graceDaysAfterHire"] = grace;
+    e.input.set("graceDaysAfterHire", grace);
     if (p.hireDate) {
       const LocalDays until = LocalDays{*p.hireDate} + chr::days{grace};
-      e.input["hireDate"] = site::formatDate(*p.hireDate);
-      e.input["graceUntil"] = site::formatLocalDay(until);
+      e.input.set("hireDate", site::formatDate(*p.hireDate));
+      e.input.set("graceUntil", site::formatLocalDay(until));
       // A new hire may work while obtaining it; the sentence carries the deadline.
       withinGrace = ev.lastDay() <= until;
       e.detail += withinGrace ? ", and as a new hire " + p.id + " has until " +
