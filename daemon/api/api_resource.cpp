@@ -1,5 +1,8 @@
 #include "daemon/api/api_resource.h"
 
+#include <algorithm>
+
+#include "domain/site/site_repository.h"
 #include "drivers/http/http_service.h"
 #include "drivers/http/printable.h"
 
@@ -14,6 +17,16 @@ ApiAnswer apiRefusal(int status, const std::string& error, std::string reason, b
 ApiAnswer apiStoreFailed(const std::string& what, const Error& error) {
   return apiRefusal(503, "the box could not " + what + "; try again",
                     "store: " + drivers::printable(error.message, 300));
+}
+
+Result<std::optional<policy::PanelRoles>> siteRoles(Database& db,
+                                                    const std::vector<std::string>& owners,
+                                                    const std::string& person) {
+  auto standing = site::personStanding(db, person);
+  if (!standing) return standing.error();
+  if (!standing->onSite) return std::optional<policy::PanelRoles>();
+  const bool owner = std::find(owners.begin(), owners.end(), person) != owners.end();
+  return std::optional<policy::PanelRoles>(policy::PanelRoles{owner, standing->managerOfRecord});
 }
 
 std::variant<policy::PanelRoles, ApiAnswer> rolesOrRefusal(const RolesLookup& roles,

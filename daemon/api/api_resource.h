@@ -21,6 +21,7 @@
 #include "base/canonical_json.h"
 #include "base/result.h"
 #include "domain/policy/panel_kill_switch.h"
+#include "store/database.h"
 
 namespace atoms::api {
 
@@ -48,6 +49,12 @@ ApiAnswer apiRefusal(int status, const std::string& error, std::string reason,
 // 503 "the box could not <what>; try again" for an error of the store (its text to the audit).
 ApiAnswer apiStoreFailed(const std::string& what, const Error& error);
 
+// A person's roles on the site read from `db`: owner when in `owners` (policy.owners), manager of
+// record when someone's managerOfRecord; nullopt when the person is not on the site.
+Result<std::optional<policy::PanelRoles>> siteRoles(Database& db,
+                                                    const std::vector<std::string>& owners,
+                                                    const std::string& person);
+
 // A person's roles on the site (policy.owners, managers of record); nullopt when the person is
 // not on the site. Called on the writer.
 using RolesLookup =
@@ -67,6 +74,11 @@ class ApiResource {
   virtual std::vector<std::string> methods(std::string_view path) const = 0;
   // Whether `path` takes a query; the router answers 400 to a query on a path that does not.
   virtual bool takesQuery(std::string_view /*path*/) const { return false; }
+  // Whether handle() runs on the writer (the default) or on the caller's thread, for long reads
+  // that must not hold the engine (checking the whole audit log). For one that runs off the
+  // writer, admit() runs on the writer first: a refusal it returns is the answer.
+  virtual bool onWriter(std::string_view /*path*/) const { return true; }
+  virtual std::optional<ApiAnswer> admit(const ApiRequest& /*request*/) { return std::nullopt; }
   virtual ApiAnswer handle(const ApiRequest& request) = 0;
 };
 

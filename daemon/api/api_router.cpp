@@ -48,8 +48,23 @@ ApiAnswer ApiRouter::run(const ApiRoute& route, Poco::Net::HTTPServerRequest& ht
   }
   ApiAnswer result;
   ApiResource& resource = *route.resource;
-  const WriterCall outcome =
-      runOnWriter(writer_, options_.writerTimeout, [&] { result = resource.handle(call); });
+  const bool offWriter = !resource.onWriter(call.path);
+  std::optional<ApiAnswer> refused;
+  const WriterCall outcome = runOnWriter(writer_, options_.writerTimeout, [&] {
+    if (offWriter) {
+      refused = resource.admit(call);
+    } else {
+      result = resource.handle(call);
+    }
+  });
+  if (outcome == WriterCall::kDone && offWriter) {
+    if (refused) return *refused;
+    try {
+      return resource.handle(call);
+    } catch (...) {
+      return apiRefusal(503, "the request failed; try again", "the handler threw");
+    }
+  }
   switch (outcome) {
     case WriterCall::kDone:
       return result;

@@ -6,6 +6,7 @@
 #include "daemon/api/api_router.h"
 #include "daemon/api/approvals_resource.h"
 #include "daemon/api/approvals_server.h"
+#include "daemon/api/audit_resource.h"
 #include "daemon/api/callouts_resource.h"
 #include "daemon/api/killswitch_resource.h"
 #include "daemon/api/offers_resource.h"
@@ -49,6 +50,7 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
   resources.push_back(todayResource(
       std::chrono::minutes(configInteger(app.config(), "callout.no_show_grace_minutes"))));
   resources.push_back(calloutsResource());
+  resources.push_back(auditResource());
   if (policy_ != nullptr) {
     resources.push_back(killSwitchResource());
     resources.push_back(policyResource());
@@ -137,11 +139,7 @@ void ApiSubsystem::reportRefused(const api::RefusedApiRequest& e) {
 }
 
 Result<std::optional<policy::PanelRoles>> ApiSubsystem::rolesOf(const std::string& person) {
-  auto standing = site::personStanding(store_.store().db(), person);
-  if (!standing) return standing.error();
-  if (!standing->onSite) return std::optional<policy::PanelRoles>();
-  const bool owner = std::find(owners_.begin(), owners_.end(), person) != owners_.end();
-  return std::optional<policy::PanelRoles>(policy::PanelRoles{owner, standing->managerOfRecord});
+  return api::siteRoles(store_.store().db(), owners_, person);
 }
 
 std::shared_ptr<api::ApiResource> ApiSubsystem::policyResource() {
@@ -256,6 +254,14 @@ std::shared_ptr<api::ApiResource> ApiSubsystem::todayResource(std::chrono::minut
     };
   }
   return std::make_shared<api::TodayResource>(std::move(access));
+}
+
+std::shared_ptr<api::ApiResource> ApiSubsystem::auditResource() {
+  api::AuditAccess access;
+  access.roles = [this](const std::string& person) { return rolesOf(person); };
+  access.store = [this]() -> SiteStore& { return store_.store(); };
+  access.paths = resolveStatePaths(store_.stateDir());
+  return std::make_shared<api::AuditResource>(std::move(access));
 }
 
 std::shared_ptr<api::ApiResource> ApiSubsystem::calloutsResource() {

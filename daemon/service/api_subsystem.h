@@ -96,6 +96,7 @@ class ApiSubsystem final : public ServiceSubsystem {
   std::shared_ptr<api::ApiResource> shadowResource();
   std::shared_ptr<api::ApiResource> todayResource(std::chrono::minutes noShowGrace);
   std::shared_ptr<api::ApiResource> calloutsResource();
+  std::shared_ptr<api::ApiResource> auditResource();
   // Engine thread: the person's roles for the kill switch and the owner's controls; nullopt when
   // the person is not on the site.
   Result<std::optional<policy::PanelRoles>> rolesOf(const std::string& person);

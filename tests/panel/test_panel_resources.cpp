@@ -178,6 +178,45 @@ BOOST_AUTO_TEST_CASE(withoutASessionNothingIsServedAndUnknownPathsAreNamed) {
   BOOST_TEST(refused.find("\"via\":\"panel\"") != std::string::npos, refused);
 }
 
+BOOST_AUTO_TEST_CASE(anOwnerBrowsesTheAuditLogAndChecksItFromThePanel) {
+  PanelBox box;
+  const PanelSignIn olga = box.signIn("p-olga");
+  const json::Value summary = box.okJson(box.call("GET", "/api/v1/audit", olga));
+  const json::Object& s = summary.asObject();
+  const std::int64_t size = s.at("size").asInt();
+  BOOST_TEST(size > 0);
+  BOOST_TEST(s.at("checkpoint").asString().find(field(summary, "origin")) == 0u);
+  BOOST_TEST(!field(summary, "verifierKey").empty());
+
+  const json::Value page = box.okJson(box.call("GET", "/api/v1/audit/entries", olga));
+  const json::Array& entries = page.asObject().at("entries").asArray();
+  BOOST_TEST_REQUIRE(!entries.empty());
+  BOOST_TEST(entries.front().asObject().at("seq").asInt() >= size - 1);  // newest first
+  const json::Value older = box.okJson(box.call("GET", "/api/v1/audit/entries?before=2", olga));
+  BOOST_TEST(older.asObject().at("entries").asArray().size() == 2u);
+  BOOST_TEST(older.asObject().at("next").isNull());
+  BOOST_TEST(box.call("GET", "/api/v1/audit/entries?before=x", olga).status == 400);
+
+  const json::Value checked = box.okJson(box.call("POST", "/api/v1/audit/verify", olga, "{}"));
+  BOOST_TEST(checked.asObject().at("ok").asBool(), box.call("GET", "/api/v1/audit", olga).body);
+  BOOST_TEST(checked.asObject().at("entries").asInt() >= size);
+  BOOST_TEST(field(checked, "verifierKey") == field(summary, "verifierKey"));
+
+  const std::int64_t signedSize =
+      box.okJson(box.call("GET", "/api/v1/audit", olga)).asObject().at("signedSize").asInt();
+  const json::Value segments = box.okJson(
+      box.call("GET", "/api/v1/audit/segments?from=0&to=" + std::to_string(signedSize), olga));
+  BOOST_TEST(!segments.asObject().at("segments").asArray().empty());
+  BOOST_TEST(box.call("GET", "/api/v1/audit/segments?from=0&to=999999", olga).status == 400);
+}
+
+BOOST_AUTO_TEST_CASE(theAuditLogIsNotForALead) {
+  PanelBox box;
+  const PanelSignIn leo = box.signIn("p-leo");
+  BOOST_TEST(box.call("GET", "/api/v1/audit", leo).status == 403);
+  BOOST_TEST(box.call("POST", "/api/v1/audit/verify", leo, "{}").status == 403);
+}
+
 BOOST_AUTO_TEST_CASE(anOpenPageHearsOfAChangeWithoutAsking) {
   PanelBox box;
   const PanelSignIn maya = box.signIn("p-maya");
