@@ -9,8 +9,8 @@
 #include "daemon/api/approval_json.h"
 #include "drivers/http/printable.h"
 #include "store/audit_entry.h"
-#include "store/log_verifier.h"
 #include "store/checkpoint.h"
+#include "store/log_verifier.h"
 #include "store/signed_note.h"
 #include "sync/segment.h"
 
@@ -31,7 +31,8 @@ Result<std::map<std::string, std::uint64_t>> auditQuery(std::string_view query,
     query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
     const std::size_t eq = item.find('=');
     const std::string name(item.substr(0, eq));
-    if (eq == std::string_view::npos || std::find(names.begin(), names.end(), name) == names.end()) {
+    if (eq == std::string_view::npos ||
+        std::find(names.begin(), names.end(), name) == names.end()) {
       return makeError("query: unexpected '" + drivers::printable(item, 40) + "'");
     }
     const std::string_view text = item.substr(eq + 1);
@@ -64,8 +65,8 @@ ApiAnswer auditEntries(SiteStore& store, const std::string& query) {
   auto q = auditQuery(query, {"before"});
   if (!q) return apiRefusal(400, q.message(), q.message());
   const AuditLog& log = store.log();
-  const std::uint64_t before = q->count("before") ? std::min(q->at("before"), log.size())
-                                                  : log.size();
+  const std::uint64_t before =
+      q->count("before") ? std::min(q->at("before"), log.size()) : log.size();
   const std::uint64_t from = before > kAuditPage ? before - kAuditPage : 0;
   auto texts = log.entryTexts(from, before);
   if (!texts) return apiStoreFailed("read the audit log", texts.error());
@@ -155,17 +156,17 @@ ApiAnswer AuditResource::verify(const ApiRequest& request) {
   const SiteIdentity& id = state->identity;
   const VerifierKey key = VerifierKey::fromPublicKey(originForSite(id.siteId), id.publicKey);
   const VerifyReport report = verifyDatabase(state->db, key, id.siteId);
-  return apiOk(json::Object{
-      {"ok", report.ok()},
-      {"entries", static_cast<std::int64_t>(report.entries)},
-      {"checkpoints", static_cast<std::int64_t>(report.checkpoints)},
-      {"receipts", static_cast<std::int64_t>(report.receipts)},
-      {"root", toBase64(report.root)},
-      {"verifierKey", key.toString()},
-      {"problem", report.problem},
-      {"firstBadSeq", report.firstBadSeq
-                          ? json::Value(static_cast<std::int64_t>(*report.firstBadSeq))
-                          : json::Value()}});
+  return apiOk(
+      json::Object{{"ok", report.ok()},
+                   {"entries", static_cast<std::int64_t>(report.entries)},
+                   {"checkpoints", static_cast<std::int64_t>(report.checkpoints)},
+                   {"receipts", static_cast<std::int64_t>(report.receipts)},
+                   {"root", toBase64(report.root)},
+                   {"verifierKey", key.toString()},
+                   {"problem", report.problem},
+                   {"firstBadSeq", report.firstBadSeq
+                                       ? json::Value(static_cast<std::int64_t>(*report.firstBadSeq))
+                                       : json::Value()}});
 }
 
 }  // namespace atoms::api

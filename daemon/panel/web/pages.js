@@ -5,6 +5,7 @@ import { Today } from "./today.js";
 import { Approvals } from "./approvals.js";
 import { Callouts } from "./callouts.js";
 import { Policy } from "./policy.js";
+import { Audit } from "./audit.js";
 
 function notBuilt(title) {
   return () => html`<p class="note">The ${title} page is not built yet.</p>`;
@@ -18,6 +19,6 @@ export const pages = {
   "/people": { title: "People", component: notBuilt("People") },
   "/safety": { title: "Safety", component: notBuilt("Safety") },
   "/policy": { title: "Policy", component: Policy },
-  "/audit": { title: "Audit", component: notBuilt("Audit") },
+  "/audit": { title: "Audit", component: Audit },
   "/settings": { title: "Settings", component: notBuilt("Settings") },
 };
