@@ -11,6 +11,7 @@
 #include "daemon/cli/commands.h"
 #include "daemon/demo/callout_demo.h"
 #include "daemon/demo/foundation_demo.h"
+#include "daemon/demo/panel_invitation.h"
 #include "daemon/demo/sms_demo.h"
 
 namespace atoms::cli {
@@ -70,7 +71,16 @@ int runDemo(const Args& args, Io& io) {
   options.laborDir = etc + "/labor";
   if (terminal || args.has("interactive")) options.phones = &std::cin;
   options.prompt = terminal;
-  return runCalloutDemo(dir, options, io.out, io.err) == 0 ? kExitOk : kExitFailure;
+  if (runCalloutDemo(dir, options, io.out, io.err) != 0) return kExitFailure;
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (Status s = demo::printPanelInvitation(dir, fs::absolute(etc, ec).string(),
+                                            ec ? "atoms-edge" : self.string(), io.out);
+      !s) {
+    io.err << "atoms-edge demo: the panel's invite: " << s.message() << "\n";
+    return kExitFailure;
+  }
+  return kExitOk;
 }
 
 }  // namespace

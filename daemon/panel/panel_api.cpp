@@ -96,9 +96,11 @@ bool apiIsJson(const Request& request) {
   }
 }
 
-// {person: {id, name}, role, method, csrf}: what the page needs about who is signed in.
+// {person: {id, name}, role, method, csrf, site: {id, name, timeZone}}: what the page needs about
+// who is signed in, and the site's time zone to show times in.
 Result<json::Object> apiWhoBody(StoreRunner& store, const PanelSession& s) {
   std::string name;
+  json::Object site;
   Status named = store.run([&](SiteStore& st) -> Status {
     auto stmt = st.db().cached("SELECT name FROM site_person WHERE id = ?");
     if (!stmt) return stmt.error();
@@ -106,13 +108,23 @@ Result<json::Object> apiWhoBody(StoreRunner& store, const PanelSession& s) {
     auto row = stmt->step();
     if (!row) return row.error();
     if (*row) name = stmt->columnText(0);
+    auto info = st.db().cached("SELECT site_id, name, time_zone FROM site_info WHERE id = 1");
+    if (!info) return info.error();
+    auto found = info->step();
+    if (!found) return found.error();
+    if (*found) {
+      site = json::Object{{"id", info->columnText(0)},
+                          {"name", info->columnText(1)},
+                          {"timeZone", info->columnText(2)}};
+    }
     return Status::success();
   });
   if (!named) return named.error();
   return json::Object{{"person", json::Object{{"id", s.personId}, {"name", name}}},
                       {"role", std::string(panelRoleName(s.role))},
                       {"method", s.method},
-                      {"csrf", s.csrfToken}};
+                      {"csrf", s.csrfToken},
+                      {"site", site.empty() ? json::Value() : json::Value(std::move(site))}};
 }
 
 }  // namespace

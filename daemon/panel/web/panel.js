@@ -6,7 +6,7 @@
 import { render } from "./vendor/preact.module.js";
 import { currentSession } from "./api.js";
 import { SignIn, SignedIn } from "./sign_in.js";
-import { html } from "./ui.js";
+import { html, setSiteTimeZone } from "./ui.js";
 import { pages } from "./pages.js";
 
 // "#invite=TOKEN" (a fragment: never sent to the box or kept in its logs) opens the invite form.
@@ -39,6 +39,7 @@ function show(who, focus) {
       history.replaceState(null, "", path + window.location.hash);
       markCurrent(path);
     }
+    setSiteTimeZone(who.site && who.site.timeZone);
     const { title, component: Page } = pages[path];
     setTitle(title);
     render(html`<${SignedIn} who=${who} onSignedOut=${() => show(null, true)} />`, strip);

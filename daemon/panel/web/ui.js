@@ -6,16 +6,26 @@ import htm from "./vendor/htm.module.js";
 
 export const html = htm.bind(h);
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit" });
-const dayTimeFormat = new Intl.DateTimeFormat(undefined, {
-  weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit",
-});
+// Times are shown in the site's time zone (setSiteTimeZone, from the session), wherever the
+// browser is.
+let timeFormat = null;
+let dayTimeFormat = null;
+let dayFormat = null;
+export function setSiteTimeZone(timeZone) {
+  const zone = timeZone ? { timeZone } : {};
+  timeFormat = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit", ...zone });
+  dayTimeFormat = new Intl.DateTimeFormat(undefined, {
+    weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", ...zone,
+  });
+  dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "short", ...zone });
+}
+setSiteTimeZone(undefined);
 
-// "5:30 PM" for today, "Fri, Dec 4, 5:30 PM" otherwise; "" for null.
+// "5:30 PM" for today at the site, "Fri, Dec 4, 5:30 PM" otherwise; "" for null.
 export function when(text) {
   if (!text) return "";
   const t = new Date(text);
-  const sameDay = t.toDateString() === new Date().toDateString();
+  const sameDay = dayFormat.format(t) === dayFormat.format(new Date());
   return (sameDay ? timeFormat : dayTimeFormat).format(t);
 }
 
