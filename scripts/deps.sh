@@ -7,6 +7,7 @@ packages=(
   libsqlcipher-dev sqlcipher libsodium-dev libssl-dev libpoco-dev libboost-test-dev
   libpaho-mqttpp-dev libpaho-mqtt-dev mosquitto mosquitto-clients libhowardhinnant-date-dev
   procps openssl clang-format systemd
+  dpkg-dev file lintian
 )
 # Node.js and npm, for the panel's front-end libraries (scripts/panel-vendor.sh): Debian's, unless
 # the machine has an npm already (NodeSource's nodejs package carries its own npm, which Debian's
