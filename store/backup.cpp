@@ -39,8 +39,8 @@ Status copyPages(Database& src, const std::string& path, const SecretBytes& key)
   const int stepped = sqlite3_backup_step(backup, -1);
   const int finished = sqlite3_backup_finish(backup);
   if (stepped != SQLITE_DONE || finished != SQLITE_OK) {
-    return makeError("backup of " + src.path() + " into " + path + " failed: " +
-                     sqlite3_errstr(stepped != SQLITE_DONE ? stepped : finished));
+    return makeError("backup of " + src.path() + " into " + path +
+                     " failed: " + sqlite3_errstr(stepped != SQLITE_DONE ? stepped : finished));
   }
   return Status::success();  // closing dest checkpoints its WAL into the file and removes it
 }

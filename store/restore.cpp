@@ -110,7 +110,8 @@ Result<RestoreReport> restoreDatabase(const std::string& dir, const std::string&
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
     return makeError("state directory " + dir + " does not exist", ErrorKind::kNotFound);
   }
-  if (!pathExists(from)) return makeError("backup " + from + " does not exist", ErrorKind::kNotFound);
+  if (!pathExists(from))
+    return makeError("backup " + from + " does not exist", ErrorKind::kNotFound);
   auto lock = StateDirLock::acquire(dir);
   if (!lock) return lock.error();
 
@@ -205,12 +206,12 @@ Result<RestoreReport> restoreDatabase(const std::string& dir, const std::string&
   // Step 6: the directory opens as serve will open it, and records the new mark.
   auto opened = SiteStore::open(resolveStatePaths(dir));
   if (!opened) {
-    return makeError("restored " + from + " into " + dir + ", but it does not open: " +
-                     opened.message());
+    return makeError("restored " + from + " into " + dir +
+                     ", but it does not open: " + opened.message());
   }
   opened = makeError("closed");
-  for (const std::string& made : {highWaterPath(dir), highWaterPath(dir) + ".lock",
-                                  stateLockPath(dir)}) {
+  for (const std::string& made :
+       {highWaterPath(dir), highWaterPath(dir) + ".lock", stateLockPath(dir)}) {
     takeDirOwner(dir, made);
   }
   return report;

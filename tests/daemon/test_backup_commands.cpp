@@ -39,8 +39,13 @@ BOOST_AUTO_TEST_SUITE(backup_commands)
 
 BOOST_AUTO_TEST_CASE(backupRunsBesideServeAndRestoreWaitsUntilServeStops) {
   BackupSite site;
-  test::ChildProcess serve({test::edgeBinary(), "serve", "--config", site.config()});
+  const std::string config = site.config();
+  test::ChildProcess serve({test::edgeBinary(), "serve", "--config", config});
   BOOST_REQUIRE_MESSAGE(serve.waitForStderr("msg=\"ready\"", kBackupServeDeadline), serve.err());
+  // A second service on the same state directory is refused by the directory's lock.
+  test::RunResult second = test::runEdge({"serve", "--config", config});
+  BOOST_TEST(second.status == atoms::cli::kExitConfig, second.err);
+  BOOST_TEST(contains(second.err, "is in use"), second.err);
 
   const std::string during = site.tmp.file("during.db");
   test::RunResult backup = test::runEdge({"backup", "--state-dir", site.stateDir, "--to", during});
@@ -52,7 +57,7 @@ BOOST_AUTO_TEST_CASE(backupRunsBesideServeAndRestoreWaitsUntilServeStops) {
 
   test::RunResult refused =
       test::runEdge({"restore", "--state-dir", site.stateDir, "--from", during});
-  BOOST_TEST(refused.status == cli::kExitConfig, refused.err);
+  BOOST_TEST(refused.status == atoms::cli::kExitConfig, refused.err);
   BOOST_TEST(contains(refused.err, "is in use"), refused.err);
 
   serve.signal(SIGTERM);
@@ -82,7 +87,7 @@ BOOST_AUTO_TEST_CASE(backupWithKeysSaysPlainlyWhatTheKeyFilesAllow) {
   BOOST_TEST(test::fileMode(to + ".site.key") == 0600U);
   // A second backup to the same file is refused and changes nothing.
   test::RunResult again = test::runEdge({"backup", "--state-dir", site.stateDir, "--to", to});
-  BOOST_TEST(again.status == cli::kExitConfig, again.err);
+  BOOST_TEST(again.status == atoms::cli::kExitConfig, again.err);
   BOOST_TEST(contains(again.err, "never overwrites"), again.err);
 }
 
