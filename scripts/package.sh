@@ -8,9 +8,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build-pkg}
 rm -rf "$dir"
-# Only the binary: the install step must not build the tests (they are not packaged).
-CC=${CC:-gcc} CXX=${CXX:-g++} ATOMS_BUILD_TARGETS="atoms-edge atoms_deb_files" \
+# Only the binary: the install step must not build the tests (they are not packaged). The default
+# compiler (cc/c++, gcc on Debian), as scripts/build.sh uses it for the shipped binary: the same
+# compiler command lets ccache reuse that build's objects here.
+ATOMS_BUILD_TARGETS="atoms-edge atoms_deb_files" \
   bash scripts/build.sh "$dir" -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON
+if readelf -p .comment "$dir/daemon/atoms-edge" | grep -q 'clang version'; then
+  echo "package: the binary was built with clang; the package is built with gcc (unset CC/CXX)" >&2
+  exit 1
+fi
 (cd "$dir" && cpack -G DEB >cpack.log 2>&1) || {
   cat "$dir/cpack.log"
   echo "package: cpack failed" >&2
