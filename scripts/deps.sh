@@ -10,6 +10,8 @@ packages=(
   # The panel's browser test and benchmarks (docs/testing.md): Debian's chromium, driven headless
   # by puppeteer-core; a font so its screenshots look the same on every machine; wrk for load.
   chromium fonts-dejavu-core wrk
+  # The Debian package (scripts/package.sh): dpkg-shlibdeps, file, lintian.
+  dpkg-dev file lintian
 )
 # Node.js and npm, for the panel's front-end libraries (scripts/panel-vendor.sh): Debian's, unless
 # the machine has an npm already (NodeSource's nodejs package carries its own npm, which Debian's

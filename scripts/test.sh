@@ -7,7 +7,8 @@
 #      scripts/build-san.sh): every test once, the fuzz corpus replayed, the panel in Debian's
 #      chromium (its npm packages installed from their lockfile first; screenshots left in
 #      build-san/panel-screenshots/);
-#   4. the fuzz targets of that same build, each run briefly with a fixed seed (docs/fuzzing.md).
+#   4. the Debian package (scripts/package.sh: a clean gcc build, cpack, contents checked, lintian);
+#   5. the fuzz targets of that same build, each run briefly with a fixed seed (docs/fuzzing.md).
 # Exits non-zero when any step fails. Prints the time each stage took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +37,9 @@ build/daemon/atoms-edge demo </dev/null >build/demo.log 2>&1 || {
   exit 1
 }
 tail -1 build/demo.log
+
+stage "Debian package (cpack, lintian)"
+bash scripts/package.sh build-pkg
 
 stage "sanitizer build (clang)"
 bash scripts/build-san.sh build-san

@@ -137,22 +137,28 @@ Status AuditLog::load() {
   return Status::success();
 }
 
-Result<std::optional<Checkpoint>> AuditLog::readHighWater() const {
-  auto content = readFileToString(hwPath_, *fs_);
+Result<std::optional<Checkpoint>> AuditLog::readHighWaterFile(const std::string& path,
+                                                              const VerifierKey& key,
+                                                              FileSystem& fs) {
+  auto content = readFileToString(path, fs);
   if (!content && content.kind() != ErrorKind::kNotFound) {
-    return makeError("audit log: cannot read the high-water file " + hwPath_ + ": " +
+    return makeError("audit log: cannot read the high-water file " + path + ": " +
                      content.message());
   }
   if (!content) return std::optional<Checkpoint>();
   const std::string& note = *content;
-  const std::string at = "audit log: high-water file " + hwPath_ + " ";
+  const std::string at = "audit log: high-water file " + path + " ";
   if (note.size() > kMaxHighWaterBytes) return makeError(at + "is too large");
-  auto text = openNote(note, key_.verifier());
+  auto text = openNote(note, key);
   if (!text) return makeError(at + "is not a checkpoint by the site key: " + text.message());
   auto cp = parseCheckpointBody(*text);
   if (!cp) return makeError(at + "does not parse: " + cp.message());
-  if (cp->origin != origin()) return makeError(at + "is for another log: " + cp->origin);
+  if (cp->origin != key.name()) return makeError(at + "is for another log: " + cp->origin);
   return std::optional<Checkpoint>(std::move(*cp));
+}
+
+Result<std::optional<Checkpoint>> AuditLog::readHighWater() const {
+  return readHighWaterFile(hwPath_, key_.verifier(), *fs_);
 }
 
 Status AuditLog::checkHighWater(const std::optional<Checkpoint>& recorded) {

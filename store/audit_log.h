@@ -110,6 +110,13 @@ class AuditLog {
   // The size the high-water file records (0 when it records nothing yet).
   std::uint64_t highWaterSize() const { return highWaterSize_; }
 
+  // Reads the high-water file at `path` without opening a log (restore compares a backup with
+  // it): the checkpoint it records, verified with `key`, whose name must be the checkpoint's
+  // origin; nullopt when there is no file. Errors name the file.
+  static Result<std::optional<Checkpoint>> readHighWaterFile(const std::string& path,
+                                                             const VerifierKey& key,
+                                                             FileSystem& fs = posixFileSystem());
+
  private:
   AuditLog(Database& db, SigningKey key, std::string siteId, std::string highWaterPath,
            FileSystem& fs)

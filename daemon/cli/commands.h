@@ -14,6 +14,8 @@ Command serveCommand();
 Command identityCommand();
 Command verifyCommand();
 Command exportSegmentsCommand();
+Command backupCommand();
+Command restoreCommand();
 Command verifySegmentsCommand();
 Command ingestCommand();
 Command demoCommand();

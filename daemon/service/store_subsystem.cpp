@@ -17,8 +17,17 @@ bool exists(const std::string& path) {
 Status StoreSubsystem::start(Poco::Util::Application& app) {
   stateDir_ = app.config().getString("state.dir");
   const StateDirPaths paths = resolveStatePaths(stateDir_);
+  // A missing directory is reported by SiteStore::open, with what to do about it.
+  if (exists(stateDir_)) {
+    auto lock = StateDirLock::acquire(stateDir_);
+    if (!lock.ok()) return lock.error();
+    lock_ = std::move(lock).value();
+  }
   Result<std::unique_ptr<SiteStore>> opened = SiteStore::open(paths);
-  if (!opened.ok()) return opened.error();
+  if (!opened.ok()) {
+    lock_.reset();
+    return opened.error();
+  }
   store_ = std::move(opened).value();
   logInfo(logger_, "opened state directory",
           {{"dir", stateDir_},
@@ -41,6 +50,7 @@ Status StoreSubsystem::start(Poco::Util::Application& app) {
 
 void StoreSubsystem::stop() {
   store_.reset();  // closes the database; the signing secret is wiped by SecretBytes
+  lock_.reset();
 }
 
 }  // namespace atoms

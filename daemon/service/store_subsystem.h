@@ -2,6 +2,8 @@
 // (from systemd credentials when $CREDENTIALS_DIRECTORY holds them: resolveStatePaths in
 // store/state_dir.h), the database, the site identity and the audit log (which checks its chain
 // tail, its newest checkpoint and the never-sign-smaller high-water mark); closes them at stop.
+// First it takes the state directory's lock (store/state_dir_lock.h), held until stop, so that
+// `restore` never replaces the database under it; a second serve on the same directory is refused.
 // Refuses to start with the store's own one-line error (missing directory, missing or bad key file,
 // wrong key, newer schema, a database older than what was already published).
 //
@@ -16,6 +18,7 @@
 
 #include "daemon/service/service_subsystem.h"
 #include "store/site_store.h"
+#include "store/state_dir_lock.h"
 
 namespace atoms {
 
@@ -35,6 +38,7 @@ class StoreSubsystem final : public ServiceSubsystem {
  private:
   Poco::Logger& logger_;
   std::string stateDir_;
+  std::unique_ptr<StateDirLock> lock_;
   std::unique_ptr<SiteStore> store_;
 };
 

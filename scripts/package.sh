@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Builds the Debian package from a clean build folder (gcc, RelWithDebInfo: the binary ships
+# stripped, its symbols go into the -dbgsym package), checks its contents and runs lintian.
+# Usage: scripts/package.sh [BUILD_DIR [--cycle]]   (default build-pkg; removed and made again)
+# --cycle: then install, remove and purge it on this machine (root; scripts/package-cycle.sh).
+# Prints the paths of the packages on the last line. docs/packaging.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:-build-pkg}
+rm -rf "$dir"
+# Only the binary: the install step must not build the tests (they are not packaged). The default
+# compiler (cc/c++, gcc on Debian), as scripts/build.sh uses it for the shipped binary: the same
+# compiler command lets ccache reuse that build's objects here.
+ATOMS_BUILD_TARGETS="atoms-edge atoms_deb_files" \
+  bash scripts/build.sh "$dir" -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON
+if readelf -p .comment "$dir/daemon/atoms-edge" | grep -q 'clang version'; then
+  echo "package: the binary was built with clang; the package is built with gcc (unset CC/CXX)" >&2
+  exit 1
+fi
+(cd "$dir" && cpack -G DEB >cpack.log 2>&1) || {
+  cat "$dir/cpack.log"
+  echo "package: cpack failed" >&2
+  exit 1
+}
+deb=$(ls "$dir"/atoms-edge_*.deb)
+dbg=$(ls "$dir"/atoms-edge-dbgsym_*.ddeb "$dir"/atoms-edge-dbgsym_*.deb 2>/dev/null || true)
+bash scripts/package-check.sh "$deb"
+# CPack 3.25 writes the dbgsym package's md5sums with paths of its build folder and gives it no
+# copyright or changelog; repack it the way debhelper would (its doc folder a link to the main
+# package's, which it depends on).
+repack=$(mktemp -d)
+dpkg-deb --raw-extract "$dbg" "$repack/p"
+(cd "$repack/p" && find usr -type f -print0 | sort -z | xargs -0 md5sum >DEBIAN/md5sums)
+mkdir -p "$repack/p/usr/share/doc"
+ln -s atoms-edge "$repack/p/usr/share/doc/atoms-edge-dbgsym"
+dpkg-deb --root-owner-group --build "$repack/p" "$dbg" >/dev/null
+rm -rf "$repack"
+lintian --fail-on error,warning --tag-display-limit 0 "$dbg"
+dpkg-deb --contents "$dbg" | grep -c ' ./usr/lib/debug/.build-id/' >/dev/null || {
+  echo "package: the debug symbols package $dbg holds no ./usr/lib/debug/.build-id/" >&2
+  exit 1
+}
+# Lintian: errors and warnings fail; the overrides it honours are in image/debian/
+# (lintian-overrides, each with its reason).
+lintian --fail-on error,warning --tag-display-limit 0 "$deb"
+echo "package: $deb $dbg"
+if [ "${2:-}" = "--cycle" ]; then
+  bash scripts/package-cycle.sh "$deb"
+fi
