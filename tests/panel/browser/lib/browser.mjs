@@ -84,6 +84,7 @@ export async function checkAccessibility(page, where) {
 export async function screenshots(page, dir, name) {
   if (!dir) return;
   fs.mkdirSync(dir, { recursive: true });
+  await page.bringToFront();  // headless chromium paints the tab in front only
   for (const v of [kPhone, kDesktop]) {
     await page.setViewport({ width: v.width, height: v.height });
     await page.screenshot({ path: path.join(dir, `${name}-${v.name}.png`) });
