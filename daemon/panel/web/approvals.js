@@ -23,15 +23,20 @@ const reasons = [
 function Evidence({ a }) {
   const e = a.evidence;
   if (!e) return html`<p class="note">No receipt is kept for this one.</p>`;
+  // The rules that make it a question first and in full; those that pass or do not apply (a
+  // score of them) as a count, so the decision stays in view on a phone.
+  const telling = e.ruleEvaluations.filter((r) => r.result !== "pass" && r.result !== "n/a");
+  const quiet = e.ruleEvaluations.length - telling.length;
   return html`
     <details>
       <summary>Why the box asks (receipt ${a.receiptSeq})</summary>
       <p>${e.rationale}</p>
       ${e.premiumCents > 0 && html`<p>Premium: ${money(e.premiumCents)} (${e.premiumMinutes} min)</p>`}
       <ul class="rows">
-        ${e.ruleEvaluations.map((r, i) => html`
+        ${telling.map((r, i) => html`
           <li key=${i}><code>${r.ruleId}</code>: ${r.result}${r.detail ? html`<br /><span class="note">${r.detail}</span>` : ""}</li>`)}
       </ul>
+      ${quiet > 0 && html`<p class="note">${quiet} other labor rules pass or do not apply.</p>`}
     </details>`;
 }
 
