@@ -95,7 +95,7 @@ export async function overtimeApproved(ctx) {
   await click(tab, "#page article.card details summary");
   await tab.waitForSelector("#page article.card details[open] ul.rows li", { visible: true });
   await checkAccessibility(tab, "Approvals, one waiting");
-  await screenshots(tab, ctx.shots, "approvals-pending");
+  await screenshots(tab, ctx.shots, "approvals-pending", "#page article.card");
 
   await click(tab, "#page article.card button.primary::-p-text(Approve)");
   const outcome = await visibleText(tab, "#page [role=status]");
@@ -143,7 +143,7 @@ export async function calloutDecisions(ctx) {
   expect(offered.includes("Offered, in order:") && offered.includes(kOvertime.name),
     `the wave's receipt: ${offered}`);
   await checkAccessibility(tab, "Call-outs, decisions open");
-  await screenshots(tab, ctx.shots, "call-outs-decisions");
+  await screenshots(tab, ctx.shots, "call-outs-decisions", "#page article.card");
 }
 
 async function changeKillSwitch(tab, level, reason, shots) {
