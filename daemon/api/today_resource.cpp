@@ -42,12 +42,25 @@ Result<json::Array> floorJson(Database& db, TimePoint now, std::chrono::minutes 
   return out;
 }
 
-Result<json::Array> openCalloutsJson(Database& db, const PeopleNames& names) {
+// The open call-outs and the covered ones whose shift has not ended (who covers tonight stays in
+// view), oldest first. Covered ones are looked for among the newest kCoveredLookback call-outs,
+// far more than one site has running at once.
+constexpr std::size_t kCoveredLookback = 50;
+
+Result<json::Array> todaysCalloutsJson(Database& db, TimePoint now, const PeopleNames& names) {
   callout::CalloutStore rows(db);
-  auto open = rows.openCallouts();
-  if (!open) return open.error();
+  auto shown = rows.openCallouts();
+  if (!shown) return shown.error();
+  auto recent = rows.recentCallouts(kCoveredLookback);
+  if (!recent) return recent.error();
+  for (callout::CalloutRow& c : *recent) {
+    if (c.state == callout::CalloutState::kCovered && c.shiftEnd > now) {
+      shown->push_back(std::move(c));
+    }
+  }
+  std::sort(shown->begin(), shown->end(), [](const auto& a, const auto& b) { return a.id < b.id; });
   json::Array out;
-  for (const callout::CalloutRow& c : *open) {
+  for (const callout::CalloutRow& c : *shown) {
     auto offers = rows.offers(c.id);
     if (!offers) return offers.error();
     out.push_back(calloutJson(c, *offers, names));
@@ -111,7 +124,7 @@ ApiAnswer TodayResource::handle(const ApiRequest& request) {
   if (!site) return apiStoreFailed("read the site", site.error());
   auto floor = floorJson(db, now, access_.noShowGrace, *names);
   if (!floor) return apiStoreFailed("read the time clock", floor.error());
-  auto callouts = openCalloutsJson(db, *names);
+  auto callouts = todaysCalloutsJson(db, now, *names);
   if (!callouts) return apiStoreFailed("read the call-outs", callouts.error());
   auto approvals = approvalsJson(db);
   if (!approvals) return apiStoreFailed("read the approvals", approvals.error());

@@ -1,7 +1,8 @@
 // TodayResource: the panel's Today page in one read (docs/api.md, "Today"):
 //   GET /v1/today  {"now","site":{"id","name","timeZone"},
 //                   "floor":[{"shift","station","person","start","end","state","since"}],
-//                   "callouts":[...open call-outs with their offers, callout_json.h],
+//                   "callouts":[...open call-outs, and covered ones whose shift has not
+//                               ended, with their offers, callout_json.h],
 //                   "approvals":{"pending","nextExpiry"},
 //                   "safety":[{"id","openedAt","category","rounds"}],
 //                   "killSwitch":{...} or null, "breakers":[...those not closed],

@@ -107,6 +107,34 @@ BOOST_AUTO_TEST_CASE(todayShowsTheFloorTheOpenCallOutWithItsOffersAndTheSwitches
   BOOST_TEST(field(later.asObject().at("floor").asArray()[0], "state") == "missing");
 }
 
+BOOST_AUTO_TEST_CASE(todayKeepsACoveredCallOutWithItsCoverUntilTheShiftEnds) {
+  PanelBox box;
+  const std::int64_t id = openCarlsCallout(box);
+  auto covered = callOnWriter(box.services->engine().engine(), [&]() -> Status {
+    callout::CalloutStore rows(box.services->store().store().db());
+    auto c = rows.callout(id);
+    if (!c) return c.error();
+    (*c)->state = callout::CalloutState::kCovered;
+    (*c)->coveredBy = "p-maya";
+    (*c)->closedAt = box.clock.now();
+    (*c)->nextWaveAt.reset();
+    (*c)->escalateAt.reset();
+    return rows.updateCallout(**c);
+  });
+  BOOST_TEST_REQUIRE(covered.has_value());
+  BOOST_TEST_REQUIRE(covered->ok(), covered->message());
+  const json::Value today = box.okJson(box.call("GET", "/api/v1/today", box.signIn("p-leo")));
+  const json::Array& callouts = today.asObject().at("callouts").asArray();
+  BOOST_TEST_REQUIRE(callouts.size() == 1u);
+  BOOST_TEST(field(callouts[0], "state") == "covered");
+  BOOST_TEST(field(callouts[0].asObject().at("coveredBy"), "name") == "Maya Ortiz");
+
+  // Once the shift has ended it leaves Today (the Call-outs page keeps it).
+  box.clock.advance(std::chrono::hours(7));
+  const json::Value later = box.okJson(box.call("GET", "/api/v1/today", box.signIn("p-leo")));
+  BOOST_TEST(later.asObject().at("callouts").asArray().empty());
+}
+
 BOOST_AUTO_TEST_CASE(aCallOutsReceiptsAreForItsManagersNotForALead) {
   PanelBox box;
   const std::int64_t id = openCarlsCallout(box);

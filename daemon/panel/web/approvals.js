@@ -23,15 +23,20 @@ const reasons = [
 function Evidence({ a }) {
   const e = a.evidence;
   if (!e) return html`<p class="note">No receipt is kept for this one.</p>`;
+  // The rules that make it a question first and in full; those that pass or do not apply (a
+  // score of them) as a count, so the decision stays in view on a phone.
+  const telling = e.ruleEvaluations.filter((r) => r.result !== "pass" && r.result !== "n/a");
+  const quiet = e.ruleEvaluations.length - telling.length;
   return html`
     <details>
       <summary>Why the box asks (receipt ${a.receiptSeq})</summary>
       <p>${e.rationale}</p>
       ${e.premiumCents > 0 && html`<p>Premium: ${money(e.premiumCents)} (${e.premiumMinutes} min)</p>`}
       <ul class="rows">
-        ${e.ruleEvaluations.map((r, i) => html`
+        ${telling.map((r, i) => html`
           <li key=${i}><code>${r.ruleId}</code>: ${r.result}${r.detail ? html`<br /><span class="note">${r.detail}</span>` : ""}</li>`)}
       </ul>
+      ${quiet > 0 && html`<p class="note">${quiet} other labor rules pass or do not apply.</p>`}
     </details>`;
 }
 
@@ -40,7 +45,6 @@ function Decide({ a, who, onDone }) {
   const [reason, setReason] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
-  const [message, setMessage] = useState("");
   if (a.state !== "pending") return null;
   if (!a.approver || a.approver.id !== who.person.id) {
     return html`<p class="note">${name(a.approver)} decides this one.</p>`;
@@ -54,8 +58,8 @@ function Decide({ a, who, onDone }) {
     const result = await postJson(`/v1/approvals/${a.id}/decision`, body, who.csrf);
     setBusy(false);
     if (result.status === 200) {
-      setMessage(result.body.message);
-      onDone();
+      // The card leaves the waiting list with this answer: the page keeps the outcome.
+      onDone(`${result.body.message} (${a.summary})`);
     } else {
       setError(result.body.error || `the box answered ${result.status}`);
     }
@@ -74,7 +78,6 @@ function Decide({ a, who, onDone }) {
         <button type="button" class="primary" disabled=${busy} onClick=${() => decide("approve")}>Approve</button>
         <button type="button" class="secondary" disabled=${busy} onClick=${() => decide("deny")}>Deny</button>
       </div>
-      ${message && html`<p role="status">${message}</p>`}
       <${Alert} text=${error} />
     </div>`;
 }
@@ -97,15 +100,21 @@ function ApprovalCard({ a, who, onDone }) {
 
 export function Approvals({ who }) {
   const [all, setAll] = useState(false);
+  const [outcome, setOutcome] = useState("");
   const live = useLive(all ? "/v1/approvals?state=all" : "/v1/approvals");
+  const decided = (message) => {
+    setOutcome(message);
+    live.reload();
+  };
   return html`
     <div class="tabs" role="group" aria-label="Which approvals">
       <button type="button" class="choice" aria-pressed=${!all} onClick=${() => setAll(false)}>Waiting</button>
       <button type="button" class="choice" aria-pressed=${all} onClick=${() => setAll(true)}>Last 7 days</button>
     </div>
+    <p role="status" class="outcome">${outcome}</p>
     ${!live.body
       ? html`<${Loading} live=${live} />`
       : live.body.approvals.length === 0
         ? html`<p class="note">${all ? "No approvals in the last 7 days." : "Nothing is waiting for approval."}</p>`
-        : live.body.approvals.map((a) => html`<${ApprovalCard} key=${a.id} a=${a} who=${who} onDone=${live.reload} />`)}`;
+        : live.body.approvals.map((a) => html`<${ApprovalCard} key=${a.id} a=${a} who=${who} onDone=${decided} />`)}`;
 }

@@ -43,6 +43,15 @@ export function stopLive() {
   fallback = null;
 }
 
+// A page kept in the back/forward cache keeps its stream open, and with it one of the six
+// connections a browser makes to the box: after a few pages every request queues behind them
+// (seconds, until a stream ends). So the stream ends when the page is hidden and starts again,
+// with a fetch of what changed meanwhile, when the page comes back.
+window.addEventListener("pagehide", stopLive);
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted && listeners.size > 0) ensureStream();
+});
+
 // Calls `listener` whenever the box says something changed; for pages that fetch on their own.
 export function useChanges(listener) {
   const latest = useRef(listener);

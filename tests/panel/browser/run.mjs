@@ -13,12 +13,17 @@ import { launchChromium, openedPages } from "./lib/browser.mjs";
 import * as signIn from "./steps/sign_in.mjs";
 import * as pagesStep from "./steps/pages.mjs";
 import * as security from "./steps/security.mjs";
+import * as calloutDay from "./steps/callout_day.mjs";
 
 const steps = [
   ["the sign-in page, signed out", signIn.signInPage],
   ["an invite link: set a password, signed in", signIn.inviteLink],
   ["the session cookie's flags", security.cookieFlags],
   ["every page from the navigation", pagesStep.everyPage],
+  ["a lead's text starts a call-out: Today shows its offers live", calloutDay.calloutStarts],
+  ["an overtime taker, approved on Approvals: Today shows the cover live", calloutDay.overtimeApproved],
+  ["the call-out's decisions on Call-outs", calloutDay.calloutDecisions],
+  ["the kill switch to L1 and back: Today's banner follows", calloutDay.killSwitchUpAndDown],
   ["cross-origin form posts are refused", security.crossOriginPosts],
   ["sign out", signIn.signOut],
   ["a wrong password shows the error", signIn.wrongPassword],

@@ -3,7 +3,7 @@
 // fresh state directory made with the real commands (init, site import, panel invite). Every
 // child is ended by stop(), and by the process's exit handler if the caller never gets there.
 import { spawn, execFileSync } from "node:child_process";
-import { createHash, X509Certificate } from "node:crypto";
+import { createHash, createHmac, randomBytes, X509Certificate } from "node:crypto";
 import fs from "node:fs";
 import https from "node:https";
 import net from "node:net";
@@ -18,8 +18,17 @@ export const kMarkupManager = {
   name: "<img src=x onerror=alert(1)>",
   phone: "+14155550102",
 };
-const kCook = { id: "p-cook", name: "Cora Cook", phone: "+14155550103" };
-const kBoxNumber = "+15550100000";
+export const kCook = { id: "p-cook", name: "Cora Cook", phone: "+14155550103" };
+// The call-out day (steps/callout_day.mjs): Rosa leads the shift and texts that Carl is not in;
+// Ben and Mia can cover the line, Mia only with overtime (she works the morning too). Olga, the
+// owner, is the manager of record of all three, so she approves Mia's overtime in the panel.
+export const kLead = { id: "p-rosa", name: "Rosa Diaz", phone: "+14155550104" };
+export const kAbsent = { id: "p-carl", name: "Carl Reed", phone: "+14155550105" };
+export const kCover = { id: "p-ben", name: "Ben Ode", phone: "+14155550106" };
+export const kOvertime = { id: "p-mia", name: "Mia Chen", phone: "+14155550107" };
+export const kBoxNumber = "+15550100000";
+const kZone = "America/Los_Angeles";
+const kPublicUrl = "https://box.example.net/atoms";
 
 const children = new Set();
 process.on("exit", () => {
@@ -105,6 +114,24 @@ export function freePort() {
   });
 }
 
+// The site's local date and hour now, in its time zone: { date: "YYYY-MM-DD", hour }.
+function localNow(zone) {
+  const parts = Object.fromEntries(new Intl.DateTimeFormat("en-CA", {
+    timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", hourCycle: "h23",
+  }).formatToParts(new Date()).map((p) => [p.type, p.value]));
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour) };
+}
+
+// The day whose 17:00-23:00 shift is still ahead in the site's zone: today until 16:00 local
+// time, else tomorrow (as tests/sms/serve/test_serve_callout.cpp), so the test runs at any hour.
+export function shiftDay(zone = kZone) {
+  const now = localNow(zone);
+  if (now.hour < 16) return now.date;
+  const next = new Date(`${now.date}T00:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return next.toISOString().slice(0, 10);
+}
+
 function siteFile() {
   const person = (p, extra = {}) => ({
     id: p.id,
@@ -114,22 +141,42 @@ function siteFile() {
     hourlyRateCents: 2500,
     birthDate: "1990-05-05",
     smsConsent: { granted: true, at: "2026-01-06T10:00:00-08:00" },
+    // The line handles food: California's rule wants the card (etc/labor/us-ca.json).
+    certifications: [{ id: "ca_food_handler_card" }],
     ...extra,
+  });
+  const day = shiftDay();
+  const shift = (id, station, assignee, from, to) => ({
+    id, station, start: `${day}T${from}`, end: `${day}T${to}`, assignee,
   });
   return {
     version: 1,
     site: {
       id: "site-browser",
       name: "Bistro Browser",
-      timeZone: "America/Los_Angeles",
+      timeZone: kZone,
       jurisdictions: ["us", "us-ca"],
       industry: "full_service_restaurant",
     },
-    stations: [{ id: "line", name: "Line", tags: ["food_handling"] }],
+    certifications: [{ id: "ca_food_handler_card", name: "California Food Handler Card" }],
+    stations: [
+      { id: "line", name: "Line", tags: ["food_handling"] },
+      { id: "lead", name: "Shift lead", tags: ["shift_lead"] },
+    ],
     people: [
-      person(kOwner),
-      person(kMarkupManager),
+      person(kOwner, { roles: [] }),
+      person(kMarkupManager, { roles: [] }),
       person(kCook, { managerOfRecord: kMarkupManager.id }),
+      person(kLead, { roles: ["lead"], managerOfRecord: kOwner.id }),
+      person(kAbsent, { managerOfRecord: kOwner.id }),
+      person(kCover, { managerOfRecord: kOwner.id }),
+      person(kOvertime, { managerOfRecord: kOwner.id }),
+    ],
+    shifts: [
+      shift("s-carl", "line", kAbsent.id, "17:00", "23:00"),
+      shift("s-rosa", "lead", kLead.id, "15:00", "23:00"),
+      // 6 h in the morning: another 6 h the same day is daily overtime in California.
+      shift("s-mia", "line", kOvertime.id, "06:00", "12:00"),
     ],
   };
 }
@@ -175,10 +222,19 @@ export class Box {
       `sms.twilio.auth-token-file = ${tokenFile}`,
       `sms.twilio.api-base-url = ${this.twilio.url}`,
       `sms.twilio.from = ${kBoxNumber}`,
-      "sms.twilio.public-url = https://box.example.net/atoms",
+      `sms.twilio.public-url = ${kPublicUrl}`,
       "sms.twilio.listen-port = 0",
       "sms.retry.initial-delay-ms = 100",
       "sms.retry.max-delay-ms = 1000",
+      // The call-out day: offers go out and a clean taker gets the shift without a person (a
+      // premium still waits for the manager of record); the shift may be tomorrow's; the test
+      // runs at any hour, so the site has no quiet hours.
+      "policy.graduation.staffing_scheduling = autonomous",
+      "callout.lookahead_hours = 48",
+      "callout.wave_size = 3",
+      `callout.general_manager = ${kOwner.id}`,
+      "sms.quiet-hours.start = 00:00",
+      "sms.quiet-hours.end = 00:00",
       "",
     ].join("\n"));
 
@@ -192,6 +248,30 @@ export class Box {
     // Generous: the sanitizer build starts slowly. A passing run never waits this long.
     await waitForOutput(this.serve, this.serve.stderr, (t) => t.includes('msg="ready"'), 60000,
       "atoms-edge serve");
+    const webhook = / webhook=127\.0\.0\.1:(\d+)/.exec(this.serveLog);
+    if (!webhook) fail(`serve logged no Twilio webhook port:\n${this.serveLog}`);
+    this.webhookPort = Number(webhook[1]);
+  }
+
+  // A text from `from` to the box, as Twilio delivers it: a POST to serve's webhook signed with
+  // the account's auth token (X-Twilio-Signature over the public URL and the sorted fields).
+  // Resolves when serve has stored it (its 200); the conversation handles it after that.
+  async textIn(from, body) {
+    const sid = `SM${randomBytes(16).toString("hex")}`;
+    const fields = {
+      AccountSid: this.twilio.accountSid, ApiVersion: "2010-04-01", Body: body, From: from,
+      MessageSid: sid, NumMedia: "0", NumSegments: "1", SmsMessageSid: sid, SmsSid: sid,
+      SmsStatus: "received", To: kBoxNumber,
+    };
+    const url = `${kPublicUrl}/sms/inbound`;
+    const signed = url + Object.keys(fields).sort().map((k) => k + fields[k]).join("");
+    const signature = createHmac("sha1", this.twilio.authToken).update(signed).digest("base64");
+    const reply = await fetch(`http://127.0.0.1:${this.webhookPort}/sms/inbound`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": signature },
+      body: new URLSearchParams(fields).toString(),
+    });
+    if (reply.status !== 200) fail(`the webhook answered ${reply.status}: ${await reply.text()}`);
   }
 
   // The browser trusts this key only (Chromium's --ignore-certificate-errors-spki-list): the
@@ -227,7 +307,10 @@ export class Box {
         const found = m.to === to && pattern.exec(m.body);
         if (found) return found;
       }
-      if (Date.now() > deadline) fail(`no text to ${to} matching ${pattern} within ${ms} ms`);
+      if (Date.now() > deadline) {
+        const sent = (await this.texts()).filter((m) => m.to === to).map((m) => `  ${m.body}`);
+        fail(`no text to ${to} matching ${pattern} within ${ms} ms; it got:\n${sent.join("\n")}`);
+      }
       await new Promise((r) => setTimeout(r, 100));  // polling the fake, not waiting for time
     }
   }

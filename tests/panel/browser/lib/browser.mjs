@@ -12,6 +12,8 @@ export const kPhone = { width: 390, height: 844, name: "phone" };
 export const kDesktop = { width: 1440, height: 900, name: "desktop" };
 // Every wait is on a condition with this deadline; a passing run never waits for it.
 export const kDeadline = 20000;
+// The test site's time zone (lib/box.mjs).
+export const kSiteZone = "America/Los_Angeles";
 
 export async function launchChromium(box, executable = process.env.CHROMIUM || "/usr/bin/chromium") {
   const args = [
@@ -47,6 +49,8 @@ export async function newPage(context, viewport = kDesktop) {
   const page = await context.newPage();
   openedPages.push(page);
   await page.setViewport({ width: viewport.width, height: viewport.height });
+  // A manager's phone at the site: the pages show times in the browser's zone.
+  await page.emulateTimezone(kSiteZone);
   page.setDefaultTimeout(kDeadline);
   page.dialogs = [];
   page.errors = [];
@@ -79,13 +83,18 @@ export async function checkAccessibility(page, where) {
   return result.length;  // minor and moderate ones, for the log
 }
 
-// Screenshots of the page at phone and desktop widths: DIR/NAME-phone.png, DIR/NAME-desktop.png.
-// The page is left at the desktop width.
-export async function screenshots(page, dir, name) {
+// Screenshots of the page at phone and desktop widths: DIR/NAME-phone.png, DIR/NAME-desktop.png,
+// with the element `scrollTo` (a selector) at the top when given. The page is left at the desktop
+// width.
+export async function screenshots(page, dir, name, scrollTo) {
   if (!dir) return;
   fs.mkdirSync(dir, { recursive: true });
+  await page.bringToFront();  // headless chromium paints the tab in front only
   for (const v of [kPhone, kDesktop]) {
     await page.setViewport({ width: v.width, height: v.height });
+    if (scrollTo) {
+      await page.$eval(scrollTo, (e) => e.scrollIntoView({ block: "start", behavior: "instant" }));
+    }
     await page.screenshot({ path: path.join(dir, `${name}-${v.name}.png`) });
   }
 }
