@@ -104,14 +104,14 @@ Result<DeskAnswer> openCallout(const DeskContext& desk, DeskStep& step,
     }
     if (Status s = escalate(desk, step, c, offer.describe()); !s) return s.error();
     if (Status s = step.rows.updateCallout(c); !s) return s.error();
-    return DeskAnswer{"callout_not_offered", nobodyEligibleText(ctx, w, desk.generalManager().name),
-                      c.id};
+    return DeskAnswer{"callout_not_offered",
+                      nobodyEligibleText(ctx, w, escalatedTo(desk.generalManager())), c.id};
   }
   if (offered == 0) {
     if (Status s = escalate(desk, step, c, "nobody can take it now"); !s) return s.error();
     if (Status s = step.rows.updateCallout(c); !s) return s.error();
     return DeskAnswer{"callout_nobody_eligible",
-                      nobodyEligibleText(ctx, w, desk.generalManager().name), c.id};
+                      nobodyEligibleText(ctx, w, escalatedTo(desk.generalManager())), c.id};
   }
   if (Status s = step.rows.updateCallout(c); !s) return s.error();
   if (offer.outcome == policy::EffectiveOutcome::kHold) {  // outreach frozen: the offers wait

@@ -98,6 +98,15 @@ std::string heldSearchText(const ReplyContext& c, const ShiftWords& s, const std
 
 std::string nobodyEligibleText(const ReplyContext& c, const ShiftWords& s,
                                const std::string& manager) {
+  if (manager.empty()) {
+    if (c.spanish()) {
+      return "No encuentro a nadie que pueda tomar " + shift(c, s) +
+             " ahora mismo, y no hay un gerente en el sistema a quien avisar. Por favor, llama a "
+             "tu gerente.";
+    }
+    return "I can't find anyone who can take " + shift(c, s) +
+           " right now, and no manager is set up for me to tell. Please call your manager.";
+  }
   if (c.spanish()) {
     return "No encuentro a nadie que pueda tomar " + shift(c, s) + " ahora mismo. Ya avisé a " +
            manager + ".";
@@ -343,6 +352,15 @@ std::string escalationText(const ReplyContext& c, const ShiftWords& s, const std
 
 std::string stillSearchingText(const ReplyContext& c, const ShiftWords& s,
                                const std::string& manager) {
+  if (manager.empty()) {
+    if (c.spanish()) {
+      return "Aún sin cubrir " + shift(c, s) +
+             ". Sigo buscando; no hay un gerente en el sistema a quien avisar, así que por favor "
+             "llama a tu gerente.";
+    }
+    return "Still no cover for " + shift(c, s) +
+           ". I'm still looking; no manager is set up for me to tell, so please call yours.";
+  }
   if (c.spanish()) {
     return "Aún sin cubrir " + shift(c, s) + ". Ya avisé a " + manager + "; sigo buscando.";
   }

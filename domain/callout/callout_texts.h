@@ -38,7 +38,8 @@ std::string offerText(const ReplyContext& c, const ShiftWords& s, const std::str
 // To whoever reported the absence (a lead), or the person who called out themselves.
 std::string searchingText(const ReplyContext& c, const ShiftWords& s, const std::string& absent,
                           int offers, bool self);
-// Nobody can take it now (all denied or unreachable): the general manager was told.
+// Nobody can take it now (all denied or unreachable): the general manager was told (`manager`,
+// their name), or, when `manager` is empty, nobody could be: the sender is asked to call theirs.
 // The search opened while outreach is frozen (kill switch L1, seed 001 EC-RISK-008): the offers
 // wait for the release; the sender is pointed to a person for cover sooner.
 std::string heldSearchText(const ReplyContext& c, const ShiftWords& s, const std::string& absent,
@@ -93,7 +94,8 @@ std::string approvalClosedText(const ReplyContext& c, std::int64_t approval);
 std::string approvalNotYoursText(const ReplyContext& c, std::int64_t approval);
 std::string approvalSelfText(const ReplyContext& c, std::int64_t approval);
 std::string approvalWhichText(const ReplyContext& c);
-// To the general manager after the search window; to the lead at the same moment.
+// To the general manager after the search window; to the lead at the same moment (an empty
+// `manager`: nobody could be told, the lead is asked to call theirs).
 std::string escalationText(const ReplyContext& c, const ShiftWords& s, const std::string& absent,
                            int offers, std::uint64_t receiptSeq);
 std::string stillSearchingText(const ReplyContext& c, const ShiftWords& s,

@@ -10,6 +10,11 @@ namespace atoms::callout {
 using sms::MessageClass;
 using sms::conversation::HumanContact;
 
+std::string escalatedTo(const sms::conversation::HumanContact& generalManager) {
+  if (generalManager.phone.empty()) return "";
+  return generalManager.name.empty() ? "the manager" : generalManager.name;
+}
+
 Status escalate(const DeskContext& desk, DeskStep& step, CalloutRow& c, std::string_view why) {
   const HumanContact gm = desk.generalManager();
   const ShiftWords w = desk.words(c.shiftId, step.now);
@@ -43,9 +48,9 @@ Status escalate(const DeskContext& desk, DeskStep& step, CalloutRow& c, std::str
     if (!out) return out.error();
   }
   if (gm.phone != c.reporterPhone) {
-    if (Status s = desk.tellLead(step, c, "escalated",
-                                 stillSearchingText(desk.contextForPhone(c.reporterPhone), w,
-                                                    gm.name.empty() ? "the manager" : gm.name));
+    if (Status s = desk.tellLead(
+            step, c, "escalated",
+            stillSearchingText(desk.contextForPhone(c.reporterPhone), w, escalatedTo(gm)));
         !s) {
       return s.error();
     }

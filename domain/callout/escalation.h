@@ -8,6 +8,7 @@
 // (the caller stores it). Errors: store errors, one line. Threading: the engine thread.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "base/result.h"
@@ -19,5 +20,10 @@ namespace atoms::callout {
 
 // `why`: one line for the receipt ("nobody can take it now").
 Status escalate(const DeskContext& desk, DeskStep& step, CalloutRow& callout, std::string_view why);
+
+// Who the escalation texts, as the lead hears it: the general manager's name ("the manager" when
+// the site file gives none); empty when there is nobody with a phone to text, so that the lead is
+// never told a person knows when none was told.
+std::string escalatedTo(const sms::conversation::HumanContact& generalManager);
 
 }  // namespace atoms::callout

@@ -32,6 +32,7 @@ BOOST_AUTO_TEST_CASE(everyCalloutTextPassesTheContentLintInBothLanguages) {
         heldSearchText(c, s, "Jamal", false),
         heldSearchText(c, s, "Jamal", true),
         nobodyEligibleText(c, s, "Kwame"),
+        nobodyEligibleText(c, s, ""),
         coveredText(c, s, "Ana"),
         youAreOnText(c, s),
         alreadyCoveredText(c),
@@ -58,6 +59,7 @@ BOOST_AUTO_TEST_CASE(everyCalloutTextPassesTheContentLintInBothLanguages) {
         approvalWhichText(c),
         escalationText(c, s, "Jamal", 4, 1234),
         stillSearchingText(c, s, "Kwame"),
+        stillSearchingText(c, s, ""),
         offersNotApprovedText(c, s, "Kwame"),
         lateThanksText(c, "Rosa"),
         lateNoticeText(c, "Jamal", s, 15),
@@ -80,6 +82,24 @@ BOOST_AUTO_TEST_CASE(everyCalloutTextPassesTheContentLintInBothLanguages) {
 
 // The examples in the help and clarifying replies name nobody: "Jamal", the demo's absent cook,
 // once appeared in them on every site (call-outs issue, defect 4).
+// With no general manager or site contact to text, the lead is not told that someone knows.
+BOOST_AUTO_TEST_CASE(withNobodyToTellTheLeadIsAskedToCallTheirManager) {
+  ReplyContext en;
+  en.site = "Bistro Maree";
+  ReplyContext es = en;
+  es.language = sms::conversation::Language::kSpanish;
+  ShiftWords s;
+  s.station = "line cook";
+  s.today = true;
+  s.hours = "17:00-23:00";
+  for (const std::string& t : {nobodyEligibleText(en, s, ""), stillSearchingText(en, s, "")}) {
+    BOOST_TEST(t.find("told") == std::string::npos, t);
+    BOOST_TEST(t.find("call your manager") != std::string::npos, t);
+  }
+  BOOST_TEST(nobodyEligibleText(es, s, "").find("llama a tu gerente") != std::string::npos);
+  BOOST_TEST(nobodyEligibleText(en, s, "Kwame").find("I've told Kwame.") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(exampleRepliesNameNobody) {
   ReplyContext en;
   ReplyContext es;
