@@ -359,7 +359,7 @@ std::string stillSearchingText(const ReplyContext& c, const ShiftWords& s,
              "llama a tu gerente.";
     }
     return "Still no cover for " + shift(c, s) +
-           ". I'm still looking; no manager is set up for me to tell, so please call yours.";
+           ". I'm still looking; no manager is set up for me to tell, so please call your manager.";
   }
   if (c.spanish()) {
     return "Aún sin cubrir " + shift(c, s) + ". Ya avisé a " + manager + "; sigo buscando.";
