@@ -1,5 +1,6 @@
 #include "daemon/api/api_router.h"
 
+#include <algorithm>
 #include <functional>
 #include <utility>
 
@@ -79,6 +80,42 @@ ApiAnswer ApiRouter::run(const ApiRoute& route, Poco::Net::HTTPServerRequest& ht
   }
   return apiRefusal(503, "the box is stopping; nothing was done, try again",
                     "the engine is stopping");
+}
+
+void ApiRouter::serve(Poco::Net::HTTPServerRequest& http, Poco::Net::HTTPServerResponse& response,
+                      const std::string& path, const FrontDoor& door,
+                      const std::function<ApiCaller(const ApiRoute&)>& identify) const {
+  const std::string& uri = http.getURI();
+  const std::size_t question = uri.find('?');
+  const std::string query = question == std::string::npos ? "" : uri.substr(question + 1);
+  RefusedApiRequest event;
+  event.via = door.via;
+  event.method = drivers::printable(http.getMethod(), 20);
+  event.path = drivers::printable(path, 100);
+  event.peer = http.clientAddress().toString();
+  bool bodyRead = false;  // until run() says otherwise: the connection closes after a refusal
+  auto answer = [&](const ApiAnswer& a) {
+    door.send(response, a.status, a.body, bodyRead);
+    if (a.status == 200 || a.audited || !door.onRefused) return;
+    event.httpStatus = a.status;
+    event.reason = a.reason;
+    try {
+      door.onRefused(event);
+    } catch (...) {
+      // An auditing hook must not turn an answered request into a 500.
+    }
+  };
+  const ApiRoute route = match(path);
+  if (route.resource == nullptr) return answer(apiRefusal(404, "not found", "no such path"));
+  if (std::find(route.methods.begin(), route.methods.end(), http.getMethod()) ==
+      route.methods.end()) {
+    response.set("Allow", allowHeader(route.methods));
+    return answer(apiRefusal(405, "method not allowed", "method " + event.method + " not allowed"));
+  }
+  ApiCaller caller = identify(route);
+  if (const auto* refused = std::get_if<ApiAnswer>(&caller)) return answer(*refused);
+  event.person = std::get<std::string>(caller);
+  answer(run(route, http, ApiRequest{http.getMethod(), path, query, event.person, ""}, bodyRead));
 }
 
 }  // namespace atoms::api

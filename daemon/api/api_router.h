@@ -3,8 +3,9 @@
 // manager's panel with sessions (daemon/panel/panel_api.h), so both answer the same paths with
 // the same resources in the same way.
 //
-// A front door matches the path (match: 404 when no resource serves it, 405 with allowHeader
-// when the method is not one it takes), establishes who is calling, then calls run(), which
+// A front door hands a request to serve(), which matches the path (404 when no resource serves
+// it, 405 with Allow when the method is not one it takes), asks the door who is calling, then
+// calls run(), which
 // checks the query (400 unless the resource takes one), reads a POST body (413 over the limit) and
 // runs the resource's handle() on the writer (base/writer_call.h) with a deadline: 503 when the
 // writer did not take it up in time, is stopping, or the handler threw. Nothing was done then.
@@ -15,12 +16,15 @@
 #pragma once
 
 #include <Poco/Net/HTTPServerRequest.h>
+#include <Poco/Net/HTTPServerResponse.h>
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "base/writer.h"
@@ -52,6 +56,19 @@ struct ApiRoute {
   std::vector<std::string> methods;
 };
 
+// A front door (the API port, the panel): how it answers and where its refusals go.
+struct FrontDoor {
+  std::string via;  // "api" or "panel", in RefusedApiRequest::via
+  std::function<void(Poco::Net::HTTPServerResponse& response, int status, const std::string& body,
+                     bool bodyRead)>
+      send;
+  std::function<void(const RefusedApiRequest&)> onRefused;  // may be empty
+};
+
+// Who is calling (a person id), or the answer to give instead; an answer marked audited is not
+// reported to onRefused (the front door recorded it, or it is not worth recording).
+using ApiCaller = std::variant<std::string, ApiAnswer>;
+
 // "GET, POST": the Allow header of a 405.
 std::string allowHeader(const std::vector<std::string>& methods);
 
@@ -68,6 +85,13 @@ class ApiRouter {
   // whole (else the connection must close after the answer).
   ApiAnswer run(const ApiRoute& route, Poco::Net::HTTPServerRequest& http, ApiRequest call,
                 bool& bodyRead) const;
+
+  // A whole request at `door`: `path` (the resource's, without the query) matched (404), the
+  // method (405 with Allow), `identify` (the door's own check of who calls), then run(). Every
+  // answer but a 200 that nobody audited goes to door.onRefused.
+  void serve(Poco::Net::HTTPServerRequest& http, Poco::Net::HTTPServerResponse& response,
+             const std::string& path, const FrontDoor& door,
+             const std::function<ApiCaller(const ApiRoute&)>& identify) const;
 
  private:
   Writer& writer_;

@@ -3,13 +3,11 @@
 #include <Poco/Net/HTTPServerRequest.h>
 #include <Poco/Net/HTTPServerResponse.h>
 
-#include <algorithm>
 #include <optional>
 #include <utility>
 
 #include "daemon/api/approvals_resource.h"
 #include "drivers/http/http_service.h"
-#include "drivers/http/printable.h"
 
 namespace atoms::api {
 namespace {
@@ -53,44 +51,17 @@ std::uint16_t ApprovalsServer::port() const { return server_ ? server_->boundPor
 
 void ApprovalsServer::serve(Poco::Net::HTTPServerRequest& request,
                             Poco::Net::HTTPServerResponse& response) {
-  RefusedApiRequest event;
   const std::string& uri = request.getURI();
-  const std::size_t question = uri.find('?');
-  const std::string path = uri.substr(0, question);
-  const std::string query = question == std::string::npos ? "" : uri.substr(question + 1);
-  event.method = drivers::printable(request.getMethod(), 20);
-  event.path = drivers::printable(path, 100);
-  event.peer = request.clientAddress().toString();
-  bool bodyRead = false;  // until the router says otherwise: the connection closes after a refusal
-  auto answer = [&](const ApiAnswer& a) {
-    drivers::sendJson(response, a.status, a.body, bodyRead);
-    if (a.status == 200 || a.audited || !options_.onRefused) return;
-    event.httpStatus = a.status;
-    event.reason = a.reason;
-    try {
-      options_.onRefused(event);
-    } catch (...) {
-      // An auditing hook must not turn an answered request into a 500.
-    }
-  };
-
-  const ApiRoute route = router_.match(path);
-  if (route.resource == nullptr) return answer(apiRefusal(404, "not found", "no such path"));
-  if (std::find(route.methods.begin(), route.methods.end(), request.getMethod()) ==
-      route.methods.end()) {
-    response.set("Allow", allowHeader(route.methods));
-    return answer(apiRefusal(405, "method not allowed", "method " + event.method + " not allowed"));
-  }
-  const std::string token = drivers::bearerToken(request);
-  const std::optional<std::string> person = tokens_.lookup(token);
-  if (!person) {
-    // No detail to the caller: whether the token was missing or wrong is for the audit only.
-    return answer(
-        apiRefusal(401, "unauthorized", token.empty() ? "no bearer token" : "unknown token"));
-  }
-  event.person = *person;
-  answer(router_.run(route, request, ApiRequest{request.getMethod(), path, query, *person, ""},
-                     bodyRead));
+  const FrontDoor door{"api", drivers::sendJson, options_.onRefused};
+  router_.serve(
+      request, response, uri.substr(0, uri.find('?')), door, [&](const ApiRoute&) -> ApiCaller {
+        const std::string token = drivers::bearerToken(request);
+        const std::optional<std::string> person = tokens_.lookup(token);
+        if (person) return *person;
+        // No detail to the caller: whether the token was missing or wrong is for the
+        // audit only.
+        return apiRefusal(401, "unauthorized", token.empty() ? "no bearer token" : "unknown token");
+      });
 }
 
 }  // namespace atoms::api

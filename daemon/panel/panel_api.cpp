@@ -14,7 +14,6 @@
 #include "daemon/log/log.h"
 #include "daemon/panel/sessions.h"
 #include "drivers/http/http_service.h"
-#include "drivers/http/printable.h"
 #include "store/site_store.h"
 
 namespace atoms::panel {
@@ -129,13 +128,11 @@ Result<json::Object> apiWhoBody(StoreRunner& store, const PanelSession& s) {
 
 }  // namespace
 
-PanelAction panelActionFor(std::string_view method, std::string_view resourcePath) {
-  if (resourcePath.starts_with("/v1/audit")) return PanelAction::kViewAuditLog;
-  if (method == "GET") return PanelAction::kViewBoard;
-  if (resourcePath.starts_with("/v1/safety/")) return PanelAction::kAcknowledgeAlert;
+PanelAction panelActionFor(std::string_view resourcePath) {
   // Approvals, the kill switch, breakers, packets, paused offers: each resource checks who may
-  // (the approver named, owners, managers of record).
-  return PanelAction::kViewBoard;
+  // change them (the approver named, owners, managers of record).
+  return resourcePath.starts_with("/v1/audit") ? PanelAction::kViewAuditLog
+                                               : PanelAction::kViewBoard;
 }
 
 void PanelApi::unavailable(Response& response, const std::string& why, bool bodyRead) {
@@ -152,67 +149,48 @@ bool PanelApi::isApiPath(std::string_view path) {
 }
 
 void PanelApi::handleResource(Request& request, Response& response, const std::string& path) {
-  const std::string& uri = request.getURI();
-  const std::size_t question = uri.find('?');
-  const std::string query = question == std::string::npos ? "" : uri.substr(question + 1);
   const std::string resourcePath = path.substr(std::string_view("/api").size());  // "/v1/..."
-  api::RefusedApiRequest event;
-  event.via = "panel";
-  event.method = drivers::printable(request.getMethod(), 20);
-  event.path = drivers::printable(resourcePath, 100);
-  event.peer = request.clientAddress().toString();
-  bool bodyRead = false;  // until the router says otherwise: the connection closes after a refusal
-  auto answer = [&](const api::ApiAnswer& a) {
-    apiSendText(response, a.status, a.body, bodyRead);
-    if (a.status == 200 || a.audited || !options_.onRefused) return;
-    event.httpStatus = a.status;
-    event.reason = a.reason;
-    try {
-      options_.onRefused(event);
-    } catch (...) {
-      // An auditing hook must not turn an answered request into a 500.
-    }
+  // The panel's own refusals below are not reported again: PanelAuth audits CSRF and role
+  // refusals itself, and an expired session's page polling is not an event.
+  const auto own = [](int status, const std::string& error) {
+    return api::ApiAnswer{status, drivers::jsonError(error), "", true};
   };
-  const api::ApiRoute route = options_.router->match(resourcePath);
-  if (route.resource == nullptr) {
-    return answer(api::apiRefusal(404, "no such API path", "no such path"));
-  }
-  const std::string& method = request.getMethod();
-  if (std::find(route.methods.begin(), route.methods.end(), method) == route.methods.end()) {
-    response.set("Allow", api::allowHeader(route.methods));
-    return answer(
-        api::apiRefusal(405, "method not allowed", "method " + event.method + " not allowed"));
-  }
-  const std::string cookie = sessionValueFromCookieHeader(request.get("Cookie", ""));
-  const ClientContext client{request.clientAddress().host().toString(), cookie};
-  auto session = auth_.session(cookie);
-  if (!session) return unavailable(response, session.message(), false);
-  if (!*session) {
-    if (!cookie.empty()) response.set("Set-Cookie", clearedSessionCookie());
-    // Not audited: an expired session's page polling is not an event.
-    return apiError(response, 401, "not signed in", false);
-  }
-  event.person = (*session)->personId;
-  if (method != "GET") {
-    Status checked =
-        auth_.checkStateChange(cookie, request.get("X-CSRF-Token", ""), request.get("Origin", ""),
-                               request.get("Referer", ""), client);
-    if (!checked) {
-      if (checked.kind() == ErrorKind::kRefused) {
-        return apiError(response, 403, "refused: reload the page and try again", false);
-      }
-      return unavailable(response, checked.message(), false);
+  const auto busy = [&](const std::string& why) {
+    if (logger_ != nullptr) {
+      logWarning(*logger_, "a panel request failed; answered 503", {{"error", why}});
     }
-  }
-  // The coarse gate by panel role; each resource checks its own actions on top.
-  if (Status allowed = auth_.authorize(**session, panelActionFor(method, resourcePath)); !allowed) {
-    if (allowed.kind() == ErrorKind::kRefused) {
-      return apiError(response, 403, allowed.message(), false);
-    }
-    return unavailable(response, allowed.message(), false);
-  }
-  answer(options_.router->run(
-      route, request, api::ApiRequest{method, resourcePath, query, event.person, ""}, bodyRead));
+    response.set("Retry-After", "5");
+    return own(503, kBusy);
+  };
+  const api::FrontDoor door{"panel", apiSendText, options_.onRefused};
+  options_.router->serve(
+      request, response, resourcePath, door, [&](const api::ApiRoute&) -> api::ApiCaller {
+        const std::string cookie = sessionValueFromCookieHeader(request.get("Cookie", ""));
+        auto session = auth_.session(cookie);
+        if (!session) return busy(session.message());
+        if (!*session) {
+          if (!cookie.empty()) response.set("Set-Cookie", clearedSessionCookie());
+          return own(401, "not signed in");
+        }
+        const std::string& method = request.getMethod();
+        if (method != "GET") {
+          const ClientContext client{request.clientAddress().host().toString(), cookie};
+          Status checked =
+              auth_.checkStateChange(cookie, request.get("X-CSRF-Token", ""),
+                                     request.get("Origin", ""), request.get("Referer", ""), client);
+          if (!checked) {
+            return checked.kind() == ErrorKind::kRefused
+                       ? own(403, "refused: reload the page and try again")
+                       : busy(checked.message());
+          }
+        }
+        // The coarse gate by panel role; each resource checks its own actions on top.
+        if (Status allowed = auth_.authorize(**session, panelActionFor(resourcePath)); !allowed) {
+          return allowed.kind() == ErrorKind::kRefused ? own(403, allowed.message())
+                                                       : busy(allowed.message());
+        }
+        return (*session)->personId;
+      });
 }
 
 void PanelApi::handleEvents(Request& request, Response& response) {

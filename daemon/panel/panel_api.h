@@ -69,7 +69,7 @@ struct PanelApiOptions {
 
 // The panel action a resource request needs at least (panel_roles.h): the audit log needs a
 // manager, everything else anyone with a panel role; each resource checks its own actions on top.
-PanelAction panelActionFor(std::string_view method, std::string_view resourcePath);
+PanelAction panelActionFor(std::string_view resourcePath);
 
 class PanelApi {
  public:
