@@ -11,24 +11,6 @@ json::Value timeOrNull(const std::optional<TimePoint>& t) {
 
 }  // namespace
 
-Result<PeopleNames> peopleNames(Database& db) {
-  auto stmt = db.cached("SELECT id, name FROM site_person");
-  if (!stmt) return stmt.error();
-  PeopleNames names;
-  for (;;) {
-    auto row = stmt->step();
-    if (!row) return row.error();
-    if (!*row) return names;
-    names[stmt->columnText(0)] = stmt->columnText(1);
-  }
-}
-
-json::Value personRef(const PeopleNames& names, const std::string& id) {
-  if (id.empty()) return json::Value();
-  const auto it = names.find(id);
-  return json::Object{{"id", id}, {"name", it == names.end() ? std::string() : it->second}};
-}
-
 json::Value calloutJson(const callout::CalloutRow& c, const std::vector<callout::OfferRow>& offers,
                         const PeopleNames& names) {
   json::Array offered;
@@ -58,6 +40,18 @@ json::Value calloutJson(const callout::CalloutRow& c, const std::vector<callout:
                       {"coveredBy", personRef(names, c.coveredBy)},
                       {"closedAt", timeOrNull(c.closedAt)},
                       {"offers", std::move(offered)}};
+}
+
+Result<json::Array> calloutsJson(callout::CalloutStore& rows,
+                                 const std::vector<callout::CalloutRow>& callouts,
+                                 const PeopleNames& names) {
+  json::Array out;
+  for (const callout::CalloutRow& c : callouts) {
+    auto offers = rows.offers(c.id);
+    if (!offers) return offers.error();
+    out.push_back(calloutJson(c, *offers, names));
+  }
+  return out;
 }
 
 }  // namespace atoms::api

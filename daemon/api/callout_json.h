@@ -8,23 +8,21 @@
 
 #include "base/canonical_json.h"
 #include "base/result.h"
+#include "daemon/api/site_json.h"
 #include "domain/callout/callout_store.h"
 #include "store/database.h"
 
 namespace atoms::api {
-
-// Person id -> name, for everyone of the site.
-using PeopleNames = std::map<std::string, std::string>;
-Result<PeopleNames> peopleNames(Database& db);
-
-// {"id": id, "name": name}; null for an empty id. A person no longer on the site keeps the id
-// with an empty name.
-json::Value personRef(const PeopleNames& names, const std::string& id);
 
 // The call-out with its offers: {"id","shift","station","absent","reporter","origin","openedAt",
 // "shiftStart","shiftEnd","state","waves","nextWaveAt","escalatedAt","coveredBy","closedAt",
 // "offers":[{"id","person","wave","rank","state","offeredAt","answeredAt","premiumCents"}]}.
 json::Value calloutJson(const callout::CalloutRow& c, const std::vector<callout::OfferRow>& offers,
                         const PeopleNames& names);
+
+// Each of `callouts` as calloutJson, with its offers read from `rows`.
+Result<json::Array> calloutsJson(callout::CalloutStore& rows,
+                                 const std::vector<callout::CalloutRow>& callouts,
+                                 const PeopleNames& names);
 
 }  // namespace atoms::api

@@ -108,21 +108,14 @@ ApiAnswer CalloutsResource::handle(const ApiRequest& request) {
   }
   auto open = rows.openCallouts();
   if (!open) return apiStoreFailed("read the call-outs", open.error());
-  auto recent = rows.recentCallouts(kRecentCallouts + open->size());
+  auto recent = rows.closedCallouts(kRecentCallouts);
   if (!recent) return apiStoreFailed("read the call-outs", recent.error());
-  json::Array openJson, recentJson;
-  for (const callout::CalloutRow& c : *open) {
-    auto offers = rows.offers(c.id);
-    if (!offers) return apiStoreFailed("read the offers", offers.error());
-    openJson.push_back(calloutJson(c, *offers, *names));
+  auto openJson = calloutsJson(rows, *open, *names);
+  auto recentJson = calloutsJson(rows, *recent, *names);
+  if (!openJson || !recentJson) {
+    return apiStoreFailed("read the offers", !openJson ? openJson.error() : recentJson.error());
   }
-  for (const callout::CalloutRow& c : *recent) {
-    if (c.state == callout::CalloutState::kOpen || recentJson.size() >= kRecentCallouts) continue;
-    auto offers = rows.offers(c.id);
-    if (!offers) return apiStoreFailed("read the offers", offers.error());
-    recentJson.push_back(calloutJson(c, *offers, *names));
-  }
-  return apiOk(json::Object{{"open", std::move(openJson)}, {"recent", std::move(recentJson)}});
+  return apiOk(json::Object{{"open", std::move(*openJson)}, {"recent", std::move(*recentJson)}});
 }
 
 }  // namespace atoms::api

@@ -6,23 +6,13 @@
 #include "base/timestamp.h"
 #include "daemon/api/callout_json.h"
 #include "daemon/api/killswitch_resource.h"
+#include "daemon/api/site_json.h"
 #include "domain/callout/callout_store.h"
 #include "domain/site/floor_board.h"
 #include "sync/sync_state.h"
 
 namespace atoms::api {
 namespace {
-
-Result<json::Value> siteJson(Database& db) {
-  auto stmt = db.cached("SELECT site_id, name, time_zone FROM site_info WHERE id = 1");
-  if (!stmt) return stmt.error();
-  auto row = stmt->step();
-  if (!row) return row.error();
-  if (!*row) return json::Value();
-  return json::Value(json::Object{{"id", stmt->columnText(0)},
-                                  {"name", stmt->columnText(1)},
-                                  {"timeZone", stmt->columnText(2)}});
-}
 
 Result<json::Array> floorJson(Database& db, TimePoint now, std::chrono::minutes grace,
                               const PeopleNames& names) {
@@ -43,29 +33,12 @@ Result<json::Array> floorJson(Database& db, TimePoint now, std::chrono::minutes 
 }
 
 // The open call-outs and the covered ones whose shift has not ended (who covers tonight stays in
-// view), oldest first. Covered ones are looked for among the newest kCoveredLookback call-outs,
-// far more than one site has running at once.
-constexpr std::size_t kCoveredLookback = 50;
-
+// view), oldest first.
 Result<json::Array> todaysCalloutsJson(Database& db, TimePoint now, const PeopleNames& names) {
   callout::CalloutStore rows(db);
-  auto shown = rows.openCallouts();
+  auto shown = rows.currentCallouts(now);
   if (!shown) return shown.error();
-  auto recent = rows.recentCallouts(kCoveredLookback);
-  if (!recent) return recent.error();
-  for (callout::CalloutRow& c : *recent) {
-    if (c.state == callout::CalloutState::kCovered && c.shiftEnd > now) {
-      shown->push_back(std::move(c));
-    }
-  }
-  std::sort(shown->begin(), shown->end(), [](const auto& a, const auto& b) { return a.id < b.id; });
-  json::Array out;
-  for (const callout::CalloutRow& c : *shown) {
-    auto offers = rows.offers(c.id);
-    if (!offers) return offers.error();
-    out.push_back(calloutJson(c, *offers, names));
-  }
-  return out;
+  return calloutsJson(rows, *shown, names);
 }
 
 Result<json::Value> approvalsJson(Database& db) {

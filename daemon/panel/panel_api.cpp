@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/canonical_json.h"
+#include "daemon/api/site_json.h"
 #include "daemon/log/log.h"
 #include "daemon/panel/sessions.h"
 #include "drivers/http/http_service.h"
@@ -99,7 +100,7 @@ bool apiIsJson(const Request& request) {
 // who is signed in, and the site's time zone to show times in.
 Result<json::Object> apiWhoBody(StoreRunner& store, const PanelSession& s) {
   std::string name;
-  json::Object site;
+  json::Value site;
   Status named = store.run([&](SiteStore& st) -> Status {
     auto stmt = st.db().cached("SELECT name FROM site_person WHERE id = ?");
     if (!stmt) return stmt.error();
@@ -107,15 +108,9 @@ Result<json::Object> apiWhoBody(StoreRunner& store, const PanelSession& s) {
     auto row = stmt->step();
     if (!row) return row.error();
     if (*row) name = stmt->columnText(0);
-    auto info = st.db().cached("SELECT site_id, name, time_zone FROM site_info WHERE id = 1");
+    auto info = api::siteJson(st.db());
     if (!info) return info.error();
-    auto found = info->step();
-    if (!found) return found.error();
-    if (*found) {
-      site = json::Object{{"id", info->columnText(0)},
-                          {"name", info->columnText(1)},
-                          {"timeZone", info->columnText(2)}};
-    }
+    site = std::move(*info);
     return Status::success();
   });
   if (!named) return named.error();
@@ -123,7 +118,7 @@ Result<json::Object> apiWhoBody(StoreRunner& store, const PanelSession& s) {
                       {"role", std::string(panelRoleName(s.role))},
                       {"method", s.method},
                       {"csrf", s.csrfToken},
-                      {"site", site.empty() ? json::Value() : json::Value(std::move(site))}};
+                      {"site", std::move(site)}};
 }
 
 }  // namespace

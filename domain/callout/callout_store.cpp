@@ -210,9 +210,20 @@ Result<std::vector<CalloutRow>> CalloutStore::openCallouts() {
       kNoBind, readCallout);
 }
 
-Result<std::vector<CalloutRow>> CalloutStore::recentCallouts(std::size_t limit) {
+Result<std::vector<CalloutRow>> CalloutStore::currentCallouts(TimePoint now) {
   return collect<CalloutRow>(
-      db_, "SELECT " + std::string(kCalloutColumns) + " FROM callout ORDER BY id DESC LIMIT ?",
+      db_,
+      "SELECT " + std::string(kCalloutColumns) +
+          " FROM callout WHERE state = 'open' OR (state = 'covered' AND shift_end > ?)"
+          " ORDER BY id",
+      [&](Statement& s) { s.bindTime(1, now); }, readCallout);
+}
+
+Result<std::vector<CalloutRow>> CalloutStore::closedCallouts(std::size_t limit) {
+  return collect<CalloutRow>(
+      db_,
+      "SELECT " + std::string(kCalloutColumns) +
+          " FROM callout WHERE state <> 'open' ORDER BY id DESC LIMIT ?",
       [&](Statement& s) { s.bind(1, static_cast<std::int64_t>(limit)); }, readCallout);
 }
 

@@ -99,8 +99,10 @@ class CalloutStore {
   // The shift's latest call-out, in any state (a search ran or runs for it); nullopt: none ever.
   Result<std::optional<CalloutRow>> latestCalloutForShift(std::string_view shiftId);
   Result<std::vector<CalloutRow>> openCallouts();
-  // The newest call-outs first, open or closed: at most `limit`.
-  Result<std::vector<CalloutRow>> recentCallouts(std::size_t limit);
+  // The open call-outs and the covered ones whose shift ends after `now`, by id.
+  Result<std::vector<CalloutRow>> currentCallouts(TimePoint now);
+  // The closed ones (covered, withdrawn, expired), newest first: at most `limit`.
+  Result<std::vector<CalloutRow>> closedCallouts(std::size_t limit);
   // The signed receipts of a call-out's decisions (their audit seqs), oldest first.
   Status fileReceipt(std::int64_t calloutId, std::uint64_t seq);
   Result<std::vector<std::uint64_t>> receiptsOf(std::int64_t calloutId);

@@ -35,7 +35,9 @@ site::Person servedPerson(const std::string& id, const std::string& name, const 
   return p;
 }
 
-void importServedSite(const std::string& stateDir) {
+}  // namespace
+
+void importPanelSite(const std::string& stateDir) {
   auto opened = SiteStore::open(stateDir);
   BOOST_TEST_REQUIRE(opened.ok(), opened.message());
   site::SiteModel m;
@@ -54,12 +56,10 @@ void importServedSite(const std::string& stateDir) {
   BOOST_TEST_REQUIRE(imported.ok(), imported.message());
 }
 
-}  // namespace
-
 PanelBox::PanelBox(const std::map<std::string, std::string>& more) {
   stateDir = tmp.file("state");
   BOOST_REQUIRE(initStateDir(stateDir, InitOptions{"site-served-panel"}));
-  importServedSite(stateDir);
+  importPanelSite(stateDir);
   std::map<std::string, std::string> config{
       {"state.dir", stateDir},
       {"labor.rules_dir", atoms::testing::sourceDir() + "/etc/labor"},

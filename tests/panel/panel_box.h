@@ -21,6 +21,9 @@ namespace atoms::test {
 
 inline constexpr char kServedOrigin[] = "https://box.bistro.lan:8443";
 
+// Imports PanelBox's site (above) into the state directory `stateDir` (initialised, not open).
+void importPanelSite(const std::string& stateDir);
+
 struct PanelSignIn {
   std::string cookie;  // "__Host-atoms-session=..."
   std::string csrf;

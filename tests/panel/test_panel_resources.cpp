@@ -174,7 +174,7 @@ BOOST_AUTO_TEST_CASE(aSignedInOwnerReadsAndRaisesTheKillSwitchWithTheCsrfToken) 
   BOOST_TEST(set.find("panel:p-olga") != std::string::npos, set);
 }
 
-BOOST_AUTO_TEST_CASE(aLeadCannotStopTheSiteNorReadTheAuditLog) {
+BOOST_AUTO_TEST_CASE(aLeadCannotStopTheSiteButReadsTheBoard) {
   PanelBox box;
   const PanelSignIn leo = box.signIn("p-leo");
   const std::string stop =

@@ -28,6 +28,7 @@
 #include "store/site_store.h"
 #include "store/state_dir.h"
 #include "store/store_runner.h"
+#include "tests/panel/panel_box.h"
 #include "tests/panel/panel_client.h"
 #include "tests/support/audit_entries.h"
 #include "tests/support/build_paths.h"
@@ -36,30 +37,6 @@
 
 namespace atoms::test {
 namespace {
-
-// A site whose one person, p-olga, owns it (policy.owners).
-void importOwnerSite(const std::string& stateDir) {
-  auto opened = SiteStore::open(stateDir);
-  BOOST_TEST_REQUIRE(opened.ok(), opened.message());
-  site::SiteModel m;
-  m.site = {"site-served-panel",
-            "Bistro Served",
-            "America/Los_Angeles",
-            {"us", "us-ca"},
-            "full_service_restaurant"};
-  m.stations = {{"line", "line cook", {}, std::nullopt, {}}};
-  site::Person p;
-  p.id = "p-olga";
-  p.name = "Olga Berg";
-  p.phone = "+14155550101";
-  p.roles = {"line"};
-  p.birthDate = site::Date{std::chrono::year{1990} / 5 / 5};
-  p.smsConsent = {true, std::chrono::sys_days{std::chrono::year{2025} / 1 / 1}};
-  p.hourlyRateCents = 2500;
-  m.people = {p};
-  Status imported = site::importSite((*opened)->db(), m);
-  BOOST_TEST_REQUIRE(imported.ok(), imported.message());
-}
 
 PanelReply servedPost(std::uint16_t port, const std::string& cert, const std::string& path,
                       const std::string& body, const std::string& origin) {
@@ -123,7 +100,7 @@ BOOST_AUTO_TEST_CASE(signsInWithAnInviteFromTheCommandLineAndTheEngineEndsIdleSe
   testing::TempDir tmp;
   const std::string stateDir = tmp.file("state");
   BOOST_REQUIRE(initStateDir(stateDir, InitOptions{"site-served-panel"}));
-  importOwnerSite(stateDir);
+  importPanelSite(stateDir);
   const std::string origin = "https://box.served.lan:8443";
   const std::string config = tmp.write("atoms-edge.conf", "policy.owners = p-olga\n");
   SimulatedClock clock;
