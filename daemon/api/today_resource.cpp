@@ -68,12 +68,13 @@ Result<json::Array> safetyJson(Database& db) {
   }
 }
 
-Result<json::Value> syncJson(SiteStore& store) {
+Result<json::Value> syncJson(SiteStore& store, bool configured) {
   auto acked = sync::loadAckedState(store.db());
   if (!acked) return acked.error();
   const std::uint64_t size = store.log().size();
   return json::Value(
-      json::Object{{"logSize", static_cast<std::int64_t>(size)},
+      json::Object{{"configured", configured},
+                   {"logSize", static_cast<std::int64_t>(size)},
                    {"ackedSize", static_cast<std::int64_t>(acked->size)},
                    {"backlog", static_cast<std::int64_t>(size - std::min(size, acked->size))}});
 }
@@ -103,7 +104,7 @@ ApiAnswer TodayResource::handle(const ApiRequest& request) {
   if (!approvals) return apiStoreFailed("read the approvals", approvals.error());
   auto safety = safetyJson(db);
   if (!safety) return apiStoreFailed("read the safety incidents", safety.error());
-  auto sync = syncJson(store);
+  auto sync = syncJson(store, access_.syncConfigured);
   if (!sync) return apiStoreFailed("read the sync state", sync.error());
   json::Value killSwitch;
   json::Array breakers;

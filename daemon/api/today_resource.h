@@ -6,7 +6,7 @@
 //                   "approvals":{"pending","nextExpiry"},
 //                   "safety":[{"id","openedAt","category","rounds"}],
 //                   "killSwitch":{...} or null, "breakers":[...those not closed],
-//                   "sync":{"logSize","ackedSize","backlog"}}
+//                   "sync":{"configured","logSize","ackedSize","backlog"}}
 // "floor" is the floor board (domain/site/floor_board.h) with the no-show grace of the call-out
 // desk. Anyone of the site may read it; 403 for a caller not on the site.
 //
@@ -32,6 +32,7 @@ struct TodayAccess {
   std::function<SiteStore&()> store;
   std::function<TimePoint()> now;
   std::chrono::minutes noShowGrace{10};
+  bool syncConfigured = false;  // a broker is set (sync.broker): "sync" says "configured"
   // Null when the box runs no policy service: then "killSwitch" is null and "breakers" empty.
   std::function<Result<policy::KillSwitchState>()> killSwitch;
   std::function<json::Array()> breakersNotClosed;

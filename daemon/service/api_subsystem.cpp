@@ -43,6 +43,7 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
   const auto timeout =
       std::chrono::milliseconds(configInteger(app.config(), "api.request_timeout_ms"));
   owners_ = splitConfigList(configString(app.config(), "policy.owners"));
+  syncConfigured_ = !configString(app.config(), "sync.broker").empty();
   refusalAudit_ =
       std::make_unique<RefusalAudit>("api.refused", "api request refused", kRefusalAuditsPerMinute);
   std::vector<std::shared_ptr<api::ApiResource>> resources;
@@ -242,6 +243,7 @@ std::shared_ptr<api::ApiResource> ApiSubsystem::todayResource(std::chrono::minut
   access.store = [this]() -> SiteStore& { return store_.store(); };
   access.now = [this] { return engine_.clock().now(); };
   access.noShowGrace = noShowGrace;
+  access.syncConfigured = syncConfigured_;
   if (policy_ != nullptr) {
     PolicySubsystem* policy = policy_;
     access.killSwitch = [policy] { return policy->killSwitch().current(); };

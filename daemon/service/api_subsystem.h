@@ -108,6 +108,7 @@ class ApiSubsystem final : public ServiceSubsystem {
   PolicySubsystem* policy_ = nullptr;
   drivers::ReadinessCheck readiness_;
   std::vector<std::string> owners_;  // policy.owners, read at start
+  bool syncConfigured_ = false;      // sync.broker is set, read at start
 
   std::unique_ptr<api::ApiRouter> router_;
   std::unique_ptr<api::ApprovalsServer> server_;

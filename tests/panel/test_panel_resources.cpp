@@ -100,6 +100,7 @@ BOOST_AUTO_TEST_CASE(todayShowsTheFloorTheOpenCallOutWithItsOffersAndTheSwitches
   BOOST_TEST(field(t.at("killSwitch"), "level") == "L0");
   BOOST_TEST(t.at("approvals").asObject().at("pending").asInt() == 0);
   BOOST_TEST(t.at("sync").asObject().at("backlog").asInt() > 0);
+  BOOST_TEST(!t.at("sync").asObject().at("configured").asBool());  // no sync.broker here
 
   // An hour later with no clock-in Carl's shift shows missing.
   box.clock.advance(std::chrono::hours(1));

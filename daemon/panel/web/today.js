@@ -1,6 +1,6 @@
-// Today (docs/panel.md, "Today"): the kill switch and open breakers as a banner, who is on the
-// floor (time clock), open call-outs with each offer as it goes, approvals waiting, open safety
-// incidents and the sync backlog. It updates by itself (live.js).
+// Today (docs/panel.md, "Today"): what needs a person first (the kill switch and open breakers as
+// a banner, the call-outs with each offer as it goes, approvals waiting, open safety incidents,
+// the sync backlog), then who is on the floor (time clock). It updates by itself (live.js).
 import { html, when, span, name, Badge, Loading } from "./ui.js";
 import { useLive } from "./live.js";
 
@@ -93,10 +93,6 @@ export function Today() {
   const backlog = t.sync.backlog;
   return html`
     <${Banner} today=${t} />
-    <section aria-labelledby="floor-h">
-      <h2 id="floor-h">On the floor</h2>
-      <${Floor} floor=${t.floor} />
-    </section>
     <section aria-labelledby="callouts-h">
       <h2 id="callouts-h">Call-outs</h2>
       ${t.callouts.length === 0
@@ -116,9 +112,14 @@ export function Today() {
           ${t.safety.length === 0 ? " no open incidents" : html` <strong>${t.safety.length} open</strong>`}
         </li>
         <li>
-          Cloud sync: ${backlog === 0 ? "everything is sent" : `${backlog} entries not yet confirmed by the cloud`}
+          Cloud sync: ${!t.sync.configured ? "not set up on this box"
+            : backlog === 0 ? "everything is sent" : `${backlog} entries not yet confirmed by the cloud`}
         </li>
       </ul>
+    </section>
+    <section aria-labelledby="floor-h">
+      <h2 id="floor-h">On the floor</h2>
+      <${Floor} floor=${t.floor} />
     </section>
     <p class="note">Updated ${when(t.now)}.</p>`;
 }
