@@ -6,15 +6,19 @@
 #include "daemon/api/api_router.h"
 #include "daemon/api/approvals_resource.h"
 #include "daemon/api/approvals_server.h"
+#include "daemon/api/callout_json.h"
 #include "daemon/api/callouts_resource.h"
 #include "daemon/api/killswitch_resource.h"
 #include "daemon/api/offers_resource.h"
 #include "daemon/api/packets_resource.h"
+#include "daemon/api/people_resource.h"
 #include "daemon/api/policy_resource.h"
+#include "daemon/api/safety_resource.h"
 #include "daemon/api/shadow_resource.h"
 #include "daemon/api/today_resource.h"
 #include "daemon/engine/engine.h"
 #include "daemon/log/log.h"
+#include "daemon/panel/panel_roles.h"
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/listen_address.h"
@@ -27,6 +31,7 @@
 #include "domain/site/site_repository.h"
 #include "drivers/http/bearer_tokens.h"
 #include "sms/conversation/offers_pause.h"
+#include "sms/conversation/safety_desk.h"
 #include "sms/mailbox/message_checks.h"
 
 namespace atoms {
@@ -49,6 +54,9 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
   resources.push_back(todayResource(
       std::chrono::minutes(configInteger(app.config(), "callout.no_show_grace_minutes"))));
   resources.push_back(calloutsResource());
+  resources.push_back(peopleResource(
+      std::chrono::minutes(configInteger(app.config(), "callout.no_show_grace_minutes"))));
+  resources.push_back(safetyResource());
   if (policy_ != nullptr) {
     resources.push_back(killSwitchResource());
     resources.push_back(policyResource());
@@ -263,6 +271,55 @@ std::shared_ptr<api::ApiResource> ApiSubsystem::calloutsResource() {
   access.roles = [this](const std::string& person) { return rolesOf(person); };
   access.store = [this]() -> SiteStore& { return store_.store(); };
   return std::make_shared<api::CalloutsResource>(std::move(access));
+}
+
+std::shared_ptr<api::ApiResource> ApiSubsystem::peopleResource(std::chrono::minutes noShowGrace) {
+  api::PeopleAccess access;
+  access.roles = [this](const std::string& person) { return rolesOf(person); };
+  access.db = [this]() -> Database& { return store_.store().db(); };
+  access.now = [this] { return engine_.clock().now(); };
+  access.owners = owners_;
+  access.noShowGrace = noShowGrace;
+  return std::make_shared<api::PeopleResource>(std::move(access));
+}
+
+std::shared_ptr<api::ApiResource> ApiSubsystem::safetyResource() {
+  api::SafetyAccess access;
+  access.roles = [this](const std::string& person) { return rolesOf(person); };
+  access.lead = [this](const std::string& person) -> Result<bool> {
+    auto role = panel::storedPanelRole(store_.store().db(), owners_, person);
+    if (!role) return role.error();
+    return role->has_value();
+  };
+  access.db = [this]() -> Database& { return store_.store().db(); };
+  access.now = [this] { return engine_.clock().now(); };
+  access.acknowledge = [this](
+                           const std::string& person,
+                           std::int64_t incident) -> Result<std::optional<api::SafetyAckOutcome>> {
+    if (!active_ || safety_ == nullptr) return std::optional<api::SafetyAckOutcome>();
+    SiteStore& store = store_.store();
+    auto standing = site::personStanding(store.db(), person);
+    if (!standing) return standing.error();
+    auto names = api::peopleNames(store.db());
+    if (!names) return names.error();
+    sms::conversation::Contact by;
+    by.personId = person;
+    by.phone = standing->phone;
+    if (auto it = names->find(person); it != names->end()) by.name = it->second;
+    auto batch = store.log().begin();
+    if (!batch) return batch.error();
+    auto answer = safety_->acknowledgeFromPanel(store, *batch, by, incident, engine_.clock().now());
+    if (!answer) return answer.error();
+    if (answer->outcome == "safety_ack_unknown")
+      return std::optional(api::SafetyAckOutcome::kUnknown);
+    if (answer->outcome == "safety_ack_closed")
+      return std::optional(api::SafetyAckOutcome::kClosed);
+    if (auto committed = batch->commit(); !committed) return committed.error();
+    logInfo(logger_, "a safety alert was acknowledged on the panel",
+            {{"incident", incident}, {"person", person}});
+    return std::optional(api::SafetyAckOutcome::kAcknowledged);
+  };
+  return std::make_shared<api::SafetyResource>(std::move(access));
 }
 
 std::shared_ptr<api::ApiResource> ApiSubsystem::offersResource() {

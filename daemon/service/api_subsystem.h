@@ -48,6 +48,9 @@ struct RefusedApiRequest;
 namespace callout {
 class ApprovalBook;
 }  // namespace callout
+namespace sms::conversation {
+class SafetyDesk;
+}  // namespace sms::conversation
 
 // Where api.listen = "8480" (a bare port) listens (parseListenAddress, listen_address.h).
 inline constexpr char kApiBareHost[] = "127.0.0.1";
@@ -64,6 +67,10 @@ class ApiSubsystem final : public ServiceSubsystem {
   // Before start(): the call-out desk's approvals (ConversationProcessor::approvals()), used on the
   // engine thread; it must stay valid until stop() returns. nullptr (the default): none.
   void setApprovals(callout::ApprovalBook* book) { book_ = book; }
+  // Before start(): the SMS layer's safety desk (ConversationProcessor::safety()), for the
+  // panel's ACK at /v1/safety/incidents/{id}/ack; the same lifetime as the book. nullptr: the ACK
+  // answers 503 (the incidents are still listed).
+  void setSafety(sms::conversation::SafetyDesk* desk) { safety_ = desk; }
   // Before start(): the policy service, for the kill switch at /v1/killswitch (set by the people
   // of policy.owners and the managers of record, panel_kill_switch.h) and the owner's controls at
   // /v1/trust and /v1/breakers (policy_resource.h), HUMAN_ONLY packets and people's requests at
@@ -96,6 +103,8 @@ class ApiSubsystem final : public ServiceSubsystem {
   std::shared_ptr<api::ApiResource> shadowResource();
   std::shared_ptr<api::ApiResource> todayResource(std::chrono::minutes noShowGrace);
   std::shared_ptr<api::ApiResource> calloutsResource();
+  std::shared_ptr<api::ApiResource> peopleResource(std::chrono::minutes noShowGrace);
+  std::shared_ptr<api::ApiResource> safetyResource();
   // Engine thread: the person's roles for the kill switch and the owner's controls; nullopt when
   // the person is not on the site.
   Result<std::optional<policy::PanelRoles>> rolesOf(const std::string& person);
@@ -104,6 +113,7 @@ class ApiSubsystem final : public ServiceSubsystem {
   StoreSubsystem& store_;
   EngineSubsystem& engine_;
   callout::ApprovalBook* book_ = nullptr;
+  sms::conversation::SafetyDesk* safety_ = nullptr;
   PolicySubsystem* policy_ = nullptr;
   drivers::ReadinessCheck readiness_;
   std::vector<std::string> owners_;  // policy.owners, read at start
