@@ -14,6 +14,7 @@
 #include "daemon/api/people_resource.h"
 #include "daemon/api/policy_resource.h"
 #include "daemon/api/safety_resource.h"
+#include "daemon/api/settings_resource.h"
 #include "daemon/api/shadow_resource.h"
 #include "daemon/api/today_resource.h"
 #include "daemon/engine/engine.h"
@@ -57,6 +58,7 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
   resources.push_back(peopleResource(
       std::chrono::minutes(configInteger(app.config(), "callout.no_show_grace_minutes"))));
   resources.push_back(safetyResource());
+  resources.push_back(settingsResource(app.config()));
   if (policy_ != nullptr) {
     resources.push_back(killSwitchResource());
     resources.push_back(policyResource());
@@ -320,6 +322,43 @@ std::shared_ptr<api::ApiResource> ApiSubsystem::safetyResource() {
     return std::optional(api::SafetyAckOutcome::kAcknowledged);
   };
   return std::make_shared<api::SafetyResource>(std::move(access));
+}
+
+std::shared_ptr<api::ApiResource> ApiSubsystem::settingsResource(
+    const Poco::Util::AbstractConfiguration& config) {
+  api::SettingsAccess access;
+  access.roles = [this](const std::string& person) { return rolesOf(person); };
+  access.store = [this]() -> SiteStore& { return store_.store(); };
+  access.owners = owners_;
+  access.smsDriver = configString(config, "sms.driver");
+  access.syncConfigured = !configString(config, "sync.broker").empty();
+  if (policy_ != nullptr) {
+    PolicySubsystem* policy = policy_;
+    const std::string breaker = "BRK-CONN-" + access.smsDriver;
+    access.smsConnection = [policy, breaker]() -> json::Value {
+      for (const policy::BreakerView& b : policy->breakers().list()) {
+        if (b.id == breaker) return b.toJson();
+      }
+      return json::Value();
+    };
+  }
+  // Ids only: the files are read again on each request so the page shows what is on the box now.
+  const auto idsOf = [](const std::string& file, const std::string& key, const std::string& what) {
+    return [file, key, what]() -> Result<std::vector<std::string>> {
+      auto tokens = drivers::BearerTokens::load(file, key, what);
+      if (!tokens) return tokens.error();
+      return tokens->ids();
+    };
+  };
+  if (!configString(config, "terminal.listen").empty()) {
+    access.terminalIds =
+        idsOf(configString(config, "terminal.tokens_file"), "terminal.tokens_file", "terminal");
+  }
+  if (!configString(config, "api.listen").empty()) {
+    access.apiTokenPeople =
+        idsOf(configString(config, "api.tokens_file"), "api.tokens_file", "person");
+  }
+  return std::make_shared<api::SettingsResource>(std::move(access));
 }
 
 std::shared_ptr<api::ApiResource> ApiSubsystem::offersResource() {

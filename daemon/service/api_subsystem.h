@@ -21,6 +21,7 @@
 #pragma once
 
 #include <Poco/Logger.h>
+#include <Poco/Util/AbstractConfiguration.h>
 
 #include <chrono>
 #include <cstddef>
@@ -105,6 +106,8 @@ class ApiSubsystem final : public ServiceSubsystem {
   std::shared_ptr<api::ApiResource> calloutsResource();
   std::shared_ptr<api::ApiResource> peopleResource(std::chrono::minutes noShowGrace);
   std::shared_ptr<api::ApiResource> safetyResource();
+  std::shared_ptr<api::ApiResource> settingsResource(
+      const Poco::Util::AbstractConfiguration& config);
   // Engine thread: the person's roles for the kill switch and the owner's controls; nullopt when
   // the person is not on the site.
   Result<std::optional<policy::PanelRoles>> rolesOf(const std::string& person);

@@ -7,6 +7,7 @@ import { Callouts } from "./callouts.js";
 import { Policy } from "./policy.js";
 import { People } from "./people.js";
 import { Safety } from "./safety.js";
+import { Settings } from "./settings.js";
 
 function notBuilt(title) {
   return () => html`<p class="note">The ${title} page is not built yet.</p>`;
@@ -21,5 +22,5 @@ export const pages = {
   "/safety": { title: "Safety", component: Safety },
   "/policy": { title: "Policy", component: Policy },
   "/audit": { title: "Audit", component: notBuilt("Audit") },
-  "/settings": { title: "Settings", component: notBuilt("Settings") },
+  "/settings": { title: "Settings", component: Settings },
 };

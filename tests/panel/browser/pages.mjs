@@ -51,5 +51,6 @@ export const pages = [
   { path: "/policy", title: "Policy", name: "policy",
     check: showsSections("Kill switch", "Breakers", "What the box may do alone", "For a person") },
   { path: "/audit", title: "Audit", name: "audit", check: notBuiltYet },
-  { path: "/settings", title: "Settings", name: "settings", check: notBuiltYet },
+  { path: "/settings", title: "Settings", name: "settings",
+    check: showsSections("Texts", "Cloud sync", "Time-clock terminals", "API tokens", "Panel accounts") },
 ];
