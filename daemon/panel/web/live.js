@@ -35,7 +35,20 @@ function ensureStream() {
   };
 }
 
-// Ends the stream (signing out).
+// A page left for another keeps no stream open: a browser that keeps left pages (the back-forward
+// cache) would otherwise hold one of its few connections to the box per page visited, until a
+// new page cannot load. Coming back to such a page opens the stream again and refetches.
+if (typeof window !== "undefined") {
+  window.addEventListener("pagehide", () => stopLive());
+  window.addEventListener("pageshow", (e) => {
+    if (e.persisted && listeners.size > 0) {
+      ensureStream();
+      notify();
+    }
+  });
+}
+
+// Ends the stream (signing out, leaving the page).
 export function stopLive() {
   if (source) source.close();
   source = null;
