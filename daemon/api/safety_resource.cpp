@@ -5,6 +5,7 @@
 
 #include "base/timestamp.h"
 #include "daemon/api/approval_json.h"
+#include "daemon/api/callout_json.h"
 #include "sms/mailbox/message_checks.h"
 
 namespace atoms::api {
@@ -85,6 +86,50 @@ constexpr std::string_view kIncidentSelect =
     "SELECT id, opened_at, reporter, person_id, category, state, rounds, next_alert_at,"
     " recipients, acknowledged_by, acknowledged_at FROM safety_incident";
 
+Result<json::Value> checklistsJson(Database& db, const std::vector<ChecklistToday>& lists,
+                                   TimePoint now, const PeopleNames& names) {
+  json::Array out;
+  for (const ChecklistToday& c : lists) {
+    auto stmt = db.cached(
+        "SELECT at, person_id, temperature_tenths_f, in_range FROM checklist_entry"
+        " WHERE checklist_id = ? AND local_day = ? ORDER BY at LIMIT 1");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, c.id).bind(2, c.day);
+    auto row = stmt->step();
+    if (!row) return row.error();
+    json::Value done;
+    if (*row) {
+      Statement& r = *stmt;
+      done = json::Object{
+          {"at", optionalTime(r, 0)},
+          {"by", personRef(names, r.columnText(1))},
+          {"readingTenthsF", r.columnIsNull(2) ? json::Value() : json::Value(r.columnInt64(2))},
+          {"inRange", r.columnIsNull(3) ? json::Value() : json::Value(r.columnInt64(3) != 0)}};
+    }
+    std::string state = "upcoming";
+    if (!done.isNull()) {
+      state = "done";
+    } else if (now >= c.overdueAt) {
+      state = "overdue";
+    } else if (now >= c.dueAt) {
+      state = "due";
+    }
+    json::Value owner =
+        c.ownerPerson.empty()
+            ? json::Value(json::Object{{"station", c.ownerStation}})
+            : json::Value(json::Object{{"person", personRef(names, c.ownerPerson)}});
+    out.push_back(json::Object{{"id", c.id},
+                               {"name", c.name},
+                               {"dueAt", formatTimestamp(c.dueAt)},
+                               {"overdueAt", formatTimestamp(c.overdueAt)},
+                               {"owner", std::move(owner)},
+                               {"temperature", c.temperature},
+                               {"state", std::move(state)},
+                               {"done", std::move(done)}});
+  }
+  return json::Value(std::move(out));
+}
+
 }  // namespace
 
 std::vector<std::string> SafetyResource::methods(std::string_view path) const {
@@ -129,8 +174,20 @@ ApiAnswer SafetyResource::handle(const ApiRequest& request) {
       !s) {
     return apiStoreFailed("read the safety incidents", s.error());
   }
-  return apiOk(
-      json::Object{{"now", formatTimestamp(access_.now())}, {"incidents", std::move(incidents)}});
+  const TimePoint now = access_.now();
+  json::Value checklists;
+  const std::optional<std::vector<ChecklistToday>> due =
+      access_.checklists ? access_.checklists(now) : std::nullopt;
+  if (due) {
+    auto names = peopleNames(db);
+    if (!names) return apiStoreFailed("read the site", names.error());
+    auto lists = checklistsJson(db, *due, now, *names);
+    if (!lists) return apiStoreFailed("read the checklists", lists.error());
+    checklists = std::move(*lists);
+  }
+  return apiOk(json::Object{{"now", formatTimestamp(now)},
+                            {"incidents", std::move(incidents)},
+                            {"checklists", std::move(checklists)}});
 }
 
 ApiAnswer SafetyResource::acknowledge(const ApiRequest& request, std::int64_t incident) {

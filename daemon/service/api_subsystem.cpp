@@ -31,6 +31,7 @@
 #include "domain/callout/shadow_judge.h"
 #include "domain/site/site_repository.h"
 #include "drivers/http/bearer_tokens.h"
+#include "sms/conversation/checklist_desk.h"
 #include "sms/conversation/offers_pause.h"
 #include "sms/conversation/safety_desk.h"
 #include "sms/mailbox/message_checks.h"
@@ -295,6 +296,17 @@ std::shared_ptr<api::ApiResource> ApiSubsystem::safetyResource() {
   };
   access.db = [this]() -> Database& { return store_.store().db(); };
   access.now = [this] { return engine_.clock().now(); };
+  // Read when asked: the SMS layer's processor (and its desks) may be made after this resource.
+  access.checklists = [this](TimePoint now) -> std::optional<std::vector<api::ChecklistToday>> {
+    if (!active_ || checklists_ == nullptr) return std::nullopt;
+    std::vector<api::ChecklistToday> out;
+    for (const auto& due : checklists_->dueToday(now)) {
+      const sms::conversation::Checklist& c = *due.list;
+      out.push_back(api::ChecklistToday{c.id, c.name, due.day, due.dueAt, due.overdueAt,
+                                        c.ownerPerson, c.ownerStation, c.temperature});
+    }
+    return out;
+  };
   access.acknowledge = [this](
                            const std::string& person,
                            std::int64_t incident) -> Result<std::optional<api::SafetyAckOutcome>> {

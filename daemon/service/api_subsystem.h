@@ -50,6 +50,7 @@ namespace callout {
 class ApprovalBook;
 }  // namespace callout
 namespace sms::conversation {
+class ChecklistDesk;
 class SafetyDesk;
 }  // namespace sms::conversation
 
@@ -69,9 +70,13 @@ class ApiSubsystem final : public ServiceSubsystem {
   // engine thread; it must stay valid until stop() returns. nullptr (the default): none.
   void setApprovals(callout::ApprovalBook* book) { book_ = book; }
   // Before start(): the SMS layer's safety desk (ConversationProcessor::safety()), for the
-  // panel's ACK at /v1/safety/incidents/{id}/ack; the same lifetime as the book. nullptr: the ACK
-  // answers 503 (the incidents are still listed).
-  void setSafety(sms::conversation::SafetyDesk* desk) { safety_ = desk; }
+  // panel's ACK at /v1/safety/incidents/{id}/ack, and its checklists (may be null), for today's
+  // checklists at /v1/safety; the same lifetime as the book. nullptr: the ACK answers 503 (the
+  // incidents are still listed).
+  void setSafety(sms::conversation::SafetyDesk* desk, sms::conversation::ChecklistDesk* lists) {
+    safety_ = desk;
+    checklists_ = lists;
+  }
   // Before start(): the policy service, for the kill switch at /v1/killswitch (set by the people
   // of policy.owners and the managers of record, panel_kill_switch.h) and the owner's controls at
   // /v1/trust and /v1/breakers (policy_resource.h), HUMAN_ONLY packets and people's requests at
@@ -117,6 +122,7 @@ class ApiSubsystem final : public ServiceSubsystem {
   EngineSubsystem& engine_;
   callout::ApprovalBook* book_ = nullptr;
   sms::conversation::SafetyDesk* safety_ = nullptr;
+  sms::conversation::ChecklistDesk* checklists_ = nullptr;
   PolicySubsystem* policy_ = nullptr;
   drivers::ReadinessCheck readiness_;
   std::vector<std::string> owners_;  // policy.owners, read at start

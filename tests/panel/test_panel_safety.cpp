@@ -2,9 +2,11 @@
 // wiring with the SMS layer running (the simulated driver): the incidents as a lead sees them,
 // and an ACK from the panel by a lead who was not texted, through the SMS desk's own path: the
 // incident closes, the reporter and the person alerted are texted who is on it, and it is audited
-// as coming from the panel. A bad body or a second ACK changes nothing.
+// as coming from the panel. A bad body or a second ACK changes nothing. Today's checklists with
+// their state.
 #include <boost/test/unit_test.hpp>
 #include <chrono>
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -103,6 +105,46 @@ BOOST_AUTO_TEST_CASE(withoutTheSmsDeskTheAckIsRefusedAndTheIncidentStaysOpen) {
   BOOST_TEST(refused.body.find("ACK 7") != std::string::npos, refused.body);
   BOOST_TEST(incident(box.okJson(box.call("GET", "/api/v1/safety", maya))).at("state").asString() ==
              "open");
+}
+
+// The box's clock starts at 1970-01-01T00:00Z: 16:00 on 31 December in the site's Los Angeles.
+BOOST_AUTO_TEST_CASE(todaysChecklistsShowWhatIsDoneLateAndLaterToday) {
+  atoms::testing::TempDir files;
+  const std::string book = files.file("checklists.json");
+  {
+    std::ofstream out(book);
+    out << R"({"version": 1, "checklists": [
+      {"id": "opening", "name": "Opening checklist", "due": "10:00", "graceMinutes": 30,
+       "owner": {"person": "p-leo"}},
+      {"id": "walk-in", "name": "Walk-in cooler temperature", "due": "15:00", "graceMinutes": 30,
+       "owner": {"person": "p-leo"}, "temperature": {"unit": "F", "min": 33, "max": 41}},
+      {"id": "closing", "name": "Closing checklist", "due": "23:00", "graceMinutes": 30,
+       "owner": {"station": "lead"}}]})";
+  }
+  PanelBox box(std::map<std::string, std::string>{{"sms.driver", "simulated"},
+                                                  {"sms.checklists.file", book}});
+  auto logged = callOnWriter(box.services->engine().engine(), [&] {
+    return box.services->store().store().db().exec(
+        "INSERT INTO checklist_entry(checklist_id, local_day, at, by_phone, person_id, channel,"
+        " temperature_tenths_f, in_range) VALUES('walk-in', '1969-12-31', -3000000,"
+        " '+14155550103', 'p-leo', 'sms', 380, 1)");
+  });
+  BOOST_TEST_REQUIRE(logged.has_value());
+  BOOST_TEST_REQUIRE(logged->ok(), logged->message());
+  const json::Value page = box.okJson(box.call("GET", "/api/v1/safety", box.signIn("p-leo")));
+  const json::Array& lists = page.asObject().at("checklists").asArray();
+  BOOST_TEST_REQUIRE(lists.size() == 3u);
+  const json::Object& opening = lists[0].asObject();
+  BOOST_TEST(opening.at("id").asString() == "opening");
+  BOOST_TEST(opening.at("state").asString() == "overdue");
+  BOOST_TEST(opening.at("dueAt").asString() == "1969-12-31T18:00:00.000Z");
+  const json::Object& walkIn = lists[1].asObject();
+  BOOST_TEST(walkIn.at("state").asString() == "done");
+  BOOST_TEST(walkIn.at("done").asObject().at("by").asObject().at("name").asString() == "Leo Park");
+  BOOST_TEST(walkIn.at("done").asObject().at("readingTenthsF").asInt() == 380);
+  const json::Object& closing = lists[2].asObject();
+  BOOST_TEST(closing.at("state").asString() == "upcoming");
+  BOOST_TEST(closing.at("owner").asObject().at("station").asString() == "lead");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,8 @@
 // Safety (docs/panel.md, "Safety"): incidents reported by text, the open ones first, each with
 // who reported it, the kind of danger, when, the reminder rounds and who was alerted. An owner,
 // a manager or a shift lead acknowledges one here, as "ACK <id>" by text would: the person who
-// reported it and the people alerted are told who is on it.
+// reported it and the people alerted are told who is on it. Then today's checklists with their due
+// times and whether they are done.
 import { useState } from "./vendor/hooks.module.js";
 import { html, when, name, Badge, Alert, Loading } from "./ui.js";
 import { useLive } from "./live.js";
@@ -59,6 +60,40 @@ function Incident({ i, who, onDone }) {
     </article>`;
 }
 
+const checklistWords = {
+  done: ["done", "ok"],
+  overdue: ["late", "danger"],
+  due: ["due now", "warn"],
+  upcoming: ["later today", "info"],
+};
+
+function reading(done) {
+  if (done.readingTenthsF === null) return "";
+  const text = `${(done.readingTenthsF / 10).toFixed(1).replace(/\.0$/, "")}°F`;
+  return done.inRange === false ? `, ${text}: outside the safe range` : `, ${text}`;
+}
+
+function Checklists({ lists }) {
+  if (lists === null) {
+    return html`<p class="note">This site has no checklists with due times (sms.checklists.file).</p>`;
+  }
+  if (lists.length === 0) return html`<p class="note">No checklists due today.</p>`;
+  return html`
+    <ul class="rows">
+      ${lists.map((c) => {
+        const [words, kind] = checklistWords[c.state] || [c.state, "muted"];
+        const owner = c.owner.person ? name(c.owner.person) : `whoever is on ${c.owner.station}`;
+        return html`
+          <li key=${c.id}>
+            <strong>${c.name}</strong> <${Badge} kind=${kind} text=${words} />
+            <br /><span class="note">
+              due ${when(c.dueAt)}, ${owner}${c.done ? `; done ${when(c.done.at)} by ${name(c.done.by)}${reading(c.done)}` : ""}
+            </span>
+          </li>`;
+      })}
+    </ul>`;
+}
+
 export function Safety({ who }) {
   const live = useLive("/v1/safety");
   const [message, setMessage] = useState("");
@@ -84,7 +119,7 @@ export function Safety({ who }) {
         : recent.map((i) => html`<${Incident} key=${i.id} i=${i} who=${who} onDone=${done} />`)}
     </section>
     <section aria-labelledby="check-h">
-      <h2 id="check-h">Checklists</h2>
-      <p class="note">Checklists with due times are not on the panel yet: people complete them by text (DONE opening, TEMP walk-in 38F), and the box reminds them when one is late.</p>
+      <h2 id="check-h">Checklists today</h2>
+      <${Checklists} lists=${live.body.checklists} />
     </section>`;
 }

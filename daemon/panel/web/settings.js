@@ -15,7 +15,7 @@ const driverWords = {
 function Connection({ breaker }) {
   if (!breaker) return null;
   const ok = breaker.state === "closed";
-  return html` <${Badge} kind=${ok ? "ok" : "danger"} text=${ok ? "connected" : `connection ${breaker.state.replace("_", " ")}`} />`;
+  return html` <${Badge} kind=${ok ? "ok" : "danger"} text=${ok ? "connection working" : `connection ${breaker.state.replace("_", " ")}`} />`;
 }
 
 export function Settings() {
@@ -30,8 +30,9 @@ export function Settings() {
     <section aria-labelledby="sync-h">
       <h2 id="sync-h">Cloud sync</h2>
       <p>
-        ${s.sync.brokerConfigured ? "Set up." : "Not set up: the box keeps everything on site."}
-        ${" "}${s.sync.backlog === 0 ? "Everything is confirmed by the cloud." : `${s.sync.backlog} of ${s.sync.logSize} entries not yet confirmed by the cloud.`}
+        ${s.sync.brokerConfigured
+          ? `Set up. ${s.sync.backlog === 0 ? "The cloud has confirmed everything." : `${s.sync.backlog} of ${s.sync.logSize} entries not yet confirmed by the cloud.`}`
+          : `Not set up: the box keeps its ${s.sync.logSize} log entries on site only.`}
       </p>
     </section>
     <section aria-labelledby="term-h">
@@ -58,7 +59,7 @@ export function Settings() {
         : html`<ul class="rows">
             ${s.panelAccounts.map((a) => html`
               <li key=${a.person.id}>
-                <strong>${name(a.person)}</strong> ${a.role ? html`<span class="note">${a.role}</span>` : ""}
+                <strong>${name(a.person)}</strong> ${a.role ? html`<span class="note">${a.role}</span> ` : ""}
                 <${Badge} kind=${a.state === "active" ? "ok" : "muted"} text=${a.state} />
                 <span class="note">${a.lastSignInAt ? ` signed in ${when(a.lastSignInAt)}` : " not signed in now"}</span>
               </li>`)}

@@ -47,7 +47,7 @@ export const pages = [
   { path: "/schedule", title: "Schedule", name: "schedule", check: notBuiltYet },
   { path: "/people", title: "People", name: "people", check: peopleCards },
   { path: "/safety", title: "Safety", name: "safety",
-    check: showsSections("Open", "Handled recently", "Checklists") },
+    check: showsSections("Open", "Handled recently", "Checklists today") },
   { path: "/policy", title: "Policy", name: "policy",
     check: showsSections("Kill switch", "Breakers", "What the box may do alone", "For a person") },
   { path: "/audit", title: "Audit", name: "audit", check: notBuiltYet },
