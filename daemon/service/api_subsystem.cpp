@@ -7,15 +7,20 @@
 #include "daemon/api/approvals_resource.h"
 #include "daemon/api/approvals_server.h"
 #include "daemon/api/audit_resource.h"
+#include "daemon/api/callout_json.h"
 #include "daemon/api/callouts_resource.h"
 #include "daemon/api/killswitch_resource.h"
 #include "daemon/api/offers_resource.h"
 #include "daemon/api/packets_resource.h"
+#include "daemon/api/people_resource.h"
 #include "daemon/api/policy_resource.h"
+#include "daemon/api/safety_resource.h"
+#include "daemon/api/settings_resource.h"
 #include "daemon/api/shadow_resource.h"
 #include "daemon/api/today_resource.h"
 #include "daemon/engine/engine.h"
 #include "daemon/log/log.h"
+#include "daemon/panel/panel_roles.h"
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/listen_address.h"
@@ -27,7 +32,9 @@
 #include "domain/callout/shadow_judge.h"
 #include "domain/site/site_repository.h"
 #include "drivers/http/bearer_tokens.h"
+#include "sms/conversation/checklist_desk.h"
 #include "sms/conversation/offers_pause.h"
+#include "sms/conversation/safety_desk.h"
 #include "sms/mailbox/message_checks.h"
 
 namespace atoms {
@@ -52,6 +59,10 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
       std::chrono::minutes(configInteger(app.config(), "callout.no_show_grace_minutes"))));
   resources.push_back(calloutsResource());
   resources.push_back(auditResource());
+  resources.push_back(peopleResource(
+      std::chrono::minutes(configInteger(app.config(), "callout.no_show_grace_minutes"))));
+  resources.push_back(safetyResource());
+  resources.push_back(settingsResource(app.config()));
   if (policy_ != nullptr) {
     resources.push_back(killSwitchResource());
     resources.push_back(policyResource());
@@ -271,6 +282,103 @@ std::shared_ptr<api::ApiResource> ApiSubsystem::calloutsResource() {
   access.roles = [this](const std::string& person) { return rolesOf(person); };
   access.store = [this]() -> SiteStore& { return store_.store(); };
   return std::make_shared<api::CalloutsResource>(std::move(access));
+}
+
+std::shared_ptr<api::ApiResource> ApiSubsystem::peopleResource(std::chrono::minutes noShowGrace) {
+  api::PeopleAccess access;
+  access.roles = [this](const std::string& person) { return rolesOf(person); };
+  access.db = [this]() -> Database& { return store_.store().db(); };
+  access.now = [this] { return engine_.clock().now(); };
+  access.owners = owners_;
+  access.noShowGrace = noShowGrace;
+  return std::make_shared<api::PeopleResource>(std::move(access));
+}
+
+std::shared_ptr<api::ApiResource> ApiSubsystem::safetyResource() {
+  api::SafetyAccess access;
+  access.roles = [this](const std::string& person) { return rolesOf(person); };
+  access.lead = [this](const std::string& person) -> Result<bool> {
+    auto role = panel::storedPanelRole(store_.store().db(), owners_, person);
+    if (!role) return role.error();
+    return role->has_value();
+  };
+  access.db = [this]() -> Database& { return store_.store().db(); };
+  access.now = [this] { return engine_.clock().now(); };
+  // Read when asked: the SMS layer's processor (and its desks) may be made after this resource.
+  access.checklists = [this](TimePoint now) -> std::optional<std::vector<api::ChecklistToday>> {
+    if (!active_ || checklists_ == nullptr) return std::nullopt;
+    std::vector<api::ChecklistToday> out;
+    for (const auto& due : checklists_->dueToday(now)) {
+      const sms::conversation::Checklist& c = *due.list;
+      out.push_back(api::ChecklistToday{c.id, c.name, due.day, due.dueAt, due.overdueAt,
+                                        c.ownerPerson, c.ownerStation, c.temperature});
+    }
+    return out;
+  };
+  access.acknowledge = [this](
+                           const std::string& person,
+                           std::int64_t incident) -> Result<std::optional<api::SafetyAckOutcome>> {
+    if (!active_ || safety_ == nullptr) return std::optional<api::SafetyAckOutcome>();
+    SiteStore& store = store_.store();
+    auto standing = site::personStanding(store.db(), person);
+    if (!standing) return standing.error();
+    auto names = api::peopleNames(store.db());
+    if (!names) return names.error();
+    sms::conversation::Contact by;
+    by.personId = person;
+    by.phone = standing->phone;
+    if (auto it = names->find(person); it != names->end()) by.name = it->second;
+    auto batch = store.log().begin();
+    if (!batch) return batch.error();
+    auto answer = safety_->acknowledgeFromPanel(store, *batch, by, incident, engine_.clock().now());
+    if (!answer) return answer.error();
+    if (answer->outcome == "safety_ack_unknown")
+      return std::optional(api::SafetyAckOutcome::kUnknown);
+    if (answer->outcome == "safety_ack_closed")
+      return std::optional(api::SafetyAckOutcome::kClosed);
+    if (auto committed = batch->commit(); !committed) return committed.error();
+    logInfo(logger_, "a safety alert was acknowledged on the panel",
+            {{"incident", incident}, {"person", person}});
+    return std::optional(api::SafetyAckOutcome::kAcknowledged);
+  };
+  return std::make_shared<api::SafetyResource>(std::move(access));
+}
+
+std::shared_ptr<api::ApiResource> ApiSubsystem::settingsResource(
+    const Poco::Util::AbstractConfiguration& config) {
+  api::SettingsAccess access;
+  access.roles = [this](const std::string& person) { return rolesOf(person); };
+  access.store = [this]() -> SiteStore& { return store_.store(); };
+  access.owners = owners_;
+  access.smsDriver = configString(config, "sms.driver");
+  access.syncConfigured = !configString(config, "sync.broker").empty();
+  if (policy_ != nullptr) {
+    PolicySubsystem* policy = policy_;
+    const std::string breaker = "BRK-CONN-" + access.smsDriver;
+    access.smsConnection = [policy, breaker]() -> json::Value {
+      for (const policy::BreakerView& b : policy->breakers().list()) {
+        if (b.id == breaker) return b.toJson();
+      }
+      return json::Value();
+    };
+  }
+  // Ids only: the files are read again on each request so the page shows what is on the box now.
+  const auto idsOf = [](const std::string& file, const std::string& key, const std::string& what) {
+    return [file, key, what]() -> Result<std::vector<std::string>> {
+      auto tokens = drivers::BearerTokens::load(file, key, what);
+      if (!tokens) return tokens.error();
+      return tokens->ids();
+    };
+  };
+  if (!configString(config, "terminal.listen").empty()) {
+    access.terminalIds =
+        idsOf(configString(config, "terminal.tokens_file"), "terminal.tokens_file", "terminal");
+  }
+  if (!configString(config, "api.listen").empty()) {
+    access.apiTokenPeople =
+        idsOf(configString(config, "api.tokens_file"), "api.tokens_file", "person");
+  }
+  return std::make_shared<api::SettingsResource>(std::move(access));
 }
 
 std::shared_ptr<api::ApiResource> ApiSubsystem::offersResource() {

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <Poco/Logger.h>
+#include <Poco/Util/AbstractConfiguration.h>
 
 #include <chrono>
 #include <cstddef>
@@ -48,6 +49,10 @@ struct RefusedApiRequest;
 namespace callout {
 class ApprovalBook;
 }  // namespace callout
+namespace sms::conversation {
+class ChecklistDesk;
+class SafetyDesk;
+}  // namespace sms::conversation
 
 // Where api.listen = "8480" (a bare port) listens (parseListenAddress, listen_address.h).
 inline constexpr char kApiBareHost[] = "127.0.0.1";
@@ -64,6 +69,14 @@ class ApiSubsystem final : public ServiceSubsystem {
   // Before start(): the call-out desk's approvals (ConversationProcessor::approvals()), used on the
   // engine thread; it must stay valid until stop() returns. nullptr (the default): none.
   void setApprovals(callout::ApprovalBook* book) { book_ = book; }
+  // Before start(): the SMS layer's safety desk (ConversationProcessor::safety()), for the
+  // panel's ACK at /v1/safety/incidents/{id}/ack, and its checklists (may be null), for today's
+  // checklists at /v1/safety; the same lifetime as the book. nullptr: the ACK answers 503 (the
+  // incidents are still listed).
+  void setSafety(sms::conversation::SafetyDesk* desk, sms::conversation::ChecklistDesk* lists) {
+    safety_ = desk;
+    checklists_ = lists;
+  }
   // Before start(): the policy service, for the kill switch at /v1/killswitch (set by the people
   // of policy.owners and the managers of record, panel_kill_switch.h) and the owner's controls at
   // /v1/trust and /v1/breakers (policy_resource.h), HUMAN_ONLY packets and people's requests at
@@ -97,6 +110,10 @@ class ApiSubsystem final : public ServiceSubsystem {
   std::shared_ptr<api::ApiResource> todayResource(std::chrono::minutes noShowGrace);
   std::shared_ptr<api::ApiResource> calloutsResource();
   std::shared_ptr<api::ApiResource> auditResource();
+  std::shared_ptr<api::ApiResource> peopleResource(std::chrono::minutes noShowGrace);
+  std::shared_ptr<api::ApiResource> safetyResource();
+  std::shared_ptr<api::ApiResource> settingsResource(
+      const Poco::Util::AbstractConfiguration& config);
   // Engine thread: the person's roles for the kill switch and the owner's controls; nullopt when
   // the person is not on the site.
   Result<std::optional<policy::PanelRoles>> rolesOf(const std::string& person);
@@ -105,6 +122,8 @@ class ApiSubsystem final : public ServiceSubsystem {
   StoreSubsystem& store_;
   EngineSubsystem& engine_;
   callout::ApprovalBook* book_ = nullptr;
+  sms::conversation::SafetyDesk* safety_ = nullptr;
+  sms::conversation::ChecklistDesk* checklists_ = nullptr;
   PolicySubsystem* policy_ = nullptr;
   drivers::ReadinessCheck readiness_;
   std::vector<std::string> owners_;  // policy.owners, read at start

@@ -37,6 +37,7 @@ EdgeServices::EdgeServices(Poco::Util::Application& app, Clock& clock)
           return nullptr;
         }
         api_->setApprovals((*processor)->approvals());  // the API stops before SMS does
+        api_->setSafety((*processor)->safety(), (*processor)->checklists());
         return std::move(*processor);
       });
   terminal_ = &add<TerminalSubsystem>(Poco::Logger::get("terminal"), *store_, *engine_);

@@ -89,6 +89,10 @@ class ConversationProcessor final : public InboundProcessor {
   // Its approvals, for the approvals API (engine thread only; a decision sets the call-out timer
   // again); nullptr when call-outs are off.
   callout::ApprovalBook* approvals() { return approvals_.get(); }
+  // The safety desk, for the panel's ACK (engine thread only).
+  sms::conversation::SafetyDesk* safety() { return safety_.get(); }
+  // The checklists' desk, for the panel's Safety page; nullptr without checklists.
+  sms::conversation::ChecklistDesk* checklists() { return checklists_.get(); }
 
  private:
   ConversationProcessor(Engine& engine, Poco::Logger& logger,

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -148,6 +149,14 @@ std::optional<std::string> BearerTokens::lookup(std::string_view token) const {
   }
   if (match == nullptr) return std::nullopt;
   return match->id;
+}
+
+std::vector<std::string> BearerTokens::ids() const {
+  std::vector<std::string> out;
+  for (const Entry& e : entries_) {
+    if (std::find(out.begin(), out.end(), e.id) == out.end()) out.push_back(e.id);
+  }
+  return out;
 }
 
 }  // namespace atoms::drivers

@@ -54,6 +54,8 @@ class BearerTokens {
   std::optional<std::string> lookup(std::string_view token) const;
 
   std::size_t size() const { return entries_.size(); }
+  // The ids, each once, in the file's order (never a hash).
+  std::vector<std::string> ids() const;
 
   // The hex SHA-256 of a token, as the file stores it (for tools and tests).
   static std::string hashHex(std::string_view token);

@@ -132,6 +132,18 @@ std::vector<ChecklistDesk::Due> ChecklistDesk::dueAround(TimePoint now) const {
   return out;
 }
 
+std::vector<ChecklistDesk::DueToday> ChecklistDesk::dueToday(TimePoint now) const {
+  const std::string today = outreach_.localDay(now);
+  std::vector<DueToday> out;
+  for (const Due& due : dueAround(now)) {
+    if (due.day != today) continue;
+    out.push_back(DueToday{due.list, due.day, due.at, due.stageAt(ChecklistStage::kOwner)});
+  }
+  std::sort(out.begin(), out.end(),
+            [](const DueToday& a, const DueToday& b) { return a.dueAt < b.dueAt; });
+  return out;
+}
+
 Result<int> ChecklistDesk::alertOverdue(TimePoint now) {
   int sent = 0;
   Status status = store_.run([&](SiteStore& store) -> Status {

@@ -54,6 +54,16 @@ class ChecklistDesk {
 
   const ChecklistBook& book() const { return book_; }
 
+  // Each checklist's due time on the site's day at `now` (the panel's Safety page): the site local
+  // day (YYYY-MM-DD), when it is due and when it becomes overdue (due + grace). Pure.
+  struct DueToday {
+    const Checklist* list = nullptr;
+    std::string day;
+    TimePoint dueAt{};
+    TimePoint overdueAt{};
+  };
+  std::vector<DueToday> dueToday(TimePoint now) const;
+
   Result<ChecklistAnswer> handleIn(SiteStore& store, AuditLog::Batch& batch,
                                    const mailbox::InboxRow& message,
                                    const std::optional<Contact>& sender,

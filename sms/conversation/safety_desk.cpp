@@ -277,16 +277,29 @@ Result<SafetyAnswer> SafetyDesk::acknowledgeIn(SiteStore& store, AuditLog::Batch
                         MessageClass::kThreadReply};
   }
   const std::string by = sender && !sender->name.empty() ? sender->name : message.from;
+  AckBy who{message.from, by,       sender ? sender->personId : std::string(),
+            "sms",        "engine", "inbox-" + std::to_string(message.id)};
+  if (Status s = closeIn(store, batch, incident, who, context, now); !s) return s.error();
+  return SafetyAnswer{"safety_acknowledged", id, safetyAcknowledgedText(id, r.size() > 1)};
+}
+
+Status SafetyDesk::closeIn(SiteStore& store, AuditLog::Batch& batch, Incident& incident,
+                           const AckBy& who, const ReplyContext& context, TimePoint now) {
+  const std::int64_t id = incident.id;
+  const auto& r = incident.recipients;
+  const bool alerted = std::find(r.begin(), r.end(), who.phone) != r.end();
   incident.open = false;
   incident.nextAlertAt.reset();
-  incident.acknowledgedBy = message.from;
-  if (Status s = save(store.db(), incident, now); !s) return s.error();
+  incident.acknowledgedBy = who.phone;
+  if (Status s = save(store.db(), incident, now); !s) return s;
   const auto afterMs =
       std::chrono::duration_cast<std::chrono::milliseconds>(now - incident.openedAt).count();
-  if (Status s = batch.record(now, "safety.acknowledge", "engine",
+  if (Status s = batch.record(now, "safety.acknowledge", who.actor,
                               {{"incident", id},
-                               {"by", mailbox::maskNumber(message.from)},
-                               {"person", sender ? sender->personId : std::string()},
+                               {"by", mailbox::maskNumber(who.phone)},
+                               {"person", who.personId},
+                               {"via", who.via},
+                               {"alerted", alerted},
                                {"afterMs", static_cast<std::int64_t>(afterMs)},
                                {"rounds", incident.rounds}});
       !s) {
@@ -301,9 +314,9 @@ Result<SafetyAnswer> SafetyDesk::acknowledgeIn(SiteStore& store, AuditLog::Batch
       reporterContext.language = *language;
     }
   }
-  notices.emplace_back(incident.reporter, safetyHandledForReporterText(reporterContext, by));
+  notices.emplace_back(incident.reporter, safetyHandledForReporterText(reporterContext, who.name));
   for (const std::string& phone : r) {
-    if (phone != message.from) notices.emplace_back(phone, safetyHandledByOtherText(id, by));
+    if (phone != who.phone) notices.emplace_back(phone, safetyHandledByOtherText(id, who.name));
   }
   for (std::size_t k = 0; k < notices.size(); ++k) {
     OutreachRequest request;
@@ -313,11 +326,27 @@ Result<SafetyAnswer> SafetyDesk::acknowledgeIn(SiteStore& store, AuditLog::Batch
     request.urgent = true;
     request.body = notices[k].second;
     request.ref = "safety:" + std::to_string(id);
-    request.sources = {{"message", "inbox-" + std::to_string(message.id),
+    request.sources = {{who.via == "sms" ? "message" : "decision", who.source,
                         "the acknowledgement of a safety alert"}};
     if (auto sent = outreach_.sendIn(store, batch, request); !sent) return sent.error();
   }
-  return SafetyAnswer{"safety_acknowledged", id, safetyAcknowledgedText(id, r.size() > 1)};
+  return Status::success();
+}
+
+Result<SafetyAnswer> SafetyDesk::acknowledgeFromPanel(SiteStore& store, AuditLog::Batch& batch,
+                                                      const Contact& by, std::int64_t id,
+                                                      TimePoint now) {
+  auto found = select(store.db(), "WHERE id = ?", [&](Statement& s) { s.bind(1, id); });
+  if (!found) return found.error();
+  if (found->empty()) return SafetyAnswer{"safety_ack_unknown", id, "", MessageClass::kThreadReply};
+  if (!found->front().open) {
+    return SafetyAnswer{"safety_ack_closed", id, "", MessageClass::kThreadReply};
+  }
+  Incident incident = std::move(found->front());
+  const std::string name = by.name.empty() ? by.personId : by.name;
+  AckBy who{by.phone, name, by.personId, "panel", "panel:" + by.personId, "panel:" + by.personId};
+  if (Status s = closeIn(store, batch, incident, who, ReplyContext{}, now); !s) return s.error();
+  return SafetyAnswer{"safety_acknowledged", id, ""};
 }
 
 Result<int> SafetyDesk::realertDue(TimePoint now) {

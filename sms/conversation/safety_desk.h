@@ -12,6 +12,9 @@
 //   of them every `realertEvery` (the daemon's timer calls it at nextRealert()).
 // - acknowledgeIn(): "ACK <id>" from one of them closes it ("safety.acknowledge"), tells the
 //   reporter and the others who is on it; from anyone else it changes nothing and says so.
+// - acknowledgeFromPanel(): the same closing, audit ("safety.acknowledge", via "panel", whether
+//   the person was alerted) and notices for a person of the site acknowledging on the panel,
+//   alerted or not; who may is the caller's decision (daemon/api/safety_resource.h).
 //
 // Nothing here quotes the reporter's words to anyone or into the audit log: the alert names the
 // kind of danger in general words and gives the reporter's number to call.
@@ -45,7 +48,8 @@ std::optional<std::int64_t> parseSafetyAck(std::string_view text);
 // What the desk did with one inbound message, for the conversation's audit entry and its reply.
 struct SafetyAnswer {
   std::string outcome;  // "safety_reported", "safety_still_open", "safety_acknowledged",
-                        // "safety_ack_unknown", "safety_ack_not_yours"
+                        // "safety_ack_unknown", "safety_ack_not_yours",
+                        // "safety_ack_closed" (panel: acknowledged already)
   std::int64_t incident = 0;
   std::string replyText;  // to the sender, in their thread
   // A safety message (past the freeze and quiet hours) for the reporter and the one who
@@ -67,6 +71,12 @@ class SafetyDesk {
                                      const std::optional<Contact>& sender, std::int64_t incident,
                                      const ReplyContext& context, TimePoint now);
 
+  // `by` acknowledges `incident` on the panel: "safety_acknowledged", "safety_ack_unknown" (no
+  // such incident) or "safety_ack_closed"; replyText is empty (the panel words its own answer).
+  Result<SafetyAnswer> acknowledgeFromPanel(SiteStore& store, AuditLog::Batch& batch,
+                                            const Contact& by, std::int64_t incident,
+                                            TimePoint now);
+
   // Sends a reminder round for every open incident whose time has come, one transaction each;
   // returns how many incidents got one.
   Result<int> realertDue(TimePoint now);
@@ -82,6 +92,19 @@ class SafetyDesk {
   // number is refused by Outreach).
   Result<std::vector<bool>> alertRound(SiteStore& store, AuditLog::Batch& batch, Incident& incident,
                                        TimePoint now);
+
+  // Who acknowledges, and through what: "sms" (an ACK text) or "panel".
+  struct AckBy {
+    std::string phone;     // E.164; may be empty (a panel user the site has no number for)
+    std::string name;      // as told to the others
+    std::string personId;  // empty: not a person of the site
+    std::string via;
+    std::string actor;   // of the audit entry
+    std::string source;  // of the notices' sources: "inbox-12", "panel:p-7"
+  };
+  // Closes `incident` as acknowledged by `who`, audits it and tells the reporter and the others.
+  Status closeIn(SiteStore& store, AuditLog::Batch& batch, Incident& incident, const AckBy& who,
+                 const ReplyContext& context, TimePoint now);
 
   atoms::StoreRunner& store_;
   Outreach& outreach_;

@@ -35,22 +35,26 @@ function ensureStream() {
   };
 }
 
-// Ends the stream (signing out).
+// A page left for another keeps no stream open: a browser that keeps left pages (the back-forward
+// cache) would otherwise hold one of its few connections to the box per page visited, until a
+// new page cannot load. Coming back to such a page opens the stream again and refetches.
+if (typeof window !== "undefined") {
+  window.addEventListener("pagehide", () => stopLive());
+  window.addEventListener("pageshow", (e) => {
+    if (e.persisted && listeners.size > 0) {
+      ensureStream();
+      notify();
+    }
+  });
+}
+
+// Ends the stream (signing out, leaving the page).
 export function stopLive() {
   if (source) source.close();
   source = null;
   if (fallback) clearInterval(fallback);
   fallback = null;
 }
-
-// A page kept in the back/forward cache keeps its stream open, and with it one of the six
-// connections a browser makes to the box: after a few pages every request queues behind them
-// (seconds, until a stream ends). So the stream ends when the page is hidden and starts again,
-// with a fetch of what changed meanwhile, when the page comes back.
-window.addEventListener("pagehide", stopLive);
-window.addEventListener("pageshow", (event) => {
-  if (event.persisted && listeners.size > 0) ensureStream();
-});
 
 // Calls `listener` whenever the box says something changed; for pages that fetch on their own.
 export function useChanges(listener) {

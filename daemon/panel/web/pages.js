@@ -6,6 +6,9 @@ import { Approvals } from "./approvals.js";
 import { Callouts } from "./callouts.js";
 import { Policy } from "./policy.js";
 import { Audit } from "./audit.js";
+import { People } from "./people.js";
+import { Safety } from "./safety.js";
+import { Settings } from "./settings.js";
 
 function notBuilt(title) {
   return () => html`<p class="note">The ${title} page is not built yet.</p>`;
@@ -16,9 +19,9 @@ export const pages = {
   "/approvals": { title: "Approvals", component: Approvals },
   "/call-outs": { title: "Call-outs", component: Callouts },
   "/schedule": { title: "Schedule", component: notBuilt("Schedule") },
-  "/people": { title: "People", component: notBuilt("People") },
-  "/safety": { title: "Safety", component: notBuilt("Safety") },
+  "/people": { title: "People", component: People },
+  "/safety": { title: "Safety", component: Safety },
   "/policy": { title: "Policy", component: Policy },
   "/audit": { title: "Audit", component: Audit },
-  "/settings": { title: "Settings", component: notBuilt("Settings") },
+  "/settings": { title: "Settings", component: Settings },
 };

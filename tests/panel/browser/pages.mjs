@@ -36,16 +36,28 @@ async function checksTheLog(page, ctx) {
   await page.waitForSelector("#page [role=status] .badge-ok", { timeout: 20000 });
 }
 
+// People: a card per person of the site, with the facts a manager sees (certifications, texts).
+async function peopleCards(page, { title }) {
+  await page.waitForSelector("#page article.card dl.facts", { timeout: 20000 });
+  const text = await visibleText(page, "#page");
+  expect(text.includes("Stations") && text.includes("Certifications") && text.includes("Texts"),
+    `${title}: a manager does not see stations, certifications and texts`);
+  const alert = await page.$("#page .alert");
+  expect(alert === null, `${title}: the page shows an error`);
+}
+
 export const pages = [
   { path: "/today", title: "Today", name: "today",
     check: showsSections("On the floor", "Call-outs", "Waiting for a person") },
   { path: "/approvals", title: "Approvals", name: "approvals", check: approvalsList },
   { path: "/call-outs", title: "Call-outs", name: "call-outs", check: showsSections("Open", "Recent") },
   { path: "/schedule", title: "Schedule", name: "schedule", check: notBuiltYet },
-  { path: "/people", title: "People", name: "people", check: notBuiltYet },
-  { path: "/safety", title: "Safety", name: "safety", check: notBuiltYet },
+  { path: "/people", title: "People", name: "people", check: peopleCards },
+  { path: "/safety", title: "Safety", name: "safety",
+    check: showsSections("Open", "Handled recently", "Checklists today") },
   { path: "/policy", title: "Policy", name: "policy",
     check: showsSections("Kill switch", "Breakers", "What the box may do alone", "For a person") },
   { path: "/audit", title: "Audit", name: "audit", check: checksTheLog },
-  { path: "/settings", title: "Settings", name: "settings", check: notBuiltYet },
+  { path: "/settings", title: "Settings", name: "settings",
+    check: showsSections("Texts", "Cloud sync", "Time-clock terminals", "API tokens", "Panel accounts") },
 ];
