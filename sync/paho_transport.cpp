@@ -7,6 +7,8 @@
 #include <mutex>
 #include <utility>
 
+#include "sync/connect_diagnosis.h"
+
 namespace atoms::sync {
 namespace {
 
@@ -26,6 +28,9 @@ struct Sink : std::enable_shared_from_this<Sink> {
   TransportEvents events;  // owner thread
   bool open = true;        // owner thread
   std::string tlsHint;     // appended to TLS connect failures; set before the first connect
+  int mqttVersion = 5;     // set before the first connect
+  // Names what failed when Paho says only "failed" (Paho's thread, blocks; may be empty).
+  std::function<std::string()> diagnose;
 };
 
 std::string tokenError(const mqtt::token& tok) {
@@ -65,9 +70,19 @@ ActionListener connectListener(const std::shared_ptr<Sink>& sink) {
         };
       },
       [sink = sink.get()](const mqtt::token& tok) -> Task {
-        std::string reason = tokenError(tok);
-        // Paho reports a failed TLS handshake as a bare failure; say where to look.
-        if (tok.get_reason_code() == 0) reason += sink->tlsHint;
+        std::string reason;
+        if (auto refused =
+                connackRefusal(sink->mqttVersion, tok.get_return_code(), tok.get_reason_code())) {
+          reason = *refused;
+        } else {
+          // Paho reports an unreachable broker or a failed TLS handshake as a bare failure: try
+          // the connection again step by step to name the step; else keep Paho's words.
+          reason = sink->diagnose ? sink->diagnose() : std::string();
+          if (reason.empty()) {
+            reason = tokenError(tok);
+            if (tok.get_reason_code() == 0) reason += sink->tlsHint;
+          }
+        }
         return [reason = std::move(reason)](Sink& s) {
           if (s.events.connectFailed) s.events.connectFailed(reason);
         };
@@ -92,18 +107,41 @@ ActionListener publishListener(const std::shared_ptr<Sink>& sink) {
       });
 }
 
+// The failure reason code of a SUBACK (MQTT 5: per topic in the response), or 0.
+int refusedSubscription(const mqtt::token& tok) {
+  if (tok.get_reason_code() >= 0x80) return tok.get_reason_code();
+  if (tok.get_type() != mqtt::token::Type::SUBSCRIBE) return 0;
+  try {
+    const mqtt::subscribe_response response = tok.get_subscribe_response();
+    const std::vector<mqtt::ReasonCode>& codes = response.get_reason_codes();
+    for (const mqtt::ReasonCode rc : codes) {
+      if (rc >= 0x80) return rc;
+    }
+  } catch (...) {
+    // No response to read (a failure before the SUBACK).
+  }
+  return 0;
+}
+
 ActionListener subscribeListener(const std::shared_ptr<Sink>& sink) {
   auto failed = [](const mqtt::token& tok) -> Task {
     const auto* topic = static_cast<const std::string*>(tok.get_user_context());
-    return [topic = topic != nullptr ? *topic : std::string(), reason = tokenError(tok)](Sink& s) {
-      if (s.events.subscribeFailed) s.events.subscribeFailed(topic, reason);
-    };
+    std::string reason = tokenError(tok);
+    if (refusedSubscription(tok) == 0x87) {
+      reason =
+          "the broker refused it: not authorised (SUBACK reason 0x87: the broker's ACL does "
+          "not let this user read it)";
+    }
+    return
+        [topic = topic != nullptr ? *topic : std::string(), reason = std::move(reason)](Sink& s) {
+          if (s.events.subscribeFailed) s.events.subscribeFailed(topic, reason);
+        };
   };
   return ActionListener(
       sink,
       // MQTT 5 reports a refused subscription as a successful SUBACK with a failure reason code.
       [failed](const mqtt::token& tok) -> Task {
-        return tok.get_reason_code() >= 0x80 ? failed(tok) : Task();
+        return refusedSubscription(tok) >= 0x80 ? failed(tok) : Task();
       },
       failed);
 }
@@ -172,6 +210,11 @@ Result<std::unique_ptr<PahoTransport>> PahoTransport::create(MqttSettings settin
   }
 
   auto impl = std::make_unique<Impl>(std::move(settings), writer);
+  impl->sink->mqttVersion = impl->settings.mqttVersion;
+  impl->sink->diagnose = [st = impl->settings] {
+    return probeBroker(
+        st, std::min<std::chrono::milliseconds>(st.connectTimeout, std::chrono::seconds(5)));
+  };
   if (tls) {
     impl->sink->tlsHint =
         " (TLS: check that the CA file vouches for the broker's certificate and host name, and "

@@ -12,11 +12,6 @@
 
 namespace atoms {
 
-namespace {
-
-constexpr std::string_view kSitePrefix = "atoms-edge/";
-
-// Length of `s` as a canonical JSON string (quotes included), without building it.
 std::size_t jsonStringLength(std::string_view s) {
   std::size_t n = 2;
   for (char ch : s) {
@@ -31,6 +26,10 @@ std::size_t jsonStringLength(std::string_view s) {
   }
   return n;
 }
+
+namespace {
+
+constexpr std::string_view kSitePrefix = "atoms-edge/";
 
 bool isSigned(const AuditLog& log, std::uint64_t size) {
   return std::binary_search(log.signedSizes().begin(), log.signedSizes().end(), size);

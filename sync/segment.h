@@ -39,6 +39,10 @@ struct Segment {
 // stores or parseSegment returns).
 std::string segmentJson(const Segment& s);
 
+// Length of `s` as a canonical JSON string (quotes included), without building it: how
+// buildNextSegment and the ingest's export size a segment before they cut it.
+std::size_t jsonStringLength(std::string_view s);
+
 // Strict: canonical JSON, exactly the seven fields, v == 1, from <= to <= 2^53-1, to - from entry
 // strings, proof hashes base64 of 32 bytes (none when from is 0 or from == to). Nothing is verified
 // cryptographically here: that is SegmentVerifier's job.

@@ -14,17 +14,20 @@
 #include <random>
 #include <sstream>
 
+#include "base/canonical_json.h"
 #include "base/file_io.h"
 #include "daemon/cli/commands.h"
 #include "daemon/log/log.h"
 #include "daemon/log/setup.h"
 #include "daemon/service/process.h"
 #include "store/audit_entry.h"
+#include "sync/ingest/ingest_report.h"
 #include "sync/ingest/ingest_service.h"
 #include "sync/ingest/ingest_store.h"
 #include "sync/ingest/ingester.h"
 #include "sync/ingest/sites_file.h"
 #include "sync/paho_transport.h"
+#include "sync/segment.h"
 #include "sync/worker_thread.h"
 
 namespace atoms::cli {
@@ -62,34 +65,100 @@ Result<std::uint64_t> parseCount(const std::string& option, const std::string& t
   return n;
 }
 
-int report(IngestStore& store, Io& io) {
-  auto sites = store.sites();
-  if (!sites) {
-    io.err << kName << sites.message() << "\n";
+json::Value siteReportJson(const sync::ingest::SiteReport& r) {
+  json::Object o{{"site", r.site},
+                 {"entries", static_cast<std::int64_t>(r.entries)},
+                 {"verifiedSize", static_cast<std::int64_t>(r.verifiedSize)},
+                 {"verifiedRoot", toBase64(r.verifiedRoot)},
+                 {"verifiedAt", r.verifiedAt},
+                 {"duplicates", static_cast<std::int64_t>(r.duplicates)},
+                 {"gaps", static_cast<std::int64_t>(r.gaps)},
+                 {"forks", static_cast<std::int64_t>(r.forks)},
+                 {"invalid", static_cast<std::int64_t>(r.invalid)},
+                 {"alarms", static_cast<std::int64_t>(r.alarms)}};
+  if (r.ackedSize) {
+    o.emplace("ackedSize", static_cast<std::int64_t>(*r.ackedSize));
+    o.emplace("ackedAt", r.ackedAt);
+  } else {
+    o.emplace("ackedSize", json::Value());
+    o.emplace("ackedAt", json::Value());
+  }
+  return o;
+}
+
+// One line per site (or one JSON object per line with --json), then the evidence rows (text only).
+int report(IngestStore& store, bool asJson, Io& io) {
+  auto r = sync::ingest::storeReport(store);
+  if (!r) {
+    io.err << kName << r.message() << "\n";
     return kExitFailure;
+  }
+  if (asJson) {
+    json::Array sites;
+    for (const auto& s : r->sites) sites.push_back(siteReportJson(s));
+    json::Object o{{"sites", std::move(sites)},
+                   {"unknownSite", static_cast<std::int64_t>(r->unknownSite)}};
+    io.out << json::canonical(o) << "\n";
+    io.out.flush();
+    return io.out ? kExitOk : kExitFailure;
+  }
+  io.out << "sites " << r->sites.size() << " unknown-site segments " << r->unknownSite << "\n";
+  for (const auto& s : r->sites) {
+    io.out << "site " << s.site << " entries " << s.entries << " verified " << s.verifiedSize
+           << " root " << toBase64(s.verifiedRoot) << " at " << s.verifiedAt << " acked ";
+    if (s.ackedSize) {
+      io.out << *s.ackedSize << " at " << s.ackedAt;
+    } else {
+      io.out << "never";
+    }
+    io.out << " duplicates " << s.duplicates << " gaps " << s.gaps << " forks " << s.forks
+           << " invalid " << s.invalid << " alarms " << s.alarms << "\n";
   }
   auto evidence = store.evidence();
   if (!evidence) {
     io.err << kName << evidence.message() << "\n";
     return kExitFailure;
   }
-  io.out << "sites " << sites->size() << "\n";
-  for (const auto& s : *sites) {
-    std::map<std::string, std::uint64_t> counts;
-    for (const auto& e : *evidence) {
-      if (e.site == s.key.site) counts[e.kind] += e.count;
-    }
-    io.out << "site " << s.key.site << " verified " << s.state.size << " root "
-           << toBase64(s.state.root) << " updated " << s.updatedAt;
-    for (const auto& [kind, n] : counts) io.out << " " << kind << " " << n;
-    io.out << "\n";
-  }
   for (const auto& e : *evidence) {
+    if (e.kind == "gap") continue;  // normal after a restart: counted above
     io.out << "evidence " << e.id << " " << e.kind << " site " << e.site;
     if (e.from && e.to) io.out << " segment " << *e.from << ".." << *e.to;
     io.out << " seen " << e.count << " last " << e.lastSeen << ": " << e.detail << "\n";
   }
-  return kExitOk;
+  io.out.flush();
+  return io.out ? kExitOk : kExitFailure;
+}
+
+// The stored entries of one site as segments, one canonical JSON per line (export-segments' form).
+int exportStored(IngestStore& store, const Args& args, Io& io) {
+  const std::string site = args.get("export", "");
+  auto from = parseCount("from", args.get("from", "0"), json::kMaxSafeInteger);
+  if (!from) {
+    io.err << kName << from.message() << "\n";
+    return kExitUsage;
+  }
+  std::uint64_t toDefault = 0;
+  if (!args.has("to")) {
+    auto rec = store.loadSite(site);
+    if (rec && *rec) toDefault = (**rec).state.size;
+  }
+  auto to = args.has("to") ? parseCount("to", args.get("to", ""), json::kMaxSafeInteger)
+                           : Result<std::uint64_t>(toDefault);
+  auto maxBytes = parseCount("max-bytes", args.get("max-bytes", "1048576"), 1ULL << 32);
+  for (const auto* r : {&to, &maxBytes}) {
+    if (!*r) {
+      io.err << kName << r->message() << "\n";
+      return kExitUsage;
+    }
+  }
+  auto segments = sync::ingest::storedSegments(store, site, *from, *to, *maxBytes);
+  if (!segments) {
+    io.err << kName << segments.message() << "\n";
+    return kExitFailure;
+  }
+  for (const Segment& seg : *segments) io.out << segmentJson(seg) << "\n";
+  io.out.flush();
+  return io.out ? kExitOk : kExitFailure;
 }
 
 // Blocks until SIGTERM, SIGINT or SIGQUIT (blocked in every thread by prepareServiceSignals).
@@ -110,13 +179,18 @@ int runIngest(const Args& args, Io& io) {
     io.err << kName << "--store DIR is required\n";
     return kExitUsage;
   }
-  if (args.has("report")) {
+  if (args.has("report") || args.has("export")) {
+    if (args.has("export") && args.get("export", "").empty()) {
+      io.err << kName << "--export needs a SITE\n";
+      return kExitUsage;
+    }
     auto store = IngestStore::open(dir, IngestStore::Mode::kReadOnly);
     if (!store) {
       io.err << kName << store.message() << "\n";
       return kExitConfig;
     }
-    return report(**store, io);
+    if (args.has("export")) return exportStored(**store, args, io);
+    return report(**store, args.has("json"), io);
   }
   if (!args.has("broker") && !args.has("sites")) {
     io.err << kName << "give --broker URI to run, --sites FILE to register sites, or --report\n";
@@ -274,7 +348,7 @@ Command ingestCommand() {
       .summary = "the cloud side: verify, store and ack the sites' audit segments",
       .usage =
           "atoms-edge ingest --store DIR [--sites FILE] [--broker URI [options]] | "
-          "--store DIR --report",
+          "--store DIR --report [--json] | --store DIR --export SITE [--from A] [--to B]",
       .help =
           "Subscribes to $share/ingest/atoms/v1/+/audit (QoS 1, persistent session) and checks\n"
           "every segment against the last checkpoint verified for its site: the checkpoint\n"
@@ -287,8 +361,17 @@ Command ingestCommand() {
           "Several ingest processes may share one broker and one DIR.\n"
           "\n"
           "--sites FILE registers sites (a JSON list of {\"site\", \"publicKey\"}); without\n"
-          "--broker it registers and exits. --report prints each site's verified size and the\n"
-          "evidence kept. Runs until SIGTERM or SIGINT. Operators: docs/sync-ingest.md.\n",
+          "--broker it registers and exits. Runs until SIGTERM or SIGINT.\n"
+          "\n"
+          "--report prints one line per site: entries stored, the verified size and root and\n"
+          "when, the last ack, duplicates, gaps, forks, invalid segments and alarms; then the\n"
+          "fork and invalid evidence rows (--json: one JSON object). --export SITE writes the\n"
+          "stored entries [A, B) of SITE as segments, one JSON per line, cut as the box's\n"
+          "`export-segments --from A --to B` (identical when the range is one segment on\n"
+          "both sides: give both the same large --max-bytes), so `diff` compares\n"
+          "box and cloud entry by entry. A and B must be 0 or sizes the ingest stored a\n"
+          "checkpoint for (B defaults to the verified size). Both only read DIR and may run\n"
+          "beside a running ingest. Operators: docs/sync-ingest.md.\n",
       .options =
           {
               {"store", "DIR", "the ingest store directory (created at first run)"},
@@ -311,7 +394,12 @@ Command ingestCommand() {
                "how long the broker keeps this member's session after it goes (default 0: "
                "none, so the group stops sending it segments at once)"},
               {"log-level", "LEVEL", "error, warning, info (default) or debug"},
-              {"report", "", "print the verified state and the evidence of each site, and exit"},
+              {"report", "", "print each site's state, acks and evidence counts, and exit"},
+              {"json", "", "with --report: one JSON object instead of lines"},
+              {"export", "SITE", "write SITE's stored entries as segments (one JSON per line)"},
+              {"from", "A", "with --export: first entry (0 or a stored checkpoint; default 0)"},
+              {"to", "B", "with --export: end, exclusive (default the verified size)"},
+              {"max-bytes", "BYTES", "with --export: segment size bound (default 1048576)"},
           },
       .minPositionals = 0,
       .maxPositionals = 0,

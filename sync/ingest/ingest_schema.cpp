@@ -23,6 +23,12 @@ constexpr Migration kIngestMigrations[] = {
      " payload_bytes INTEGER NOT NULL, detail TEXT NOT NULL, payload TEXT, ours TEXT,"
      " first_seen TEXT NOT NULL, last_seen TEXT NOT NULL, count INTEGER NOT NULL,"
      " UNIQUE(site, kind, payload_sha256));"},
+    // What the operator report needs beyond the evidence: duplicates acked again and the last ack
+    // decided (published after the commit), per site.
+    {2, "ingest activity",
+     "CREATE TABLE ingest_site_activity(site TEXT PRIMARY KEY REFERENCES ingest_site(site),"
+     " duplicates INTEGER NOT NULL, acked_size INTEGER NOT NULL, acked_at TEXT NOT NULL)"
+     " WITHOUT ROWID;"},
 };
 
 }  // namespace

@@ -305,6 +305,31 @@ Result<std::int64_t> IngestStore::recordEvidence(const NewEvidence& e, const std
   return id->columnInt64(0);
 }
 
+Status IngestStore::noteAck(const std::string& site, std::uint64_t size, bool duplicate,
+                            const std::string& now) {
+  // Update, else insert (this SQLCipher's SQLite predates upsert).
+  auto update = db_.cached(
+      "UPDATE ingest_site_activity SET duplicates = duplicates + ?, acked_size = ?, acked_at = ?"
+      " WHERE site = ?");
+  if (!update) return update.error();
+  update->bind(1, std::int64_t{duplicate ? 1 : 0})
+      .bind(2, static_cast<std::int64_t>(size))
+      .bind(3, now)
+      .bind(4, site);
+  if (auto r = update->step(); !r) return r.error();
+  if (db_.changes() == 1) return Status::success();
+  auto insert = db_.cached(
+      "INSERT INTO ingest_site_activity(site, duplicates, acked_size, acked_at) VALUES(?, ?, ?, "
+      "?)");
+  if (!insert) return insert.error();
+  insert->bind(1, site)
+      .bind(2, std::int64_t{duplicate ? 1 : 0})
+      .bind(3, static_cast<std::int64_t>(size))
+      .bind(4, now);
+  if (auto r = insert->step(); !r) return r.error();
+  return Status::success();
+}
+
 Result<std::vector<Hash32>> IngestStore::leafHashes(const std::string& site, std::uint64_t from,
                                                     std::uint64_t to) {
   auto st = db_.cached(
@@ -373,6 +398,35 @@ Result<std::uint64_t> IngestStore::entryCount(const std::string& site) {
   auto row = st->step();
   if (!row) return row.error();
   return static_cast<std::uint64_t>(st->columnInt64(0));
+}
+
+Result<std::vector<std::uint64_t>> IngestStore::checkpointSizes(const std::string& site) {
+  auto st = db_.cached("SELECT size FROM ingest_checkpoint WHERE site = ? ORDER BY size");
+  if (!st) return st.error();
+  st->bind(1, site);
+  return readRows(*st, [](RowReader& r) { return static_cast<std::uint64_t>(r.int64()); });
+}
+
+Result<std::optional<std::string>> IngestStore::checkpointNote(const std::string& site,
+                                                               std::uint64_t size) {
+  auto st = db_.cached("SELECT note FROM ingest_checkpoint WHERE site = ? AND size = ?");
+  if (!st) return st.error();
+  st->bind(1, site).bind(2, static_cast<std::int64_t>(size));
+  return readFirst(*st, [](RowReader& r) { return r.text(); });
+}
+
+Result<std::vector<SiteActivity>> IngestStore::activity() {
+  auto st = db_.cached(
+      "SELECT site, duplicates, acked_size, acked_at FROM ingest_site_activity ORDER BY site");
+  if (!st) return st.error();
+  return readRows(*st, [](RowReader& row) {
+    SiteActivity a;
+    a.site = row.text();
+    a.duplicates = static_cast<std::uint64_t>(row.int64());
+    a.ackedSize = static_cast<std::uint64_t>(row.int64());
+    a.ackedAt = row.text();
+    return a;
+  });
 }
 
 Result<std::vector<EvidenceRecord>> IngestStore::evidence(const std::string& site) {

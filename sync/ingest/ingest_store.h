@@ -68,6 +68,15 @@ struct EvidenceRecord {
   std::uint64_t count = 0;  // arrivals of this same payload
 };
 
+// Per site: duplicates acked again and the last ack decided (Ingester: after the commit, the ack
+// is published; a failed publish is not recorded, the box resends).
+struct SiteActivity {
+  std::string site;
+  std::uint64_t duplicates = 0;
+  std::uint64_t ackedSize = 0;
+  std::string ackedAt;
+};
+
 class IngestStore {
  public:
   enum class Mode { kReadWrite, kReadOnly };
@@ -102,6 +111,9 @@ class IngestStore {
   // Inserts the evidence, or counts one more arrival of the same (site, kind, payload). Returns
   // the row id.
   Result<std::int64_t> recordEvidence(const NewEvidence& evidence, const std::string& now);
+  // Records an ack of `size` decided now (and one more duplicate when `duplicate`).
+  Status noteAck(const std::string& site, std::uint64_t size, bool duplicate,
+                 const std::string& now);
   // Stored leaf hashes of seq from..to-1 (to <= the stored size).
   Result<std::vector<Hash32>> leafHashes(const std::string& site, std::uint64_t from,
                                          std::uint64_t to);
@@ -116,6 +128,12 @@ class IngestStore {
                                            std::uint64_t to);
   // Number of stored entries of the site (count(*), independent of the state row).
   Result<std::uint64_t> entryCount(const std::string& site);
+  // The sizes of the site's stored checkpoints, ascending.
+  Result<std::vector<std::uint64_t>> checkpointSizes(const std::string& site);
+  // The stored checkpoint note for `size`; nullopt when none is stored.
+  Result<std::optional<std::string>> checkpointNote(const std::string& site, std::uint64_t size);
+  // The activity rows of every site that has one, by site.
+  Result<std::vector<SiteActivity>> activity();
   // All evidence rows (of one site when site is non-empty), oldest first.
   Result<std::vector<EvidenceRecord>> evidence(const std::string& site = {});
 

@@ -120,6 +120,13 @@ Outcome Ingester::handle(std::string_view topic, std::string_view payload, bool 
     verifiers_.erase(out.site);
     return out;
   }
+  if (out.ack) {
+    if (Status s = store_.noteAck(out.site, out.ack->size, out.verdict == Verdict::kDuplicate, now);
+        !s) {
+      verifiers_.erase(out.site);
+      return storeError(std::move(out), s.message());
+    }
+  }
   if (Status s = tx->commit(); !s) {
     verifiers_.erase(out.site);
     return storeError(std::move(out), s.message());

@@ -176,9 +176,11 @@ class Pki {
   std::string out_;
 };
 
-constexpr const char* kServerExt =
-    "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n"
-    "extendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n";
+std::string serverExtensions(const std::string& altNames) {
+  return "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n"
+         "extendedKeyUsage=serverAuth\nsubjectAltName=" +
+         altNames + "\n";
+}
 constexpr const char* kClientExt =
     "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n";
 
@@ -204,7 +206,9 @@ Status MosquittoBroker::prepare() {
   wrongCaFile_ = pki.path("wrong-ca.crt");
   if (Status s = pki.ca("ca"); !s) return s;
   if (Status s = pki.ca("wrong-ca"); !s) return s;
-  if (Status s = pki.leaf("ca", "server", "localhost", kServerExt); !s) return s;
+  if (Status s = pki.leaf("ca", "server", "localhost", serverExtensions(options_.serverAltNames));
+      !s)
+    return s;
   if (Status s = pki.leaf("wrong-ca", "foreign", options_.sites.empty() ? "x" : options_.sites[0],
                           kClientExt);
       !s) {

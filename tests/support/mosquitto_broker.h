@@ -34,6 +34,9 @@ namespace atoms::testing {
 struct BrokerOptions {
   std::vector<std::string> sites = {"site-a", "site-b"};
   bool persistence = true;
+  // The server certificate's subjectAltName (openssl syntax); another name makes every TLS
+  // connection to 127.0.0.1 or localhost a host-name mismatch.
+  std::string serverAltNames = "DNS:localhost,IP:127.0.0.1";
   // Asked by the destructor: print the broker's log when it returns true (e.g. the Boost test
   // case failed).
   std::function<bool()> failed;

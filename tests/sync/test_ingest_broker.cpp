@@ -21,22 +21,6 @@ namespace {
 using namespace std::chrono_literals;
 using sync::ingest::EvidenceRecord;
 
-struct IngestFixture {
-  IngestFixture() : broker(brokerOptions()) {
-    Status s = broker.start();
-    BOOST_REQUIRE_MESSAGE(s, s.message());
-  }
-  static testing::BrokerOptions brokerOptions() {
-    testing::BrokerOptions o;
-    o.failed = currentTestFailed;
-    return o;
-  }
-  MosquittoBroker broker;
-  SiteDir site;
-  TempDir cloud;
-  std::string storeDir = cloud.sub("ingest");
-};
-
 // The box's own entry texts [0, size).
 std::vector<std::string> boxEntries(UplinkRig& rig, std::uint64_t size) {
   auto texts = rig.onOwner([size](SiteStore& s) { return *s.log().entryTexts(0, size); });

@@ -5,6 +5,7 @@
 
 #include <mqtt/async_client.h>
 
+#include <boost/test/unit_test.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -40,6 +41,23 @@ struct IngestRig {
   std::unique_ptr<sync::ingest::Ingester> ingester;
   std::unique_ptr<sync::ingest::IngestService> service;
   std::string error;  // why it could not start (empty when it did)
+};
+
+// A started test broker, a box's state directory and an ingest store directory (not created).
+struct IngestFixture {
+  IngestFixture() : broker(brokerOptions()) {
+    Status s = broker.start();
+    BOOST_REQUIRE_MESSAGE(s, s.message());
+  }
+  static testing::BrokerOptions brokerOptions() {
+    testing::BrokerOptions o;
+    o.failed = currentTestFailed;
+    return o;
+  }
+  MosquittoBroker broker;
+  SiteDir site;
+  TempDir cloud;
+  std::string storeDir = cloud.sub("ingest");
 };
 
 // The registration of a SiteDir.
