@@ -14,6 +14,8 @@ packages=(
   chromium fonts-dejavu-core wrk
   # The Debian package (scripts/package.sh): dpkg-shlibdeps, file, lintian.
   dpkg-dev file lintian
+  # The package on a clean Debian 12 root (scripts/package-root.sh).
+  debootstrap
 )
 # Node.js and npm, for the panel's front-end libraries (scripts/panel-vendor.sh): Debian's, unless
 # the machine has an npm already (NodeSource's nodejs package carries its own npm, which Debian's
