@@ -26,9 +26,21 @@ Result<json::Value> siteJson(Database& db) {
   auto row = stmt->step();
   if (!row) return row.error();
   if (!*row) return json::Value();
-  return json::Value(json::Object{{"id", stmt->columnText(0)},
-                                  {"name", stmt->columnText(1)},
-                                  {"timeZone", stmt->columnText(2)}});
+  json::Object site{{"id", stmt->columnText(0)},
+                    {"name", stmt->columnText(1)},
+                    {"timeZone", stmt->columnText(2)}};
+  auto stations = db.cached("SELECT id, name FROM site_station ORDER BY position");
+  if (!stations) return stations.error();
+  json::Array list;
+  for (;;) {
+    auto next = stations->step();
+    if (!next) return next.error();
+    if (!*next) break;
+    list.push_back(
+        json::Object{{"id", stations->columnText(0)}, {"name", stations->columnText(1)}});
+  }
+  site.emplace("stations", std::move(list));
+  return json::Value(std::move(site));
 }
 
 }  // namespace atoms::api

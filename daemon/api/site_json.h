@@ -1,6 +1,6 @@
 // The site's people and the site itself as the JSON API names them (docs/api.md): a person as
-// {"id","name"}, the site as {"id","name","timeZone"}. Shared by the resources and the panel's
-// sign-in answer.
+// {"id","name"}, the site as {"id","name","timeZone","stations":[{"id","name"}]}. Shared by the
+// resources and the panel's sign-in answer.
 #pragma once
 
 #include <map>
@@ -20,7 +20,8 @@ Result<PeopleNames> peopleNames(Database& db);
 // with an empty name.
 json::Value personRef(const PeopleNames& names, const std::string& id);
 
-// {"id","name","timeZone"} of the site; null before a site is imported.
+// {"id","name","timeZone","stations":[{"id","name"}, in the site file's order]} of the site; null
+// before a site is imported.
 Result<json::Value> siteJson(Database& db);
 
 }  // namespace atoms::api

@@ -2,7 +2,7 @@
 // and receipt, decided here through the call-out desk's one decision path (POST
 // /v1/approvals/{id}/decision): only the approver named on it can, never the person it is about.
 import { useState } from "./vendor/hooks.module.js";
-import { html, when, span, name, money, Badge, Alert, Loading } from "./ui.js";
+import { html, when, span, name, station, money, Badge, Alert, Loading } from "./ui.js";
 import { useLive } from "./live.js";
 import { postJson } from "./api.js";
 
@@ -90,7 +90,7 @@ function ApprovalCard({ a, who, onDone }) {
         <${Badge} kind=${a.state === "pending" ? "warn" : "muted"} text=${a.state} />
         <span class="note"> about ${name(a.subject)}; asked ${when(a.requestedAt)}${a.state === "pending" ? `, expires ${when(a.expiresAt)}` : ""}</span>
       </p>
-      ${a.shift && html`<p>Shift: ${a.shift.stationName || a.shift.station}, ${span(a.shift.start.utc, a.shift.end.utc)}</p>`}
+      ${a.shift && html`<p>Shift: ${a.shift.stationName || station(a.shift.station)}, ${span(a.shift.start.utc, a.shift.end.utc)}</p>`}
       ${a.decidedBy && html`<p class="note">Decided by ${a.decidedBy} ${when(a.decidedAt)}${a.remark ? `: “${a.remark}”` : ""}</p>`}
       <${Evidence} a=${a} />
       <${Decide} a=${a} who=${who} onDone=${onDone} />

@@ -6,7 +6,7 @@
 import { render } from "./vendor/preact.module.js";
 import { currentSession } from "./api.js";
 import { SignIn, SignedIn } from "./sign_in.js";
-import { html, setSiteTimeZone } from "./ui.js";
+import { html, setSiteStations, setSiteTimeZone } from "./ui.js";
 import { pages } from "./pages.js";
 
 // "#invite=TOKEN" (a fragment: never sent to the box or kept in its logs) opens the invite form.
@@ -40,6 +40,7 @@ function show(who, focus) {
       markCurrent(path);
     }
     setSiteTimeZone(who.site && who.site.timeZone);
+    setSiteStations(who.site && who.site.stations);
     const { title, component: Page } = pages[path];
     setTitle(title);
     render(html`<${SignedIn} who=${who} onSignedOut=${() => show(null, true)} />`, strip);

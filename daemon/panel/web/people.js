@@ -4,7 +4,7 @@
 // shown and never changed here) and paused shift offers, which the person's manager of record or
 // an owner may turn back on. A lead sees names, stations and today's shifts only.
 import { useState } from "./vendor/hooks.module.js";
-import { html, when, span, name, Badge, Alert, Loading } from "./ui.js";
+import { html, when, span, name, station, Badge, Alert, Loading } from "./ui.js";
 import { useLive } from "./live.js";
 import { postJson } from "./api.js";
 
@@ -26,7 +26,7 @@ function Certifications({ certs }) {
 
 function TodayShifts({ shifts }) {
   if (shifts.length === 0) return html`<span class="note">no shift in the next 12 hours</span>`;
-  return shifts.map((s, i) => html`${i > 0 ? "; " : ""}${s.station}, ${span(s.start, s.end)}`);
+  return shifts.map((s, i) => html`${i > 0 ? "; " : ""}${station(s.station)}, ${span(s.start, s.end)}`);
 }
 
 function Texts({ p, who, onResumed }) {

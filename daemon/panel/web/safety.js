@@ -4,7 +4,7 @@
 // reported it and the people alerted are told who is on it. Then today's checklists with their due
 // times and whether they are done.
 import { useState } from "./vendor/hooks.module.js";
-import { html, when, name, Badge, Alert, Loading } from "./ui.js";
+import { html, when, name, station, Badge, Alert, Loading } from "./ui.js";
 import { useLive } from "./live.js";
 import { postJson } from "./api.js";
 
@@ -82,7 +82,7 @@ function Checklists({ lists }) {
     <ul class="rows">
       ${lists.map((c) => {
         const [words, kind] = checklistWords[c.state] || [c.state, "muted"];
-        const owner = c.owner.person ? name(c.owner.person) : `whoever is on ${c.owner.station}`;
+        const owner = c.owner.person ? name(c.owner.person) : `whoever is on ${station(c.owner.station)}`;
         return html`
           <li key=${c.id}>
             <strong>${c.name}</strong> <${Badge} kind=${kind} text=${words} />

@@ -1,7 +1,7 @@
 // Today (docs/panel.md, "Today"): what needs a person first (the kill switch and open breakers as
 // a banner, the call-outs with each offer as it goes, approvals waiting, open safety incidents,
 // the sync backlog), then who is on the floor (time clock). It updates by itself (live.js).
-import { html, when, span, name, Badge, Loading } from "./ui.js";
+import { html, when, span, name, station, Badge, Loading } from "./ui.js";
 import { useLive } from "./live.js";
 
 const floorGroups = [
@@ -54,7 +54,7 @@ function Floor({ floor }) {
         ${rows.map((s) => html`
           <li key=${s.shift}>
             <strong>${s.person ? name(s.person) : "nobody yet"}</strong>
-            <span class="note"> ${s.station}, ${span(s.start, s.end)}</span>
+            <span class="note"> ${station(s.station)}, ${span(s.start, s.end)}</span>
             ${s.since && html`<span class="note"> (since ${when(s.since)})</span>`}
           </li>`)}
       </ul>`;
@@ -66,7 +66,7 @@ export function CalloutCard({ c, link = true }) {
   return html`
     <article class="card" aria-labelledby=${`callout-${c.id}`}>
       <h3 id=${`callout-${c.id}`}>
-        ${name(c.absent)}'s shift, ${c.station}, ${span(c.shiftStart, c.shiftEnd)}
+        ${name(c.absent)}'s shift, ${station(c.station)}, ${span(c.shiftStart, c.shiftEnd)}
       </h3>
       <p>
         ${covered

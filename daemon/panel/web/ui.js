@@ -33,6 +33,15 @@ export function span(start, end) {
   return `${when(start)} – ${timeFormat.format(new Date(end))}`;
 }
 
+// Stations by their names (setSiteStations, from the session); an unknown id as itself.
+let stationNames = new Map();
+export function setSiteStations(stations) {
+  stationNames = new Map((stations || []).map((s) => [s.id, s.name || s.id]));
+}
+export function station(id) {
+  return stationNames.get(id) || id;
+}
+
 export function name(person) {
   if (!person) return "nobody";
   return person.name || person.id;
