@@ -82,15 +82,22 @@ function Decide({ a, who, onDone }) {
     </div>`;
 }
 
+// "Mia Chen, Line, 5:00 PM – 11:00 PM" when the item is about a shift (in the panel's own time
+// format; the summary is the text message's, with 24-hour times), else the summary as it is.
+function heading(a) {
+  if (!a.shift) return `${a.summary} (about ${name(a.subject)})`;
+  const where = a.shift.stationName || station(a.shift.station);
+  return `${name(a.subject)}, ${where}, ${span(a.shift.start.utc, a.shift.end.utc)}`;
+}
+
 function ApprovalCard({ a, who, onDone }) {
   return html`
     <article class="card" aria-labelledby=${`approval-${a.id}-h`}>
-      <h3 id=${`approval-${a.id}-h`}>${kinds[a.kind] || a.kind}: ${a.summary}</h3>
+      <h3 id=${`approval-${a.id}-h`}>${kinds[a.kind] || a.kind}: ${heading(a)}</h3>
       <p>
         <${Badge} kind=${a.state === "pending" ? "warn" : "muted"} text=${a.state} />
-        <span class="note"> about ${name(a.subject)}; asked ${when(a.requestedAt)}${a.state === "pending" ? `, expires ${when(a.expiresAt)}` : ""}</span>
+        <span class="note"> asked ${when(a.requestedAt)}${a.state === "pending" ? `, expires ${when(a.expiresAt)}` : ""}</span>
       </p>
-      ${a.shift && html`<p>Shift: ${a.shift.stationName || station(a.shift.station)}, ${span(a.shift.start.utc, a.shift.end.utc)}</p>`}
       ${a.decidedBy && html`<p class="note">Decided by ${a.decidedBy} ${when(a.decidedAt)}${a.remark ? `: “${a.remark}”` : ""}</p>`}
       <${Evidence} a=${a} />
       <${Decide} a=${a} who=${who} onDone=${onDone} />
