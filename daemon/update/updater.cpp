@@ -232,13 +232,13 @@ bool restartAndWait(const UpdateEnv& env, const std::string& slot,
                     std::chrono::milliseconds timeout, std::string& why) {
   if (!env.restartService || !env.waitHealthy) return false;
   if (Status s = env.restartService(); !s) {
-    why = "the service did not restart: " + s.message();
+    why = "did not start (" + s.message() + ")";
     return false;
   }
   const std::string binary = slotBinary(env, slot);
   const std::string stateDir = env.stateDir;
   if (!env.waitHealthy([&] { return markedHealthyBy(stateDir, binary); }, timeout)) {
-    why = "it did not report healthy within " + seconds(timeout);
+    why = "did not report healthy within " + seconds(timeout);
     return false;
   }
   return true;
@@ -270,7 +270,8 @@ Result<UpdateReport> goBack(const UpdateEnv& env, StoredState& state, const std:
                             " could not open it)";
     if (!automatic) return refuse(env, back.version, why);
     state.pending.reset();
-    (void)recordResult(env, state, "rollback refused", fromVersion, reason + "; " + why);
+    (void)recordResult(env, state, "rollback refused", fromVersion,
+                       fromVersion + " " + reason + "; " + why);
     return UpdateReport{.outcome = Outcome::kRollbackRefused,
                         .slot = from,
                         .version = fromVersion,
@@ -289,7 +290,7 @@ Result<UpdateReport> goBack(const UpdateEnv& env, StoredState& state, const std:
     std::string why;
     healthy = restartAndWait(env, to, env.rollbackTimeout, why);
     detail += healthy ? "; " + back.version + " reports healthy"
-                      : "; " + back.version + " has not reported healthy either (" + why +
+                      : "; " + back.version + " has not reported healthy either (it " + why +
                             "): look at journalctl -u atoms-edge";
   }
   if (Status s = recordResult(env, state, "rolled back", back.version, detail); !s) {
@@ -315,7 +316,7 @@ Result<UpdateReport> settle(const UpdateEnv& env, StoredState& state, bool resta
         env.waitHealthy &&
         env.waitHealthy(
             [&] { return markedHealthyBy(env.stateDir, slotBinary(env, pending.slot)); }, timeout);
-    if (!healthy) why = "it did not report healthy within " + seconds(timeout);
+    if (!healthy) why = "did not report healthy within " + seconds(timeout);
   }
   if (healthy) {
     state.pending.reset();
@@ -415,11 +416,10 @@ Result<UpdateReport> applyUpdate(const UpdateEnv& env, const std::string& bundle
                       " (migrations only go forward, so it could not open the database)");
   }
 
-  if (!active->has_value()) {
-    if (Status s = seedFirstSlot(env); !s) return s.error();
-  }
+  // The binary is checked as it is staged, before anything else changes.
   const std::string target = otherSlot(from);
   const std::string staged = slotDir(env, target) + ".new";
+  if (Status s = makeDirIfMissing(env.root + "/slots", 0755); !s) return s.error();
   if (Status s = removeSlotDir(staged); !s) return s.error();
   if (Status s = makeDirIfMissing(staged, 0755); !s) return s.error();
   if (Status s = extractBinary(bundlePath, *bundle, staged + "/" + kBinaryName); !s) {
@@ -430,6 +430,9 @@ Result<UpdateReport> applyUpdate(const UpdateEnv& env, const std::string& bundle
     return s.error();
   }
   if (Status s = writeSlotManifest(staged, incoming); !s) return s.error();
+  if (!active->has_value()) {
+    if (Status s = seedFirstSlot(env); !s) return s.error();
+  }
   if (Status s = removeSlotDir(slotDir(env, target)); !s) return s.error();
   if (Status s = posixFileSystem().rename(staged, slotDir(env, target)); !s) {
     return makeError("cannot put slot " + target + " in place: " + s.message());

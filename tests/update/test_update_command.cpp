@@ -1,0 +1,165 @@
+// `atoms-edge update` as an operator and a vendor run it: bundles made by `update make-bundle`,
+// and a crash-on-start update rolled back to the real binary, whose `serve` comes back and reports
+// healthy. The service manager is a small script standing in for `systemctl restart`.
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <boost/test/unit_test.hpp>
+#include <chrono>
+#include <filesystem>
+#include <string>
+
+#include "daemon/cli/command.h"
+#include "daemon/update/health_mark.h"
+#include "store/state_dir.h"
+#include "tests/daemon/helpers.h"
+#include "tests/update/update_fixture.h"
+
+using namespace atoms;
+using namespace std::chrono_literals;
+using test::contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr auto kUpdateDeadline = std::chrono::milliseconds(240s);  // two serve starts, sanitized
+
+struct OperatorBox {
+  OperatorBox() {
+    stateDir = tmp.file("state");
+    Status s = initStateDir(stateDir, InitOptions{"site-update-cli"});
+    BOOST_REQUIRE_MESSAGE(s.ok(), s.message());
+    root = tmp.file("opt");
+    config = tmp.write("atoms-edge.conf", "state.dir = " + stateDir + "\n");
+    vendorKey = tmp.file("vendor.key");
+    test::writeVendorKeyFile(vendorKey, test::testVendorKey());
+    pidFile = tmp.file("serve.pid");
+    // Stands in for systemctl restart: stops the serve it started last, starts R/current's.
+    restart = test::writeExecutable(
+        tmp, "restart.sh",
+        "#!/bin/sh\n"
+        "if [ -s '" +
+            pidFile +
+            "' ]; then\n"
+            "  pid=$(cat '" +
+            pidFile +
+            "')\n"
+            "  kill -TERM \"$pid\" 2>/dev/null && tail --pid=\"$pid\" -s 0.1 -f /dev/null\n"
+            "fi\n"
+            "'" +
+            root + "/current/atoms-edge' serve --config '" + config + "' >>'" +
+            tmp.file("serve.log") +
+            "' 2>&1 </dev/null &\n"
+            "echo $! > '" +
+            pidFile + "'\n");
+  }
+  ~OperatorBox() { stopServe(); }
+
+  std::string makeBundle(const std::string& binary, const std::string& version,
+                         const std::string& key) {
+    const std::string out = tmp.file("v" + version + "-" + std::to_string(++made) + ".bundle");
+    test::RunResult r = test::runEdge({"update", "make-bundle", "--binary", binary, "--version",
+                                       version, "--key", key, "--out", out});
+    BOOST_REQUIRE_MESSAGE(r.status == 0, r.err);
+    return out;
+  }
+  std::vector<std::string> rootArgs() const {
+    return {"--root", root, "--state-dir", stateDir, "--restart-command", "sh " + restart};
+  }
+  test::RunResult update(std::vector<std::string> args) const {
+    args.insert(args.begin(), "update");
+    const auto common = rootArgs();
+    args.insert(args.end(), common.begin(), common.end());
+    std::vector<std::string> argv{test::edgeBinary()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    test::ChildProcess child(argv);
+    auto status = child.wait(kUpdateDeadline);
+    BOOST_REQUIRE_MESSAGE(status.has_value(), "atoms-edge update did not finish in time");
+    return {*status, child.out(), child.err()};
+  }
+
+  // Ends the serve the restart script started last and waits (pidfd, with a deadline) for it.
+  void stopServe() {
+    std::error_code ec;
+    if (!fs::exists(pidFile, ec)) return;
+    const pid_t pid = static_cast<pid_t>(std::stol("0" + test::readFile(pidFile)));
+    if (pid <= 0) return;
+    const int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+    if (::kill(pid, SIGTERM) == 0 && fd >= 0) {
+      pollfd p{fd, POLLIN, 0};
+      (void)::poll(&p, 1, 60000);
+    }
+    if (fd >= 0) ::close(fd);
+    fs::remove(pidFile, ec);
+  }
+
+  atoms::testing::TempDir tmp;
+  std::string stateDir, root, config, vendorKey, pidFile, restart;
+  int made = 0;
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(update_command)
+
+BOOST_AUTO_TEST_CASE(badBundlesAreRefusedWithClearWordsAndExitCodes) {
+  OperatorBox box;
+  const std::string script = test::writeExecutable(box.tmp, "new", test::healthyScript("new"));
+
+  const std::string good = box.makeBundle(script, "9.0.0", box.vendorKey);
+  const std::string tampered = box.tmp.file("tampered.bundle");
+  fs::copy_file(good, tampered);
+  test::flipByte(tampered, fs::file_size(good) - 3);
+  test::RunResult r = box.update({"apply", tampered});
+  BOOST_TEST(r.status == atoms::cli::kExitFailure, r.err);
+  BOOST_TEST(contains(r.err, "does not match the signed manifest"), r.err);
+
+  const std::string otherKey = box.tmp.file("other.key");
+  test::writeVendorKeyFile(otherKey, test::otherVendorKey());
+  r = box.update({"apply", box.makeBundle(script, "9.0.0", otherKey)});
+  BOOST_TEST(r.status == atoms::cli::kExitConfig, r.err);
+  BOOST_TEST(contains(r.err, "refused: bundle"), r.err);
+  BOOST_TEST(contains(r.err, "not by the update key this atoms-edge trusts"), r.err);
+
+  r = box.update({"apply", box.makeBundle(script, "0.0.1", box.vendorKey)});
+  BOOST_TEST(r.status == atoms::cli::kExitConfig, r.err);
+  BOOST_TEST(contains(r.err, "older than the installed"), r.err);
+  BOOST_TEST(contains(r.err, "--allow-downgrade"), r.err);
+
+  // Nothing was installed or started; status says what the last attempt was.
+  BOOST_TEST(!fs::exists(box.root + "/current"));
+  BOOST_TEST(!fs::exists(box.pidFile));
+  test::RunResult status = box.update({"status"});
+  BOOST_TEST(status.status == 0, status.err);
+  BOOST_TEST(contains(status.out, "slot a: empty"), status.out);
+  BOOST_TEST(contains(status.out, "last result: refused 0.0.1"), status.out);
+  BOOST_TEST(contains(status.out, "the TESTS' key"), status.out);
+}
+
+BOOST_AUTO_TEST_CASE(aCrashOnStartUpdateIsRolledBackAndThePreviousServeRunsAgain) {
+  OperatorBox box;
+  const std::string crash = test::writeExecutable(box.tmp, "crash", test::kCrashScript);
+  const std::string bundle = box.makeBundle(crash, "9.0.0", box.vendorKey);
+  // The crash gets 2 s (it exits at once; no mark can come); the real serve gets minutes.
+  test::RunResult r = box.update({"apply", bundle, "--timeout", "2", "--rollback-timeout", "200"});
+  BOOST_TEST(r.status == atoms::cli::kExitFailure, r.err + r.out);
+  BOOST_TEST(contains(r.err, "rolled back: 9.0.0 did not report healthy within 2 s"), r.err);
+  BOOST_TEST(contains(r.err, "reports healthy"), r.err);
+
+  // The packaged binary (this build's atoms-edge, seeded into slot a) runs again and said so.
+  BOOST_TEST(fs::read_symlink(box.root + "/current").string() == "slots/a");
+  auto mark = update::readHealthMark(box.stateDir);
+  BOOST_REQUIRE_MESSAGE(mark.ok(), mark.message());
+  BOOST_TEST(mark->exe == fs::canonical(box.root + "/slots/a/atoms-edge").string());
+  BOOST_TEST(::kill(static_cast<pid_t>(mark->pid), 0) == 0);
+
+  test::RunResult status = box.update({"status"});
+  BOOST_TEST(status.status == 0, status.err);
+  BOOST_TEST(contains(status.out, "* slot a: atoms-edge 0.1.0"), status.out);
+  BOOST_TEST(contains(status.out, "  slot b: atoms-edge 9.0.0"), status.out);
+  BOOST_TEST(contains(status.out, "last result: rolled back 0.1.0"), status.out);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
