@@ -283,7 +283,7 @@ Result<UpdateReport> goBack(const UpdateEnv& env, StoredState& state, const std:
   if (Status s = switchTo(env, to); !s) return s.error();
   state.pending.reset();
   std::string detail = automatic ? fromVersion + " " + reason + "; rolled back to " + back.version
-                                 : "rolled back from " + fromVersion + " to " + back.version;
+                                 : "from " + fromVersion + " to " + back.version;
   if (!reason.empty() && !automatic) detail += " (" + reason + ")";
   bool healthy = true;
   if (env.restartService) {

@@ -162,4 +162,31 @@ BOOST_AUTO_TEST_CASE(aCrashOnStartUpdateIsRolledBackAndThePreviousServeRunsAgain
   BOOST_TEST(contains(status.out, "last result: rolled back 0.1.0"), status.out);
 }
 
+BOOST_AUTO_TEST_CASE(aGoodUpdateRunsAndTheOperatorCanRollItBack) {
+  OperatorBox box;
+  // This build's own binary, shipped as 9.0.0: serve runs from slot b and reports healthy.
+  const std::string bundle = box.makeBundle(test::edgeBinary(), "9.0.0", box.vendorKey);
+  test::RunResult verified = test::runEdge({"update", "verify", bundle});
+  BOOST_TEST(verified.status == 0, verified.err);
+  BOOST_TEST(contains(verified.out, "atoms-edge 9.0.0"), verified.out);
+
+  test::RunResult r = box.update({"apply", bundle, "--timeout", "200"});
+  BOOST_TEST(r.status == 0, r.err + r.out);
+  BOOST_TEST(contains(r.out, "applied: 9.0.0 runs from slot b"), r.out);
+  auto mark = update::readHealthMark(box.stateDir);
+  BOOST_REQUIRE_MESSAGE(mark.ok(), mark.message());
+  BOOST_TEST(mark->exe == fs::canonical(box.root + "/slots/b/atoms-edge").string());
+
+  // Same schema on both sides: the operator may go back, and the packaged version runs again.
+  r = box.update({"rollback", "--rollback-timeout", "200"});
+  BOOST_TEST(r.status == 0, r.err + r.out);
+  BOOST_TEST(contains(r.out, "rolled back: from 9.0.0 to 0.1.0 (asked by the operator)"), r.out);
+  mark = update::readHealthMark(box.stateDir);
+  BOOST_REQUIRE_MESSAGE(mark.ok(), mark.message());
+  BOOST_TEST(mark->exe == fs::canonical(box.root + "/slots/a/atoms-edge").string());
+  test::RunResult status = box.update({"status"});
+  BOOST_TEST(contains(status.out, "* slot a: atoms-edge 0.1.0"), status.out);
+  BOOST_TEST(contains(status.out, "last result: rolled back 0.1.0"), status.out);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
