@@ -144,6 +144,8 @@ std::string outcomeLine(const update::UpdateReport& r) {
       return "NOT HEALTHY, and no rollback: " + r.detail;
     case update::Outcome::kConfirmed:
       return "confirmed: " + r.detail;
+    case update::Outcome::kInitialised:
+      return "set up: " + r.detail;
     case update::Outcome::kNothingPending:
       return r.detail + (r.slot.empty() ? ""
                                         : (r.healthy ? "; slot " + r.slot + " reports healthy"
@@ -245,12 +247,14 @@ int runUpdate(const Args& args, Io& io) {
     report = update::rollbackUpdate(env);
   } else if (action == "check-health") {
     report = update::checkHealth(env);
+  } else if (action == "init") {
+    report = update::initSlots(env);
   } else if (action == "confirm") {
     report = update::confirmUpdate(env);
   } else {
     return usageError(io, "unknown action '" + action +
-                              "' (apply, status, check-health, confirm, rollback, verify, "
-                              "make-bundle, make-key)");
+                              "' (init, apply, status, check-health, confirm, rollback, "
+                              "verify, make-bundle, make-key)");
   }
   if (!report) return failed(io, report.error());
   // A rollback the operator asked for is a success when the old version came back healthy; one
@@ -272,6 +276,8 @@ Command updateCommand() {
           "atoms-edge update apply BUNDLE | status | check-health | confirm | rollback |\n"
           "       verify BUNDLE | make-bundle | make-key  [options]",
       .help =
+          "init           once: slot a gets this (the packaged) binary, R/current points at\n"
+          "               it; then the unit starts R/current/atoms-edge (docs/update.md).\n"
           "apply BUNDLE   checks the bundle's signature against the vendor key built into this\n"
           "               atoms-edge, refuses a downgrade (unless --allow-downgrade) and a\n"
           "               binary older than the store's schema, installs it into the inactive\n"

@@ -362,6 +362,32 @@ Result<std::optional<int>> stateSchemaVersion(const std::string& stateDir) {
   return std::optional<int>(static_cast<int>(stmt->columnInt64(0)));
 }
 
+Result<UpdateReport> initSlots(const UpdateEnv& env) {
+  Status locked;
+  auto lock = lockRoot(env, locked);
+  if (!lock) return locked.error();
+  auto active = activeSlot(env);
+  if (!active) return active.error();
+  if (active->has_value()) {
+    return UpdateReport{.outcome = Outcome::kNothingPending,
+                        .slot = **active,
+                        .detail = env.root + " is already set up (slot " + **active + " active)"};
+  }
+  if (Status s = makeDirIfMissing(env.root + "/slots", 0755); !s) return s.error();
+  if (Status s = seedFirstSlot(env); !s) return s.error();
+  StoredState state;
+  if (Status s = recordResult(env, state, "set up", env.runningVersion,
+                              "slot a holds the packaged atoms-edge " + env.runningVersion);
+      !s) {
+    return s.error();
+  }
+  return UpdateReport{.outcome = Outcome::kInitialised,
+                      .slot = "a",
+                      .version = env.runningVersion,
+                      .detail = "slot a holds atoms-edge " + env.runningVersion + "; " +
+                                currentLink(env) + " points at it"};
+}
+
 Result<UpdateReport> applyUpdate(const UpdateEnv& env, const std::string& bundlePath,
                                  bool allowDowngrade) {
   Status locked;

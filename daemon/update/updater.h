@@ -65,7 +65,8 @@ enum class Outcome {
   kRolledBack,       // the previous slot is active again
   kRollbackRefused,  // the new version failed its check, but its migration forbids going back
   kConfirmed,        // a pending update marked good
-  kNothingPending,   // check-health / confirm with nothing to do
+  kNothingPending,   // check-health / confirm / init with nothing to do
+  kInitialised,      // init: slot a holds the running binary, R/current points at it
 };
 
 struct UpdateReport {
@@ -96,6 +97,10 @@ struct UpdateStatus {
   std::optional<int> stateSchema;  // nullopt: no database yet
 };
 
+// Sets R up without a bundle: slot a gets the running binary and R/current points at it, so the
+// unit can start R/current/atoms-edge before the first update (docs/update.md). kNothingPending
+// with a detail when R is already set up.
+Result<UpdateReport> initSlots(const UpdateEnv& env);
 Result<UpdateReport> applyUpdate(const UpdateEnv& env, const std::string& bundle,
                                  bool allowDowngrade);
 // Back to the other slot (refused when its schema is older than the database's).

@@ -118,6 +118,19 @@ BOOST_AUTO_TEST_CASE(aGoodBundleGoesIntoTheOtherSlotAndStaysWhenHealthy) {
   BOOST_TEST(box.status().slots[0].manifest->version == "1.2.0");
 }
 
+BOOST_AUTO_TEST_CASE(initSeedsSlotAWithTheRunningBinaryOnce) {
+  Box box;
+  auto r = initSlots(box.env);
+  BOOST_REQUIRE_MESSAGE(r.ok(), r.message());
+  BOOST_TEST(r->outcome == Outcome::kInitialised);
+  BOOST_TEST(box.current() == "slots/a");
+  BOOST_TEST(box.status().slots[0].manifest->version == "1.0.0");
+  BOOST_TEST(box.restarts == 0);
+  BOOST_TEST(initSlots(box.env)->outcome == Outcome::kNothingPending);
+  // The first update after it goes into slot b, as without init.
+  BOOST_TEST(applied(box, box.bundle("1.1.0", test::healthyScript("1.1.0"))).slot == "b");
+}
+
 BOOST_AUTO_TEST_CASE(aTamperedBundleIsRefusedAndNothingSwitches) {
   Box box;
   applied(box, box.bundle("1.1.0", test::healthyScript("1.1.0")));
