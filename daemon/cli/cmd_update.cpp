@@ -71,12 +71,12 @@ bool pollUntilHealthy(const std::function<bool()>& healthy, std::chrono::millise
   }
 }
 
-int usageError(Io& io, const std::string& message) {
+int updateUsageError(Io& io, const std::string& message) {
   io.err << "atoms-edge update: " << message << "\n";
   return kExitUsage;
 }
 
-int failed(Io& io, const Error& e) {
+int updateFailed(Io& io, const Error& e) {
   io.err << "atoms-edge update: " << (e.kind == ErrorKind::kRefused ? "refused: " : "") << e.message
          << "\n";
   return e.kind == ErrorKind::kRefused ? kExitConfig : kExitFailure;
@@ -84,7 +84,7 @@ int failed(Io& io, const Error& e) {
 
 int makeKey(const Args& args, Io& io) {
   const std::string out = args.get("out", "");
-  if (out.empty()) return usageError(io, "make-key needs --out FILE");
+  if (out.empty()) return updateUsageError(io, "make-key needs --out FILE");
   SecretBytes secret(crypto_sign_SECRETKEYBYTES);
   update::PublicKey pk{};
   crypto_sign_keypair(pk.data(), secret.data());
@@ -105,12 +105,12 @@ int makeBundleCommand(const Args& args, Io& io) {
   const std::string keyPath = args.get("key", "");
   const std::string out = args.get("out", "");
   if (binary.empty() || version.empty() || keyPath.empty() || out.empty()) {
-    return usageError(io, "make-bundle needs --binary, --version, --key and --out");
+    return updateUsageError(io, "make-bundle needs --binary, --version, --key and --out");
   }
   int schema = storeMigrations().back().version;
   if (args.has("schema")) {
     auto n = parseSeconds(args.get("schema", ""));  // a plain number
-    if (!n || n->count() < 1) return usageError(io, "--schema must be a number, 1 or more");
+    if (!n || n->count() < 1) return updateUsageError(io, "--schema must be a number, 1 or more");
     schema = static_cast<int>(n->count());
   }
   auto key = readKeyFile(keyPath, KeyKind::VendorSigning);
@@ -158,7 +158,7 @@ std::string outcomeLine(const update::UpdateReport& r) {
 
 int printStatus(const update::UpdateEnv& env, Io& io) {
   auto status = update::updateStatus(env);
-  if (!status) return failed(io, status.error());
+  if (!status) return updateFailed(io, status.error());
   io.out << "update root " << env.root << "\n";
   for (const update::SlotView& slot : status->slots) {
     io.out << (slot.active ? "* " : "  ") << "slot " << slot.name << ": ";
@@ -202,16 +202,16 @@ int runUpdate(const Args& args, Io& io) {
   const std::string action = args.positionals.at(0);
   const std::size_t want = action == "apply" || action == "verify" ? 2 : 1;
   if (args.positionals.size() != want) {
-    return usageError(io,
-                      action == "apply" || action == "verify"
-                          ? action + " needs the bundle: atoms-edge update " + action + " BUNDLE"
-                          : action + " takes no further argument");
+    return updateUsageError(
+        io, action == "apply" || action == "verify"
+                ? action + " needs the bundle: atoms-edge update " + action + " BUNDLE"
+                : action + " takes no further argument");
   }
   if (action == "make-key") return makeKey(args, io);
   if (action == "make-bundle") return makeBundleCommand(args, io);
   if (action == "verify") {
     auto manifest = update::verifyBundle(args.positionals[1], update::pinnedUpdateKey());
-    if (!manifest) return failed(io, manifest.error());
+    if (!manifest) return updateFailed(io, manifest.error());
     io.out << args.positionals[1] << ": atoms-edge " << manifest->version << ", store schema "
            << manifest->schema << ", signed by the pinned key "
            << update::keyId(update::pinnedUpdateKey()) << "\n";
@@ -230,7 +230,7 @@ int runUpdate(const Args& args, Io& io) {
   for (const char* name : {"timeout", "rollback-timeout"}) {
     if (!args.has(name)) continue;
     auto s = parseSeconds(args.get(name, ""));
-    if (!s) return usageError(io, std::string("--") + name + " takes seconds, like 120");
+    if (!s) return updateUsageError(io, std::string("--") + name + " takes seconds, like 120");
     (std::string(name) == "timeout" ? env.healthTimeout : env.rollbackTimeout) = *s;
   }
   if (!args.has("no-restart")) {
@@ -252,11 +252,11 @@ int runUpdate(const Args& args, Io& io) {
   } else if (action == "confirm") {
     report = update::confirmUpdate(env);
   } else {
-    return usageError(io, "unknown action '" + action +
-                              "' (init, apply, status, check-health, confirm, rollback, "
-                              "verify, make-bundle, make-key)");
+    return updateUsageError(io, "unknown action '" + action +
+                                    "' (init, apply, status, check-health, confirm, rollback, "
+                                    "verify, make-bundle, make-key)");
   }
-  if (!report) return failed(io, report.error());
+  if (!report) return updateFailed(io, report.error());
   // A rollback the operator asked for is a success when the old version came back healthy; one
   // the box had to make means the update failed.
   const bool wentWrong = report->outcome == update::Outcome::kRollbackRefused ||

@@ -32,12 +32,12 @@ std::string currentLink(const UpdateEnv& env) { return env.root + "/current"; }
 std::string statePath(const UpdateEnv& env) { return env.root + "/update.json"; }
 std::string otherSlot(const std::string& slot) { return slot == "a" ? "b" : "a"; }
 
-std::string nowText(const UpdateEnv& env) {
+std::string updateNowText(const UpdateEnv& env) {
   return formatTimestamp(env.clock != nullptr ? env.clock->now()
                                               : std::chrono::system_clock::now());
 }
 
-std::string seconds(std::chrono::milliseconds d) {
+std::string secondsText(std::chrono::milliseconds d) {
   return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(d).count()) + " s";
 }
 
@@ -126,7 +126,7 @@ Status writeStoredState(const UpdateEnv& env, const StoredState& s) {
 // Records the last result in R/update.json and a line in R/update.log. Best effort for the log.
 Status recordResult(const UpdateEnv& env, StoredState& s, const std::string& result,
                     const std::string& version, const std::string& detail) {
-  s.last = LastResult{result, version, nowText(env), detail};
+  s.last = LastResult{result, version, updateNowText(env), detail};
   std::ofstream log(env.root + "/update.log", std::ios::app);
   log << json::canonical(json::Object{
              {"at", s.last->at}, {"detail", detail}, {"result", result}, {"version", version}})
@@ -136,8 +136,8 @@ Status recordResult(const UpdateEnv& env, StoredState& s, const std::string& res
 
 // A refusal: recorded as the last result when R exists, returned with `kind` (kRefused: a rule
 // said no; kCorrupt / kInvalid: the bundle itself is bad).
-Error refuse(const UpdateEnv& env, const std::string& version, const std::string& why,
-             ErrorKind kind = ErrorKind::kRefused) {
+Error refuseUpdate(const UpdateEnv& env, const std::string& version, const std::string& why,
+                   ErrorKind kind = ErrorKind::kRefused) {
   if (posixFileSystem().exists(env.root)) {
     auto s = readStoredState(env);
     StoredState state = s ? *s : StoredState{};
@@ -238,7 +238,7 @@ bool restartAndWait(const UpdateEnv& env, const std::string& slot,
   const std::string binary = slotBinary(env, slot);
   const std::string stateDir = env.stateDir;
   if (!env.waitHealthy([&] { return markedHealthyBy(stateDir, binary); }, timeout)) {
-    why = "did not report healthy within " + seconds(timeout);
+    why = "did not report healthy within " + secondsText(timeout);
     return false;
   }
   return true;
@@ -254,21 +254,21 @@ Result<UpdateReport> goBack(const UpdateEnv& env, StoredState& state, const std:
   const std::string fromVersion =
       fromManifest && fromManifest->has_value() ? (*fromManifest)->version : "?";
   if (!target->has_value()) {
-    return refuse(env, fromVersion,
-                  "there is no previous version to roll back to (slot " + to + " is empty)");
+    return refuseUpdate(env, fromVersion,
+                        "there is no previous version to roll back to (slot " + to + " is empty)");
   }
   const Manifest& back = **target;
   auto schema = stateSchemaVersion(env.stateDir);
   if (!schema)
-    return refuse(env, back.version,
-                  "cannot read the state directory's schema: " + schema.message());
+    return refuseUpdate(env, back.version,
+                        "cannot read the state directory's schema: " + schema.message());
   if (schema->has_value() && back.schema < **schema) {
     const std::string why = "rolling back to " + back.version +
                             " is refused: it expects store schema " + std::to_string(back.schema) +
                             ", and the state directory is at schema " + std::to_string(**schema) +
                             " (migrations only go forward, so " + back.version +
                             " could not open it)";
-    if (!automatic) return refuse(env, back.version, why);
+    if (!automatic) return refuseUpdate(env, back.version, why);
     state.pending.reset();
     (void)recordResult(env, state, "rollback refused", fromVersion,
                        fromVersion + " " + reason + "; " + why);
@@ -304,8 +304,8 @@ Result<UpdateReport> goBack(const UpdateEnv& env, StoredState& state, const std:
 }
 
 // After switching to pending.slot: restart, wait, then keep it or go back.
-Result<UpdateReport> settle(const UpdateEnv& env, StoredState& state, bool restart,
-                            std::chrono::milliseconds timeout) {
+Result<UpdateReport> settlePending(const UpdateEnv& env, StoredState& state, bool restart,
+                                   std::chrono::milliseconds timeout) {
   const Pending pending = *state.pending;
   std::string why;
   bool healthy = false;
@@ -316,7 +316,7 @@ Result<UpdateReport> settle(const UpdateEnv& env, StoredState& state, bool resta
         env.waitHealthy &&
         env.waitHealthy(
             [&] { return markedHealthyBy(env.stateDir, slotBinary(env, pending.slot)); }, timeout);
-    if (!healthy) why = "did not report healthy within " + seconds(timeout);
+    if (!healthy) why = "did not report healthy within " + secondsText(timeout);
   }
   if (healthy) {
     state.pending.reset();
@@ -399,17 +399,18 @@ Result<UpdateReport> applyUpdate(const UpdateEnv& env, const std::string& bundle
     if (bundle.kind() == ErrorKind::kIo || bundle.kind() == ErrorKind::kNotFound) {
       return bundle.error();
     }
-    return refuse(env, "", bundle.message(), bundle.kind());
+    return refuseUpdate(env, "", bundle.message(), bundle.kind());
   }
   const Manifest& incoming = bundle->manifest;
   auto stored = readStoredState(env);
   if (!stored) return stored.error();
   StoredState state = *stored;
   if (state.pending) {
-    return refuse(env, incoming.version,
-                  "the update to " + state.pending->version + " (since " + state.pending->since +
-                      ") is still waiting for its health check; run `atoms-edge update "
-                      "check-health`, `update confirm` or `update rollback` first");
+    return refuseUpdate(env, incoming.version,
+                        "the update to " + state.pending->version + " (since " +
+                            state.pending->since +
+                            ") is still waiting for its health check; run `atoms-edge update "
+                            "check-health`, `update confirm` or `update rollback` first");
   }
   auto active = activeSlot(env);
   if (!active) return active.error();
@@ -423,23 +424,23 @@ Result<UpdateReport> applyUpdate(const UpdateEnv& env, const std::string& bundle
   }
   const int order = compareVersions(incoming.version, installed.version);
   if (order <= 0 && !allowDowngrade) {
-    return refuse(env, incoming.version,
-                  "bundle " + incoming.version + " is " +
-                      (order == 0 ? "the version already installed"
-                                  : "older than the installed " + installed.version) +
-                      "; --allow-downgrade installs it anyway (only when its schema allows)");
+    return refuseUpdate(env, incoming.version,
+                        "bundle " + incoming.version + " is " +
+                            (order == 0 ? "the version already installed"
+                                        : "older than the installed " + installed.version) +
+                            "; --allow-downgrade installs it anyway (only when its schema allows)");
   }
   auto schema = stateSchemaVersion(env.stateDir);
   if (!schema) {
-    return refuse(env, incoming.version,
-                  "cannot read the state directory's schema: " + schema.message());
+    return refuseUpdate(env, incoming.version,
+                        "cannot read the state directory's schema: " + schema.message());
   }
   if (schema->has_value() && incoming.schema < **schema) {
-    return refuse(env, incoming.version,
-                  "bundle " + incoming.version + " expects store schema " +
-                      std::to_string(incoming.schema) + ", and the state directory is at schema " +
-                      std::to_string(**schema) +
-                      " (migrations only go forward, so it could not open the database)");
+    return refuseUpdate(env, incoming.version,
+                        "bundle " + incoming.version + " expects store schema " +
+                            std::to_string(incoming.schema) +
+                            ", and the state directory is at schema " + std::to_string(**schema) +
+                            " (migrations only go forward, so it could not open the database)");
   }
 
   // The binary is checked as it is staged, before anything else changes.
@@ -451,7 +452,7 @@ Result<UpdateReport> applyUpdate(const UpdateEnv& env, const std::string& bundle
   if (Status s = extractBinary(bundlePath, *bundle, staged + "/" + kBinaryName); !s) {
     (void)removeSlotDir(staged);
     if (s.kind() == ErrorKind::kCorrupt) {
-      return refuse(env, incoming.version, s.message(), ErrorKind::kCorrupt);
+      return refuseUpdate(env, incoming.version, s.message(), ErrorKind::kCorrupt);
     }
     return s.error();
   }
@@ -465,7 +466,7 @@ Result<UpdateReport> applyUpdate(const UpdateEnv& env, const std::string& bundle
   }
   if (Status s = fsyncDirectory(env.root + "/slots"); !s) return s.error();
 
-  state.pending = Pending{target, from, incoming.version, nowText(env)};
+  state.pending = Pending{target, from, incoming.version, updateNowText(env)};
   if (Status s = writeStoredState(env, state); !s) return s.error();
   if (posixFileSystem().exists(env.stateDir)) {
     if (Status s = clearHealthMark(env.stateDir); !s) return s.error();
@@ -487,7 +488,7 @@ Result<UpdateReport> applyUpdate(const UpdateEnv& env, const std::string& bundle
                         .detail = detail,
                         .healthy = false};
   }
-  return settle(env, state, true, env.healthTimeout);
+  return settlePending(env, state, true, env.healthTimeout);
 }
 
 Result<UpdateReport> rollbackUpdate(const UpdateEnv& env) {
@@ -497,7 +498,7 @@ Result<UpdateReport> rollbackUpdate(const UpdateEnv& env) {
   auto active = activeSlot(env);
   if (!active) return active.error();
   if (!active->has_value()) {
-    return refuse(env, "", "nothing to roll back: no update was ever applied here");
+    return refuseUpdate(env, "", "nothing to roll back: no update was ever applied here");
   }
   auto stored = readStoredState(env);
   if (!stored) return stored.error();
@@ -523,7 +524,7 @@ Result<UpdateReport> checkHealth(const UpdateEnv& env) {
                         .healthy = healthy};
   }
   // The service starts by itself (boot, or systemctl): wait for it, restart only to go back.
-  return settle(env, state, false, env.healthTimeout);
+  return settlePending(env, state, false, env.healthTimeout);
 }
 
 Result<UpdateReport> confirmUpdate(const UpdateEnv& env) {
