@@ -212,7 +212,9 @@ Result<SignedBundle> openBundle(const std::string& path, const PublicKey& truste
         "bundle " + path + " is damaged: its signature line is not '<key id> <base64>'",
         ErrorKind::kCorrupt);
   }
-  const std::string signer = sigLine->substr(0, space);
+  // The key id is only for the message: named when it looks like one, never echoed otherwise.
+  std::string signer = sigLine->substr(0, space);
+  if (signer.size() != 16 || !fromHex(signer).has_value()) signer = "(an unreadable key id)";
   const std::string message = signedText(*manifestLine);
   if (crypto_sign_verify_detached(sig->data(), asBytes(message).data(), message.size(),
                                   trusted.data()) != 0) {
