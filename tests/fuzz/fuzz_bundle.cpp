@@ -6,62 +6,20 @@
 // signature, and mutations of its binary reach the hash check. Properties: every error is one
 // line of printable ASCII; an accepted bundle is exactly the magic line, its manifest's canonical
 // text, a signature line and a binary of the manifest's size.
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
-#include <filesystem>
 #include <string>
 
 #include "daemon/update/bundle.h"
 #include "daemon/update/pinned_key.h"
 #include "tests/fuzz/fuzz_support.h"
 
-namespace {
-
-// A directory for this process's bundle file, removed at exit.
-class BundleScratchDir {
- public:
-  BundleScratchDir() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "atoms-fuzz-bundle-XXXXXX").string();
-    atoms::fuzz::require(::mkdtemp(pattern.data()) != nullptr, "mkdtemp works");
-    path_ = pattern;
-  }
-  ~BundleScratchDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  BundleScratchDir(const BundleScratchDir&) = delete;
-  BundleScratchDir& operator=(const BundleScratchDir&) = delete;
-  std::string file(const char* name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
-
-void writeBundleInput(const std::string& path, const std::uint8_t* data, std::size_t size) {
-  ::unlink(path.c_str());
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  atoms::fuzz::require(fd >= 0, "the scratch file can be created");
-  std::size_t done = 0;
-  while (done < size) {
-    const ssize_t n = ::write(fd, data + done, size - done);
-    atoms::fuzz::require(n > 0, "the scratch file can be written");
-    done += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-}
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace atoms;
   using fuzz::require;
-  static const BundleScratchDir dir;
+  static const fuzz::ScratchDir dir;
   const std::string path = dir.file("bundle");
-  writeBundleInput(path, data, size);
+  fuzz::writeScratchFile(path, data, size);
 
   auto manifest = update::verifyBundle(path, update::pinnedUpdateKey());
   if (!manifest) {
