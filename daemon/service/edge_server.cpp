@@ -10,6 +10,7 @@
 #include "daemon/service/store_subsystem.h"
 #include "daemon/update/health_mark.h"
 #include "daemon/version.h"
+#include "store/migrations.h"
 
 namespace atoms {
 
@@ -39,7 +40,9 @@ void EdgeServer::initialize(Poco::Util::Application& /*self*/) {
   tellSystemd("READY=1\nSTATUS=serving site " + services_->store().store().identity().siteId);
   // The health mark an update waits for (docs/update.md): written only once every service runs.
   const std::string stateDir = config().getString("state.dir");
-  if (Status marked = update::writeHealthMark(stateDir, edgeVersion()); !marked) {
+  if (Status marked =
+          update::writeHealthMark(stateDir, edgeVersion(), storeMigrations().back().version);
+      !marked) {
     logWarning(logger_, "cannot write the health mark", {{"error", marked.message()}});
   }
   if (auto interval = systemd_.watchdogInterval()) {

@@ -22,12 +22,14 @@ std::string resolvedPath(const std::string& path) {
 
 std::string healthMarkPath(const std::string& stateDir) { return stateDir + "/update.health"; }
 
-Status writeHealthMark(const std::string& stateDir, const std::string& version) {
+Status writeHealthMark(const std::string& stateDir, const std::string& version, int schema) {
   const std::string exe = resolvedPath("/proc/self/exe");
   if (exe.empty()) return makeError("cannot tell which binary runs (/proc/self/exe)");
   const std::string text =
-      json::canonical(json::Object{
-          {"exe", exe}, {"pid", static_cast<std::int64_t>(::getpid())}, {"version", version}}) +
+      json::canonical(json::Object{{"exe", exe},
+                                   {"pid", static_cast<std::int64_t>(::getpid())},
+                                   {"schema", schema},
+                                   {"version", version}}) +
       "\n";
   if (Status s = replaceFileDurably(healthMarkPath(stateDir), text); !s) {
     return makeError("cannot write the health mark " + healthMarkPath(stateDir) + ": " +
@@ -48,7 +50,11 @@ Result<HealthMark> readHealthMark(const std::string& stateDir) {
       !version->isString()) {
     return makeError("health mark " + path + " is damaged", ErrorKind::kCorrupt);
   }
-  return HealthMark{exe->asString(), static_cast<long>(pid->asInt()), version->asString()};
+  const json::Value* schema = parsed->find("schema");
+  const bool hasSchema =
+      schema != nullptr && schema->isInt() && schema->asInt() > 0 && schema->asInt() < 1000000;
+  return HealthMark{exe->asString(), static_cast<long>(pid->asInt()), version->asString(),
+                    hasSchema ? static_cast<int>(schema->asInt()) : 0};
 }
 
 Status clearHealthMark(const std::string& stateDir) {

@@ -351,7 +351,15 @@ Result<std::optional<int>> stateSchemaVersion(const std::string& stateDir) {
   const StateDirPaths paths = resolveStatePaths(stateDir);
   if (!posixFileSystem().exists(paths.database)) return std::optional<int>();
   auto key = readKeyFile(paths.dbKey, KeyKind::Database);
-  if (!key) return key.error();
+  if (!key) {
+    // The key may be a systemd credential only the service sees: then the schema serve reported
+    // in its health mark at its last start (it migrates before it is ready) stands in.
+    auto mark = readHealthMark(stateDir);
+    if (mark && mark->schema > 0) return std::optional<int>(mark->schema);
+    return makeError(key.message() +
+                     "; and no health mark says the schema (start the service once, or make "
+                     "db.key readable to update)");
+  }
   auto db = Database::open(paths.database, *key, OpenMode::ReadOnly);
   if (!db) return db.error();
   auto stmt = db->prepare("SELECT max(version) FROM schema_migrations");

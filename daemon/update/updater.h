@@ -112,7 +112,8 @@ Result<UpdateReport> confirmUpdate(const UpdateEnv& env);
 Result<UpdateStatus> updateStatus(const UpdateEnv& env);
 
 // The schema version the state directory's database records (max of schema_migrations); nullopt
-// when DIR has no database. Opens it read-only with DIR's key (or the credential's).
+// when DIR has no database. Opens it read-only with DIR's key (or the credential's); when that
+// key cannot be read (a credential only the service gets), the schema in serve's health mark.
 Result<std::optional<int>> stateSchemaVersion(const std::string& stateDir);
 
 }  // namespace atoms::update

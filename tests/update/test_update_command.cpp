@@ -13,6 +13,7 @@
 
 #include "daemon/cli/command.h"
 #include "daemon/update/health_mark.h"
+#include "store/migrations.h"
 #include "store/state_dir.h"
 #include "tests/daemon/helpers.h"
 #include "tests/update/update_fixture.h"
@@ -176,6 +177,7 @@ BOOST_AUTO_TEST_CASE(aGoodUpdateRunsAndTheOperatorCanRollItBack) {
   auto mark = update::readHealthMark(box.stateDir);
   BOOST_REQUIRE_MESSAGE(mark.ok(), mark.message());
   BOOST_TEST(mark->exe == fs::canonical(box.root + "/slots/b/atoms-edge").string());
+  BOOST_TEST(mark->schema == storeMigrations().back().version);
 
   // Same schema on both sides: the operator may go back, and the packaged version runs again.
   r = box.update({"rollback", "--rollback-timeout", "200"});

@@ -241,6 +241,26 @@ BOOST_AUTO_TEST_CASE(aFailedUpdateThatMigratedTheStoreStaysAndSaysSo) {
   BOOST_TEST(box.status().last->result == "rollback refused");
 }
 
+BOOST_AUTO_TEST_CASE(withTheKeyInCredentialsTheSchemaComesFromServesHealthMark) {
+  Box box;
+  // db.key moved into a systemd credential: update, run by root, cannot open the database.
+  fs::rename(box.stateDir + "/db.key", box.tmp.file("credential-db.key"));
+  auto unknown = applyUpdate(box.env, box.bundle("1.1.0", test::healthyScript("1.1.0")), false);
+  BOOST_REQUIRE(!unknown.ok());
+  BOOST_TEST(unknown.kind() == ErrorKind::kRefused);
+  BOOST_TEST(unknown.message().find("no health mark says the schema") != std::string::npos,
+             unknown.message());
+  // serve's mark says the schema it migrated to: an older binary is refused by it.
+  BOOST_REQUIRE(writeHealthMark(box.stateDir, "1.0.0", kSchemaNow).ok());
+  BOOST_TEST(stateSchemaVersion(box.stateDir).value().value_or(0) == kSchemaNow);
+  auto older = applyUpdate(
+      box.env, box.bundle("1.1.0", test::healthyScript("1.1.0"), kSchemaNow - 1), false);
+  BOOST_REQUIRE(!older.ok());
+  BOOST_TEST(older.message().find("migrations only go forward") != std::string::npos,
+             older.message());
+  BOOST_TEST(box.current().empty());
+}
+
 BOOST_AUTO_TEST_CASE(anOperatorRollbackGoesBackAndForth) {
   Box box;
   applied(box, box.bundle("1.1.0", test::healthyScript("1.1.0")));
