@@ -220,6 +220,8 @@ Status seedFirstSlot(const UpdateEnv& env) {
                    .binarySize = size,
                    .binaryHash = toHex(digest)};
   if (Status s = writeSlotManifest(staged, m); !s) return s;
+  // Nothing points at a slot yet, so a slot a there is a leftover of an interrupted first run.
+  if (Status s = removeSlotDir(slotDir(env, "a")); !s) return s;
   if (Status s = fs.rename(staged, slotDir(env, "a")); !s) {
     return makeError("cannot put the first slot in place: " + s.message());
   }

@@ -139,6 +139,20 @@ BOOST_AUTO_TEST_CASE(badBundlesAreRefusedWithClearWordsAndExitCodes) {
   BOOST_TEST(contains(status.out, "the TESTS' key"), status.out);
 }
 
+BOOST_AUTO_TEST_CASE(makeKeyWritesASecretFileAndPrintsWhatToPin) {
+  atoms::testing::TempDir tmp;
+  const std::string key = tmp.file("vendor.key");
+  test::RunResult r = test::runEdge({"update", "make-key", "--out", key});
+  BOOST_TEST(r.status == 0, r.err);
+  BOOST_TEST(test::fileMode(key) == 0600U);
+  BOOST_TEST(contains(r.out, "must never enter the repository"), r.out);
+  BOOST_TEST(contains(r.out, "-DATOMS_UPDATE_PUBLIC_KEY="), r.out);
+  BOOST_TEST(contains(test::readFile(key), "atoms-edge-key v1 vendor-ed25519\n"));
+  // Never over an existing key.
+  test::RunResult again = test::runEdge({"update", "make-key", "--out", key});
+  BOOST_TEST(again.status == atoms::cli::kExitFailure, again.err);
+}
+
 BOOST_AUTO_TEST_CASE(aCrashOnStartUpdateIsRolledBackAndThePreviousServeRunsAgain) {
   OperatorBox box;
   const std::string crash = test::writeExecutable(box.tmp, "crash", test::kCrashScript);
