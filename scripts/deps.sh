@@ -7,11 +7,15 @@ packages=(
   libsqlcipher-dev sqlcipher libsodium-dev libssl-dev libpoco-dev libboost-test-dev
   libpaho-mqttpp-dev libpaho-mqtt-dev mosquitto mosquitto-clients libhowardhinnant-date-dev
   procps openssl clang-format systemd
+  # The cloud ingest's PostgreSQL store (libpqxx) and the server its tests start (docs/sync-ingest.md).
+  libpqxx-dev postgresql
   # The panel's browser test and benchmarks (docs/testing.md): Debian's chromium, driven headless
   # by puppeteer-core; a font so its screenshots look the same on every machine; wrk for load.
   chromium fonts-dejavu-core wrk
   # The Debian package (scripts/package.sh): dpkg-shlibdeps, file, lintian.
   dpkg-dev file lintian
+  # The package on a clean Debian 12 root (scripts/package-root.sh).
+  debootstrap
 )
 # Node.js and npm, for the panel's front-end libraries (scripts/panel-vendor.sh): Debian's, unless
 # the machine has an npm already (NodeSource's nodejs package carries its own npm, which Debian's

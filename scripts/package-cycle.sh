@@ -42,6 +42,7 @@ out=$(dpkg -i "$deb" 2>&1) || {
 }
 grep -q 'atoms-edge init' <<<"$out" || fail "postinst does not say to run atoms-edge init"
 getent passwd atoms-edge >/dev/null || fail "no system user atoms-edge after install"
+id -nG atoms-edge | grep -qw dialout || fail "atoms-edge is not in dialout (the modem's group)"
 [ "$(stat -c '%a %U %G' "$state" 2>/dev/null)" = "700 atoms-edge atoms-edge" ] ||
   fail "$state is not 0700 atoms-edge:atoms-edge after install"
 [ "$(readlink "$link")" = /lib/systemd/system/atoms-edge.service ] ||

@@ -7,7 +7,9 @@
 #      scripts/build-san.sh): every test once, the fuzz corpus replayed, the panel in Debian's
 #      chromium (its npm packages installed from their lockfile first; screenshots left in
 #      build-san/panel-screenshots/);
-#   4. the Debian package (scripts/package.sh: a clean gcc build, cpack, contents checked, lintian);
+#   4. the Debian package (scripts/package.sh: a clean gcc build, cpack, contents checked, lintian),
+#      then installed on a clean Debian 12 root made by debootstrap in the background from the
+#      start (scripts/package-root.sh: install cycle, init, serve, verify, backup, purge);
 #   5. the fuzz targets of that same build, each run briefly with a fixed seed (docs/fuzzing.md).
 # Exits non-zero when any step fails. Prints the time each stage took.
 set -euo pipefail
@@ -21,6 +23,11 @@ stage() {
 
 stage "dependencies"
 bash scripts/deps.sh
+
+# A clean Debian 12 root for the package test, made while the builds run (mostly downloads).
+bash scripts/package-root.sh prepare build-root >build-root.prepare.log 2>&1 &
+root_pid=$!
+trap 'kill "$root_pid" 2>/dev/null || true' EXIT
 
 stage "browser test packages (npm ci from tests/panel/browser/package-lock.json)"
 bash tests/panel/browser/install.sh
@@ -40,6 +47,19 @@ tail -1 build/demo.log
 
 stage "Debian package (cpack, lintian)"
 bash scripts/package.sh build-pkg
+stage "the package on a clean Debian 12 root (install cycle, init, serve, verify, backup)"
+wait "$root_pid" || {
+  cat build-root.prepare.log
+  echo "could not prepare the clean Debian root (build-root.prepare.log)" >&2
+  exit 1
+}
+bash scripts/package-root.sh run build-root build-pkg/atoms-edge_*_amd64.deb
+# Never remove a root that still has the host's /dev or /proc mounted in it.
+if grep -q " $PWD/build-root/" /proc/mounts; then
+  echo "build-root still has mounts; left in place" >&2
+  exit 1
+fi
+rm -rf build-root
 
 stage "sanitizer build (clang)"
 bash scripts/build-san.sh build-san

@@ -1,7 +1,7 @@
 // `atoms-edge ingest`: the cloud side of the sync protocol (docs/sync-ingest.md). Consumes the
 // segments the boxes publish, verifies them against each site's registered key and last verified
-// checkpoint, stores them in its own SQLCipher store, acks, and keeps evidence of gaps, forks and
-// tampering.
+// checkpoint, stores them in its own store (SQLCipher in a directory, or PostgreSQL for a fleet),
+// acks, and keeps evidence of gaps, forks and tampering.
 #include <Poco/Logger.h>
 #include <Poco/Message.h>
 #include <signal.h>
@@ -176,7 +176,7 @@ void waitForTermination() {
 int runIngest(const Args& args, Io& io) {
   const std::string dir = args.get("store", "");
   if (dir.empty()) {
-    io.err << kName << "--store DIR is required\n";
+    io.err << kName << "--store DIR or --store postgresql://... is required\n";
     return kExitUsage;
   }
   if (args.has("report") || args.has("export")) {
@@ -300,7 +300,7 @@ int runIngest(const Args& args, Io& io) {
       return kExitConfig;
     }
     logInfo(logger, "sites registered",
-            {{"listed", sites->size()}, {"new", *added}, {"store", dir}});
+            {{"listed", sites->size()}, {"new", *added}, {"store", store->describe()}});
   }
   if (!args.has("broker")) return kExitOk;
 
@@ -330,7 +330,7 @@ int runIngest(const Args& args, Io& io) {
     io.err << kName << (started ? *started : std::string("the worker did not start")) << "\n";
     return kExitConfig;
   }
-  logInfo(logger, "ready", {{"store", dir}, {"client_id", mqtt.clientId}});
+  logInfo(logger, "ready", {{"store", store->describe()}, {"client_id", mqtt.clientId}});
   waitForTermination();
   (void)worker.call([&] {
     service.reset();
@@ -353,12 +353,16 @@ Command ingestCommand() {
           "Subscribes to $share/ingest/atoms/v1/+/audit (QoS 1, persistent session) and checks\n"
           "every segment against the last checkpoint verified for its site: the checkpoint\n"
           "signature with the site's registered key, the consistency proof, the entries' hash\n"
-          "chain and every receipt signature. Verified entries are stored once each in DIR (an\n"
-          "encrypted store made at first run), then the ack is published on atoms/v1/S/ack.\n"
+          "chain and every receipt signature. Verified entries are stored once each in the\n"
+          "store, then the ack is published on atoms/v1/S/ack. The store is a directory DIR (an\n"
+          "encrypted SQLite store made at first run) or a PostgreSQL database given as a libpq\n"
+          "URI postgresql://USER@HOST:PORT/DB (tables made at first run; the password from\n"
+          "~/.pgpass, PGPASSWORD or a passfile= parameter, never the command line).\n"
           "Duplicates are acked again; gaps are dropped (the box resends); forks and tampered\n"
           "segments are kept as evidence, never acked, and raise an alarm (log line and the\n"
           "retained topic atoms/v1/S/alarm). Segments of unregistered sites are refused.\n"
-          "Several ingest processes may share one broker and one DIR.\n"
+          "Several ingest processes may share one broker and one store: one DIR on one\n"
+          "machine, one database across machines.\n"
           "\n"
           "--sites FILE registers sites (a JSON list of {\"site\", \"publicKey\"}); without\n"
           "--broker it registers and exits. Runs until SIGTERM or SIGINT.\n"
@@ -370,11 +374,12 @@ Command ingestCommand() {
           "`export-segments --from A --to B` (identical when the range is one segment on\n"
           "both sides: give both the same large --max-bytes), so `diff` compares\n"
           "box and cloud entry by entry. A and B must be 0 or sizes the ingest stored a\n"
-          "checkpoint for (B defaults to the verified size). Both only read DIR and may run\n"
+          "checkpoint for (B defaults to the verified size). Both only read the store and run\n"
           "beside a running ingest. Operators: docs/sync-ingest.md.\n",
       .options =
           {
-              {"store", "DIR", "the ingest store directory (created at first run)"},
+              {"store", "DIR|URI",
+               "the ingest store: a directory, or a postgresql:// database (made at first run)"},
               {"sites", "FILE", "register the sites listed in FILE (JSON) before running"},
               {"broker", "URI", "tcp://, mqtt://, ssl:// or mqtts:// HOST:PORT"},
               {"client-id", "ID",

@@ -133,6 +133,7 @@ void StallWatchdog::start() {
   std::lock_guard lock(mutex_);
   stopping_ = false;
   woken_ = true;  // the first pass runs at once
+  startedAt_ = std::chrono::steady_clock::now();
   listener_ = listener;
   thread_ = std::thread([this] { threadMain(); });
 }
@@ -175,7 +176,22 @@ void StallWatchdog::threadMain() {
     } catch (...) {
       logError(logger_, "silent stall watchdog: a check failed");
     }
+    std::lock_guard lock(mutex_);
+    passedAt_ = std::chrono::steady_clock::now();
   }
+}
+
+bool StallWatchdog::passIsRecent(std::optional<std::chrono::steady_clock::time_point> lastPass,
+                                 std::chrono::steady_clock::time_point now,
+                                 std::chrono::milliseconds checkEvery) {
+  return lastPass && now - *lastPass <= 3 * checkEvery;
+}
+
+bool StallWatchdog::vouches(std::chrono::steady_clock::time_point now) const {
+  std::lock_guard lock(mutex_);
+  if (!startedAt_ || stopping_ || !clock_.followsSystemTime()) return true;
+  // Until the first pass, the start counts as one: the thread has just been made.
+  return passIsRecent(passedAt_ ? passedAt_ : startedAt_, now, options_.checkEvery);
 }
 
 }  // namespace atoms

@@ -87,6 +87,17 @@ class StallWatchdog {
 
   void start();
   void stop();
+  // Whether the watchdog's own thread is alive enough to vouch for the process (systemd's
+  // WATCHDOG=1 is sent only then, edge_server.h): true while it has passed within three of its
+  // `checkEvery` intervals (steady time), or has not been started on a clock that follows system
+  // time; false when its thread is stuck, so that systemd restarts a process whose safety net is
+  // gone. Any thread.
+  bool vouches(std::chrono::steady_clock::time_point now) const;
+  // The rule behind vouches(), for tests: a pass at `lastPass` vouches at `now`.
+  static bool passIsRecent(std::optional<std::chrono::steady_clock::time_point> lastPass,
+                           std::chrono::steady_clock::time_point now,
+                           std::chrono::milliseconds checkEvery);
+
   // Test helper: waits (real time, at most `deadline`) until a pass has run at a clock reading of
   // at least `at`. False on timeout.
   bool waitUntilChecked(TimePoint at, std::chrono::milliseconds deadline);
@@ -102,13 +113,15 @@ class StallWatchdog {
   Callback escalate_;
   Callback audit_;
 
-  std::mutex mutex_;  // guards the fields below
+  mutable std::mutex mutex_;  // guards the fields below
   std::condition_variable changed_;
   std::optional<TimePoint> lastBeat_;
   std::vector<WatchedItem> items_;
   TimePoint itemsAt_{};
   std::map<std::string, TimePoint> escalatedAt_;
   std::optional<TimePoint> checkedAt_;
+  std::optional<std::chrono::steady_clock::time_point> passedAt_;  // the thread's last pass
+  std::optional<std::chrono::steady_clock::time_point> startedAt_;
   bool woken_ = false;
   bool stopping_ = false;
   std::optional<Clock::ListenerId> listener_;

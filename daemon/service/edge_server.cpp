@@ -8,6 +8,7 @@
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/store_subsystem.h"
+#include "daemon/service/watchdog_subsystem.h"
 #include "daemon/update/health_mark.h"
 #include "daemon/version.h"
 #include "store/migrations.h"
@@ -60,7 +61,18 @@ void EdgeServer::uninitialize() {
 }
 
 void EdgeServer::pingWatchdog(std::chrono::milliseconds every) {
-  tellSystemd("WATCHDOG=1");
+  // The engine runs (this is its thread) and the silent-stall watchdog's thread too: both are
+  // needed for the box to be well. Without the second, systemd restarts the service.
+  if (services_->watchdog().vouches()) {
+    tellSystemd("WATCHDOG=1");
+    if (watchdogSilent_) logInfo(logger_, "the silent-stall watchdog runs again");
+    watchdogSilent_ = false;
+  } else if (!watchdogSilent_) {
+    watchdogSilent_ = true;
+    logError(logger_,
+             "the silent-stall watchdog's thread has not run for three of its intervals: "
+             "not telling systemd the service is well, so that it restarts it");
+  }
   services_->engine().engine().runAfter(every, [this, every] { pingWatchdog(every); });
 }
 

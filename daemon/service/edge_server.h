@@ -3,8 +3,9 @@
 // and stops the started services in reverse order. If one fails to start, those already started
 // are stopped in reverse, the failure is logged as one fatal line, and run() returns EXIT_CONFIG.
 // Under systemd (Type=notify) it tells systemd READY=1 once every service runs, STATUS= lines,
-// WATCHDOG=1 from the engine thread when the unit sets WatchdogSec, and STOPPING=1
-// (systemd_notify.h).
+// WATCHDOG=1 from the engine thread when the unit sets WatchdogSec (held back while the
+// silent-stall watchdog's own thread is stuck: either one stuck gets the service restarted), and
+// STOPPING=1 (systemd_notify.h).
 //
 // Threading: everything here runs on the main thread, except the watchdog pings (engine thread).
 // The caller must have called prepareServiceSignals() (process.h) before constructing it.
@@ -43,6 +44,8 @@ class EdgeServer final : public Poco::Util::ServerApplication {
  private:
   // Engine thread: WATCHDOG=1, then again after a third of systemd's watchdog interval.
   void pingWatchdog(std::chrono::milliseconds every);
+  bool watchdogSilent_ =
+      false;  // engine thread: WATCHDOG=1 held back (the stall watchdog is stuck)
   void tellSystemd(const std::string& message);
 
   Poco::Logger& logger_;

@@ -52,7 +52,7 @@ EdgeServices::EdgeServices(Poco::Util::Application& app, Clock& clock)
   panel_->setResources(*api_);
   sync_ = &add<SyncSubsystem>(Poco::Logger::get("sync"), *store_, *engine_, *policy_);
   // Last: it starts once everything it watches runs, and stops first (docs/watchdog.md).
-  add<WatchdogSubsystem>(Poco::Logger::get("watchdog"), *store_, *engine_, *sms_);
+  watchdog_ = &add<WatchdogSubsystem>(Poco::Logger::get("watchdog"), *store_, *engine_, *sms_);
 }
 
 sms_site::CalloutOptions EdgeServices::calloutOptions() {

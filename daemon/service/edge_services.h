@@ -36,6 +36,7 @@ class SmsSubsystem;
 class StoreSubsystem;
 class SyncSubsystem;
 class TerminalSubsystem;
+class WatchdogSubsystem;
 
 class EdgeServices {
  public:
@@ -58,6 +59,7 @@ class EdgeServices {
   ApiSubsystem& api() { return *api_; }
   PanelSubsystem& panel() { return *panel_; }
   SyncSubsystem& sync() { return *sync_; }
+  WatchdogSubsystem& watchdog() { return *watchdog_; }
 
  private:
   template <class S, class... A>
@@ -83,6 +85,7 @@ class EdgeServices {
   ApiSubsystem* api_ = nullptr;            // the approvals of sms_'s call-out desk
   PanelSubsystem* panel_ = nullptr;
   SyncSubsystem* sync_ = nullptr;
+  WatchdogSubsystem* watchdog_ = nullptr;
   // GET /readyz on the SMS webhooks, the time clocks, the API and the panel (readiness_probe.h).
   std::unique_ptr<ReadinessProbe> readiness_;
 };

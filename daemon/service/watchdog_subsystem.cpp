@@ -161,6 +161,10 @@ void WatchdogSubsystem::heartbeat(TimePoint at) {
   timer_ = engine_.engine().schedule(next, [this, next] { heartbeat(next); });
 }
 
+bool WatchdogSubsystem::vouches() const {
+  return !active_ || watchdog_->vouches(std::chrono::steady_clock::now());
+}
+
 void WatchdogSubsystem::stop() {
   if (!watchdog_) return;
   watchdog_->stop();

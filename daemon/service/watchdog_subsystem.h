@@ -37,6 +37,9 @@ class WatchdogSubsystem final : public ServiceSubsystem {
 
   // nullptr while stopped, or off on a simulated clock (tests).
   StallWatchdog* watchdog() { return watchdog_.get(); }
+  // Engine thread: whether the watchdog's own thread vouches for the process
+  // (StallWatchdog::vouches); true while the watchdog is not running.
+  bool vouches() const;
   // Before start(): run on a simulated clock too (the watchdog's own tests).
   void watchOnSimulatedClock() { onSimulatedClock_ = true; }
 

@@ -9,24 +9,6 @@
 namespace atoms::sync::ingest {
 namespace {
 
-// A deferred read transaction: the snapshot starts at the first read and ends with it.
-class ReportSnapshot {
- public:
-  static Result<ReportSnapshot> begin(Database& db) {
-    if (Status s = db.exec("BEGIN"); !s) return s.error();
-    return ReportSnapshot(&db);
-  }
-  ReportSnapshot(ReportSnapshot&& o) noexcept : db_(std::exchange(o.db_, nullptr)) {}
-  ReportSnapshot& operator=(ReportSnapshot&&) = delete;
-  ~ReportSnapshot() {
-    if (db_ != nullptr) (void)db_->exec("ROLLBACK");
-  }
-
- private:
-  explicit ReportSnapshot(Database* db) : db_(db) {}
-  Database* db_;
-};
-
 std::string nearestStored(const std::vector<std::uint64_t>& sizes, std::uint64_t n) {
   auto it = std::lower_bound(sizes.begin(), sizes.end(), n);
   std::string below = it == sizes.begin() ? "0" : std::to_string(*std::prev(it));
@@ -47,7 +29,7 @@ Result<std::vector<Hash32>> proofOf(const MerkleTree& tree, std::uint64_t from, 
 }  // namespace
 
 Result<StoreReport> storeReport(IngestStore& store) {
-  auto snapshot = ReportSnapshot::begin(store.db());
+  auto snapshot = store.begin(IngestStore::Access::kRead);
   if (!snapshot) return snapshot.error();
   auto sites = store.sites();
   if (!sites) return sites.error();
@@ -96,7 +78,7 @@ Result<StoreReport> storeReport(IngestStore& store) {
 Result<std::vector<Segment>> storedSegments(IngestStore& store, const std::string& site,
                                             std::uint64_t from, std::uint64_t to,
                                             std::size_t maxBytes) {
-  auto snapshot = ReportSnapshot::begin(store.db());
+  auto snapshot = store.begin(IngestStore::Access::kRead);
   if (!snapshot) return snapshot.error();
   auto record = store.loadSite(site);
   if (!record) return record.error();

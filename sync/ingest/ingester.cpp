@@ -67,7 +67,7 @@ Outcome Ingester::handle(std::string_view topic, std::string_view payload, bool 
   }
   out.site = *site;
   const std::string now = formatTimestamp(now_());
-  auto tx = Transaction::begin(store_.db());
+  auto tx = store_.begin(IngestStore::Access::kWrite);
   if (!tx) return storeError(std::move(out), tx.message());
   auto record = store_.loadSite(out.site);
   if (!record) return storeError(std::move(out), record.message());
@@ -127,7 +127,7 @@ Outcome Ingester::handle(std::string_view topic, std::string_view payload, bool 
       return storeError(std::move(out), s.message());
     }
   }
-  if (Status s = tx->commit(); !s) {
+  if (Status s = (*tx)->commit(); !s) {
     verifiers_.erase(out.site);
     return storeError(std::move(out), s.message());
   }

@@ -1,19 +1,29 @@
-// bench_ingest: the cloud ingest's verification rate (docs/benchmarks.md).
+// bench_ingest: the cloud ingest's verification and store rates (docs/benchmarks.md).
 //
-//   1. build an N-entry log (default 200,000, batches of 256 as the engine writes them) and cut it
-//      into segments of B bytes (default 1 MiB) as the uplink does;
-//   2. SegmentVerifier alone over those segments: the verification cost (checkpoint signature,
+//   1. build S site logs of N/S entries each (default N 200,000, S 3; batches of 256 as the engine
+//      writes them) and cut them into segments of B bytes (default 1 MiB) as the uplink does;
+//   2. SHA-256 alone over the entry texts (the floor under any verification), then
+//      SegmentVerifier alone over the segments: the verification cost (checkpoint signature,
 //      every entry parsed and chained, Merkle root, consistency proof);
-//   3. the Ingester (sync/ingest/ingester.h) over the same payloads into a fresh ingest store:
-//      parse + verify + store the entries and checkpoint + commit, per segment, as
-//      `atoms-edge ingest` does for every message (no broker: the broker's share is bench_sync);
-//   4. the same payloads once more: every one a duplicate (checked against the store, re-acked).
+//   3. the Ingester (sync/ingest/ingester.h) over the same payloads into a fresh store, as
+//      `atoms-edge ingest` does for every message (no broker: the broker's share is bench_sync):
+//      parse + verify + store the entries and checkpoint + commit, per segment; then the same
+//      payloads once more, every one a duplicate (checked against the store, re-acked);
+//   4. W workers (default 3), each a thread with its own connection and Ingester like a process,
+//      the sites' segments shared among them in order per site;
+//   for the embedded store and, with --postgres 1, a PostgreSQL store on a server this program
+//   starts (tests/support/postgres_server.h; fsync off, as a test server).
 //
-// Usage: bench_ingest [--entries N] [--segment-bytes B]. Prints figures; asserts nothing.
+// Usage: bench_ingest [--entries N] [--sites S] [--workers W] [--segment-bytes B]
+//                     [--postgres 0|1]. Prints figures beside the issue's goals; asserts nothing.
+#include <openssl/evp.h>
+
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "store/audit_entry.h"
@@ -22,6 +32,7 @@
 #include "sync/segment.h"
 #include "sync/topics.h"
 #include "tests/bench/bench_support.h"
+#include "tests/support/postgres_server.h"
 #include "tests/sync/mqtt_fixtures.h"
 
 namespace atoms {
@@ -32,74 +43,186 @@ using bench::die;
 using bench::must;
 using bench::secondsSince;
 
+constexpr double kVerifyGoal = 500000;  // entries/s, issue "Sync" item 5
+constexpr double kIngestGoal = 100000;  // entries/s per worker, embedded store
+
+struct SiteLog {
+  std::unique_ptr<test::SiteDir> dir;
+  sync::ingest::SiteKey key;
+  std::string topic;
+  std::vector<std::string> payloads;
+  std::vector<std::string> entryTexts;
+};
+
+// Every site's payloads through `workers` threads, each with its own store and Ingester: worker
+// w takes sites w, w+W, ...; returns seconds.
+double ingestAll(const std::string& location, const std::vector<SiteLog>& sites,
+                 std::uint64_t workers) {
+  std::vector<std::unique_ptr<sync::ingest::IngestStore>> stores;
+  for (std::uint64_t w = 0; w < workers; ++w) {
+    stores.push_back(
+        must(sync::ingest::IngestStore::open(location, sync::ingest::IngestStore::Mode::kReadWrite),
+             "open the ingest store"));
+  }
+  std::atomic<bool> failed{false};
+  const auto start = Clock::now();
+  std::vector<std::thread> threads;
+  for (std::uint64_t w = 0; w < workers; ++w) {
+    threads.emplace_back([&, w] {
+      sync::ingest::Ingester ingester(*stores[w], [] { return std::chrono::system_clock::now(); });
+      for (std::size_t s = w; s < sites.size(); s += workers) {
+        for (const std::string& p : sites[s].payloads) {
+          auto out = ingester.handle(sites[s].topic, p);
+          if (!out.ack) {
+            std::fprintf(stderr, "not acked: %s\n", out.detail.c_str());
+            failed = true;
+            return;
+          }
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  if (failed) die("a segment was not acked");
+  return secondsSince(start);
+}
+
+// One worker into a fresh store, then every segment again (all duplicates).
+void measureOneWorker(const char* name, const std::string& location,
+                      const std::vector<SiteLog>& sites, std::uint64_t entries) {
+  std::vector<sync::ingest::SiteKey> keys;
+  for (const SiteLog& s : sites) keys.push_back(s.key);
+  {
+    auto store =
+        must(sync::ingest::IngestStore::open(location, sync::ingest::IngestStore::Mode::kReadWrite),
+             "open the ingest store");
+    must(store->registerSites(keys, formatTimestamp(std::chrono::system_clock::now())),
+         "register the sites");
+  }
+  const double one = ingestAll(location, sites, 1);
+  std::printf("%s, 1 worker (parse + verify + store + commit): %.2f s, %.0f entries/s%s\n", name,
+              one, static_cast<double>(entries) / one,
+              std::string(name) == "embedded"
+                  ? (" (goal " + std::to_string(static_cast<int>(kIngestGoal)) + ")").c_str()
+                  : "");
+  const double dup = ingestAll(location, sites, 1);
+  std::printf("%s, 1 worker, every segment again (duplicates, re-acked): %.2f s, %.0f entries/s\n",
+              name, dup, static_cast<double>(entries) / dup);
+}
+
 int run(int argc, char** argv) {
   std::uint64_t entries = 200000;
+  std::uint64_t siteCount = 3;
+  std::uint64_t workers = 3;
   std::uint64_t segmentBytes = 1024 * 1024;
-  bench::parseOptions(argc, argv, {{"--entries", &entries}, {"--segment-bytes", &segmentBytes}});
-
+  std::uint64_t postgres = 0;
+  bench::parseOptions(argc, argv,
+                      {{"--entries", &entries},
+                       {"--sites", &siteCount},
+                       {"--workers", &workers},
+                       {"--segment-bytes", &segmentBytes},
+                       {"--postgres", &postgres}});
+  if (siteCount == 0 || workers == 0) die("--sites and --workers must be at least 1");
   if (!initSodium()) die("cannot initialise libsodium");
 
-  test::SiteDir site;
-  std::vector<std::string> payloads;
-  std::uint64_t payloadBytes = 0;
-  std::vector<Segment> segments;
+  std::vector<SiteLog> sites;
+  std::uint64_t payloadBytes = 0, segmentCount = 0;
   {
-    auto store = SiteStore::open(site.dir);
-    if (!store) die(store.message());
-    auto start = Clock::now();
-    test::appendEntries(**store, entries, 256);
-    std::printf("log: %llu entries appended in %.2f s\n", static_cast<unsigned long long>(entries),
-                secondsSince(start));
-    auto segs = buildSegments((*store)->log(), 0, entries, segmentBytes);
-    if (!segs) die(segs.message());
-    segments = std::move(*segs);
-    for (const Segment& s : segments) {
-      payloads.push_back(segmentJson(s));
-      payloadBytes += payloads.back().size();
+    const auto start = Clock::now();
+    for (std::uint64_t i = 0; i < siteCount; ++i) {
+      SiteLog log;
+      log.dir = std::make_unique<test::SiteDir>("site-" + std::to_string(i + 1));
+      auto key = must(VerifierKey::parse(log.dir->verifierKey), "the site's verifier key");
+      log.key = {log.dir->site, key.publicKey()};
+      log.topic = sync::siteTopics(log.dir->site).audit;
+      auto store = must(SiteStore::open(log.dir->dir), "open the site");
+      const std::uint64_t n = entries / siteCount + (i < entries % siteCount ? 1 : 0);
+      test::appendEntries(*store, n, 256);
+      for (const Segment& s :
+           must(buildSegments(store->log(), 0, n, segmentBytes), "cut the segments")) {
+        log.payloads.push_back(segmentJson(s));
+        payloadBytes += log.payloads.back().size();
+        log.entryTexts.insert(log.entryTexts.end(), s.entries.begin(), s.entries.end());
+        ++segmentCount;
+      }
+      sites.push_back(std::move(log));
     }
+    std::printf("logs: %llu entries over %llu sites appended and cut in %.2f s\n",
+                static_cast<unsigned long long>(entries),
+                static_cast<unsigned long long>(siteCount), secondsSince(start));
   }
-  std::printf("segments: %zu of at most %zu bytes, %.1f MB in all\n", segments.size(), segmentBytes,
+  std::printf("segments: %llu of at most %llu bytes, %.1f MB in all\n",
+              static_cast<unsigned long long>(segmentCount),
+              static_cast<unsigned long long>(segmentBytes),
               static_cast<double>(payloadBytes) / 1e6);
 
-  auto key = VerifierKey::parse(site.verifierKey);
-  if (!key) die(key.message());
   {
-    auto start = Clock::now();
-    SegmentVerifier verifier(*key);
-    for (const std::string& p : payloads) {
-      auto seg = parseSegment(p);
-      if (!seg) die(seg.message());
-      if (auto a = verifier.accept(*seg); !a) die(a.message());
+    const auto start = Clock::now();
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int len = 0;
+    std::uint64_t hashed = 0;
+    for (const SiteLog& s : sites) {
+      for (const std::string& t : s.entryTexts) {
+        EVP_Digest(t.data(), t.size(), digest, &len, EVP_sha256(), nullptr);
+        hashed += digest[0];
+      }
     }
-    const double s = secondsSince(start);
-    std::printf("parse + verify only (SegmentVerifier): %.2f s, %.0f entries/s, %.1f MB/s\n", s,
-                static_cast<double>(entries) / s, static_cast<double>(payloadBytes) / 1e6 / s);
+    const double sec = secondsSince(start);
+    std::printf("SHA-256 of every entry text alone: %.2f s, %.0f entries/s (checksum %llu)\n", sec,
+                static_cast<double>(entries) / sec, static_cast<unsigned long long>(hashed));
+  }
+  {
+    const auto start = Clock::now();
+    for (const SiteLog& s : sites) {
+      SegmentVerifier verifier(must(VerifierKey::parse(s.dir->verifierKey), "key"));
+      for (const std::string& p : s.payloads) {
+        auto seg = must(parseSegment(p), "parse a segment");
+        must(verifier.accept(seg), "verify a segment");
+      }
+    }
+    const double sec = secondsSince(start);
+    std::printf(
+        "parse + verify only (SegmentVerifier): %.2f s, %.0f entries/s (goal %.0f), "
+        "%.1f MB/s\n",
+        sec, static_cast<double>(entries) / sec, kVerifyGoal,
+        static_cast<double>(payloadBytes) / 1e6 / sec);
   }
 
   test::TempDir cloud;
-  auto opened = sync::ingest::IngestStore::open(cloud.sub("ingest"),
-                                                sync::ingest::IngestStore::Mode::kReadWrite);
-  if (!opened) die(opened.message());
-  auto& store = **opened;
-  if (auto r = store.registerSites({{site.site, key->publicKey()}},
-                                   formatTimestamp(std::chrono::system_clock::now()));
-      !r) {
-    die(r.message());
+  std::vector<std::pair<std::string, std::vector<std::string>>> stores = {
+      {"embedded", {cloud.sub("one"), cloud.sub("many")}}};
+  std::unique_ptr<testing::PostgresServer> server;
+  if (postgres != 0) {
+    server = std::make_unique<testing::PostgresServer>();
+    must(server->start(), "start PostgreSQL");
+    stores.push_back({"postgresql",
+                      {must(server->createDatabase("bench_one"), "create a database"),
+                       must(server->createDatabase("bench_many"), "create a database")}});
   }
-  sync::ingest::Ingester ingester(store, [] { return std::chrono::system_clock::now(); });
-  const std::string topic = sync::siteTopics(site.site).audit;
-  for (const char* pass : {"ingest (parse + verify + store + commit)", "duplicates (re-acked)"}) {
-    auto start = Clock::now();
-    for (const std::string& p : payloads) {
-      auto out = ingester.handle(topic, p);
-      if (!out.ack) die(std::string("not acked: ") + out.detail);
+  for (const auto& [name, locations] : stores) {
+    measureOneWorker(name.c_str(), locations[0], sites, entries);
+    std::vector<sync::ingest::SiteKey> keys;
+    for (const SiteLog& s : sites) keys.push_back(s.key);
+    {
+      auto store = must(sync::ingest::IngestStore::open(
+                            locations[1], sync::ingest::IngestStore::Mode::kReadWrite),
+                        "open the ingest store");
+      must(store->registerSites(keys, formatTimestamp(std::chrono::system_clock::now())),
+           "register the sites");
     }
-    const double s = secondsSince(start);
-    std::printf("%s: %.2f s, %.0f entries/s, %.1f segments/s\n", pass, s,
-                static_cast<double>(entries) / s, static_cast<double>(payloads.size()) / s);
+    const double sec = ingestAll(locations[1], sites, workers);
+    std::printf("%s, %llu workers on one store (sites shared among them): %.2f s, %.0f entries/s\n",
+                name.c_str(), static_cast<unsigned long long>(workers), sec,
+                static_cast<double>(entries) / sec);
+    auto check = must(
+        sync::ingest::IngestStore::open(locations[1], sync::ingest::IngestStore::Mode::kReadOnly),
+        "reopen");
+    for (const SiteLog& s : sites) {
+      if (must(check->entryCount(s.key.site), "count") != s.entryTexts.size()) {
+        die("the store does not hold every entry once");
+      }
+    }
   }
-  auto stored = store.entryCount(site.site);
-  if (!stored || *stored != entries) die("the store does not hold every entry once");
   return 0;
 }
 

@@ -195,4 +195,33 @@ BOOST_AUTO_TEST_CASE(anEngineThatNeverBeatIsNotWatchedAndAThrowingCallbackIsCont
   BOOST_TEST(dog.check().empty());  // escalated once even though the callback threw
 }
 
+// The issue "The appliance", item 2: systemd's WATCHDOG=1 is sent only while the watchdog's own
+// thread passes; a thread stuck for three of its intervals lets systemd restart the service.
+BOOST_AUTO_TEST_CASE(itsThreadVouchesForTheProcessOnlyWhileItPasses) {
+  using Steady = std::chrono::steady_clock;
+  const Steady::time_point t{std::chrono::hours(1)};
+  BOOST_TEST(!StallWatchdog::passIsRecent(std::nullopt, t, 30s));
+  BOOST_TEST(StallWatchdog::passIsRecent(t, t + 90s, 30s));
+  BOOST_TEST(!StallWatchdog::passIsRecent(t, t + 91s, 30s));
+
+  SystemClock clock;
+  StallWatchdogOptions options;
+  options.checkEvery = 30s;
+  StallWatchdog dog(clock, quietLogger("test.watchdog.vouch"), options, {}, {});
+  BOOST_TEST(dog.vouches(Steady::now() + 1h));  // not started: nothing to vouch for
+  dog.start();
+  BOOST_REQUIRE(dog.waitUntilChecked(clock.now(), kWatchdogDeadline));  // its first pass
+  BOOST_TEST(dog.vouches(Steady::now()));
+  // Seen from 91 s on, with no pass since: stuck.
+  BOOST_TEST(!dog.vouches(Steady::now() + 91s));
+  dog.stop();
+  BOOST_TEST(dog.vouches(Steady::now() + 1h));  // stopped on purpose: not a stall
+
+  SimulatedClock simulated(t0());
+  StallWatchdog onSimulated(simulated, quietLogger("test.watchdog.vouch.sim"), options, {}, {});
+  onSimulated.start();
+  BOOST_TEST(onSimulated.vouches(Steady::now() + 1h));  // no real-time passes to expect
+  onSimulated.stop();
+}
+
 BOOST_AUTO_TEST_SUITE_END()

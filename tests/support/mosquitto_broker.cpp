@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "tests/support/file_contents.h"
+#include "tests/support/server_process.h"
 
 extern char** environ;
 
@@ -29,21 +30,6 @@ namespace {
 constexpr const char* kMosquitto = "/usr/sbin/mosquitto";
 
 using atoms::testing::readAll;
-// Spawns argv with stdin /dev/null and stdout+stderr appended to outPath. -1 on failure.
-pid_t spawn(const std::vector<std::string>& argv, const std::string& outPath) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, outPath.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = -1;
-  const int rc = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  return rc == 0 ? pid : -1;
-}
 
 // Starts the broker in the foreground. Unlike spawn() it dies with the test process (parent
 // death signal), so a crashed test never leaves a broker behind.
@@ -61,48 +47,6 @@ pid_t spawnBroker(const std::string& config, const std::string& outPath) {
   ::dup2(out, 2);
   ::execl(kMosquitto, kMosquitto, "-c", config.c_str(), static_cast<char*>(nullptr));
   ::_exit(127);
-}
-
-// Runs a short tool to completion; its output goes to outPath.
-Status run(const std::vector<std::string>& argv, const std::string& outPath) {
-  const pid_t pid = spawn(argv, outPath);
-  if (pid < 0) return makeError("cannot run " + argv[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    return makeError(argv[0] + " failed: " + readAll(outPath));
-  }
-  return Status::success();
-}
-
-bool acceptsConnections(int port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return false;
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<std::uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
-  ::close(fd);
-  return ok;
-}
-
-int freePort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return 0;
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = 0;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  int port = 0;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-    port = ntohs(addr.sin_port);
-  }
-  ::close(fd);
-  return port;
 }
 
 std::string currentUser() {
@@ -128,45 +72,45 @@ class Pki {
   explicit Pki(std::string dir) : dir_(std::move(dir)), out_(dir_ + "/openssl.out") {}
 
   Status ca(const std::string& name) {
-    return run({"openssl",
-                "req",
-                "-x509",
-                "-new",
-                "-newkey",
-                "ec",
-                "-pkeyopt",
-                "ec_paramgen_curve:P-256",
-                "-nodes",
-                "-days",
-                "3",
-                "-subj",
-                "/CN=" + name,
-                "-addext",
-                "basicConstraints=critical,CA:TRUE",
-                "-addext",
-                "keyUsage=critical,keyCertSign,cRLSign",
-                "-keyout",
-                path(name + ".key"),
-                "-out",
-                path(name + ".crt")},
-               out_);
+    return runTool({"openssl",
+                    "req",
+                    "-x509",
+                    "-new",
+                    "-newkey",
+                    "ec",
+                    "-pkeyopt",
+                    "ec_paramgen_curve:P-256",
+                    "-nodes",
+                    "-days",
+                    "3",
+                    "-subj",
+                    "/CN=" + name,
+                    "-addext",
+                    "basicConstraints=critical,CA:TRUE",
+                    "-addext",
+                    "keyUsage=critical,keyCertSign,cRLSign",
+                    "-keyout",
+                    path(name + ".key"),
+                    "-out",
+                    path(name + ".crt")},
+                   out_);
   }
 
   // A leaf certificate `name` with subject CN=cn, signed by CA `ca`.
   Status leaf(const std::string& ca, const std::string& name, const std::string& cn,
               const std::string& extensions) {
     std::ofstream(path(name + ".ext")) << extensions;
-    if (Status s = run({"openssl", "req", "-new", "-newkey", "ec", "-pkeyopt",
-                        "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=" + cn, "-keyout",
-                        path(name + ".key"), "-out", path(name + ".csr")},
-                       out_);
+    if (Status s = runTool({"openssl", "req", "-new", "-newkey", "ec", "-pkeyopt",
+                            "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=" + cn, "-keyout",
+                            path(name + ".key"), "-out", path(name + ".csr")},
+                           out_);
         !s) {
       return s;
     }
-    return run({"openssl", "x509", "-req", "-in", path(name + ".csr"), "-CA", path(ca + ".crt"),
-                "-CAkey", path(ca + ".key"), "-CAcreateserial", "-days", "3", "-extfile",
-                path(name + ".ext"), "-out", path(name + ".crt")},
-               out_);
+    return runTool({"openssl", "x509", "-req", "-in", path(name + ".csr"), "-CA", path(ca + ".crt"),
+                    "-CAkey", path(ca + ".key"), "-CAcreateserial", "-days", "3", "-extfile",
+                    path(name + ".ext"), "-out", path(name + ".crt")},
+                   out_);
   }
 
   std::string path(const std::string& file) const { return dir_ + "/" + file; }
@@ -226,7 +170,7 @@ Status MosquittoBroker::prepare() {
     std::vector<std::string> argv = {"mosquitto_passwd", "-b"};
     if (first) argv.push_back("-c");
     argv.insert(argv.end(), {pwFile, user, password(user)});
-    if (Status s = run(argv, pki.path("passwd.out")); !s) return s;
+    if (Status s = runTool(argv, pki.path("passwd.out")); !s) return s;
     first = false;
   }
   std::ofstream acl(pki.path("acl"));

@@ -409,6 +409,80 @@ BOOST_FIXTURE_TEST_CASE(aMemberThatDiesDoesNotStallTheOthers, IngestFixture) {
   BOOST_TEST(countKind(storedEvidence(storeDir, site.site), "invalid") == 0u);
 }
 
+// The issue "Sync", item 3: a fleet's ingest is N workers on one store (the PostgreSQL run of this
+// suite puts them on one database). Three real ingest processes share the subscription; one is
+// killed with SIGKILL while the backlog flows. Nothing is lost, nothing stored twice, and the two
+// left still catch a fork (a twin of the box that signed another history).
+BOOST_FIXTURE_TEST_CASE(threeWorkersOneKilledMidStreamLoseNothingAndStillCatchAFork,
+                        IngestFixture) {
+  appendTo(site.dir, 20);
+  const std::string twin = site.tmp.sub("twin");
+  std::filesystem::copy(site.dir, twin, std::filesystem::copy_options::recursive);
+  appendTo(twin, 20, 61);
+  const auto theirs = segmentsOf(twin, 20, 1 << 20);  // one segment 20..40 of another history
+  BOOST_REQUIRE_EQUAL(theirs.size(), 1u);
+
+  const std::string sites =
+      cloud.write("sites.json", "[{\"site\": \"" + site.site + "\", \"publicKey\": \"" +
+                                    site.verifierKey + "\"}]");
+  const auto argvFor = [&](const std::string& clientId) {
+    return std::vector<std::string>{
+        edgeBinary(),        "ingest",
+        "--broker",          broker.plainUri(),
+        "--store",           storeDir,
+        "--sites",           sites,
+        "--username",        MosquittoBroker::kIngestUser,
+        "--password-file",   broker.passwordFile(MosquittoBroker::kIngestUser),
+        "--client-id",       clientId,
+        "--reorder-wait-ms", "200"};
+  };
+  std::vector<std::unique_ptr<ChildProcess>> workers;
+  for (const char* id : {"worker-1", "worker-2", "worker-3"}) {
+    workers.push_back(std::make_unique<ChildProcess>(argvFor(id)));
+  }
+  {
+    MqttPeer probe(broker, MosquittoBroker::kIngestUser, "probe-workers");
+    BOOST_REQUIRE(eventually([&] {
+      probe.publish("atoms/v1/zz-probe/audit", "probe");
+      for (auto& w : workers) {
+        if (!w->waitForStderr("segment from an unregistered site refused", 300ms)) return false;
+      }
+      return true;
+    }));
+  }
+
+  sync::UplinkOptions options = UplinkRig::testOptions();
+  options.ackTimeout = std::chrono::seconds(5);
+  UplinkRig box(site.dir, plainSettings(broker, site.site), options);
+  BOOST_REQUIRE_MESSAGE(box.error.empty(), box.error);
+  std::uint64_t size = box.append(2000);
+  BOOST_REQUIRE(eventually([&] {
+    const auto n = verifiedSize(storeDir, site.site);
+    return n > 40 && n < size;
+  }));
+  workers[1]->signal(SIGKILL);
+  BOOST_REQUIRE(workers[1]->wait(10s).has_value());
+  workers.erase(workers.begin() + 1);
+  size = box.append(1000);
+
+  BOOST_REQUIRE_MESSAGE(eventually([&] { return box.stats().ackedSize == size; }, 120s),
+                        "acked " << box.stats().ackedSize << " of " << size);
+  BOOST_TEST(storedEntryCount(storeDir, site.site) == size);  // nothing twice
+  BOOST_TEST(storedEntries(storeDir, site.site) == boxEntries(box, size),
+             boost::test_tools::per_element());  // nothing lost, in order
+  BOOST_TEST(countKind(storedEvidence(storeDir, site.site), "invalid") == 0u);
+
+  MqttPeer forger(broker, site.site, "hand-" + site.site);
+  BOOST_REQUIRE(forger.publish(sync::siteTopics(site.site).audit, segmentJson(theirs[0])));
+  BOOST_REQUIRE(
+      eventually([&] { return countKind(storedEvidence(storeDir, site.site), "fork") == 1u; }));
+  BOOST_TEST(verifiedSize(storeDir, site.site) == size);
+  for (auto& w : workers) {
+    w->signal(SIGTERM);
+    BOOST_TEST((w->wait(20s) == std::optional<int>(0)));
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace atoms::test

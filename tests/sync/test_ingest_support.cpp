@@ -7,10 +7,32 @@
 
 #include "store/audit_entry.h"
 #include "sync/paho_transport.h"
+#include "tests/support/postgres_server.h"
 
 namespace atoms::test {
 
 using sync::ingest::IngestStore;
+
+bool ingestTestsOnPostgres() {
+  const char* store = std::getenv("ATOMS_TEST_INGEST_STORE");
+  return store != nullptr && std::string(store) == "postgres";
+}
+
+std::string ingestStoreLocation(const TempDir& tmp, const std::string& name) {
+  if (!ingestTestsOnPostgres()) return tmp.sub(name);
+  auto server = testing::PostgresServer::shared();
+  if (!server) throw std::runtime_error(server.message());
+  static int created = 0;
+  auto uri = (*server)->createDatabase(name + "_" + std::to_string(++created));
+  if (!uri) throw std::runtime_error(uri.message());
+  return *uri;
+}
+
+boost::test_tools::assertion_result OnlyForStore::operator()(boost::unit_test::test_unit_id) const {
+  boost::test_tools::assertion_result applies(postgres == ingestTestsOnPostgres());
+  applies.message() << "only for the " << (postgres ? "PostgreSQL" : "embedded") << " store";
+  return applies;
+}
 
 IngestRig::IngestRig(const MosquittoBroker& broker, const std::string& storeDir,
                      const std::vector<sync::ingest::SiteKey>& sites, const std::string& clientId,

@@ -43,7 +43,19 @@ struct IngestRig {
   std::string error;  // why it could not start (empty when it did)
 };
 
-// A started test broker, a box's state directory and an ingest store directory (not created).
+// True when this run of the ingest tests is for the PostgreSQL store (ATOMS_TEST_INGEST_STORE=
+// postgres, as ctest's sync_mqtt_postgres.* entries set it); false for the embedded store.
+bool ingestTestsOnPostgres();
+// Where a test's ingest store lives: the directory `name` under `tmp` (not created), or, for the
+// PostgreSQL run, a fresh database on this process's PostgreSQL test server (its URI).
+std::string ingestStoreLocation(const TempDir& tmp, const std::string& name);
+// Boost.Test preconditions: a test that only applies to one store.
+struct OnlyForStore {
+  bool postgres;
+  boost::test_tools::assertion_result operator()(boost::unit_test::test_unit_id) const;
+};
+
+// A started test broker, a box's state directory and an ingest store (not created yet).
 struct IngestFixture {
   IngestFixture() : broker(brokerOptions()) {
     Status s = broker.start();
@@ -57,7 +69,7 @@ struct IngestFixture {
   MosquittoBroker broker;
   SiteDir site;
   TempDir cloud;
-  std::string storeDir = cloud.sub("ingest");
+  std::string storeDir = ingestStoreLocation(cloud, "ingest");
 };
 
 // The registration of a SiteDir.

@@ -5,6 +5,7 @@
 
 #include "store/audit_entry.h"
 #include "sync/ingest/alarm.h"
+#include "sync/ingest/embedded_ingest_store.h"
 #include "sync/ingest/ingest_schema.h"
 #include "sync/ingest/ingest_store.h"
 #include "sync/ingest/ingester.h"
@@ -81,15 +82,17 @@ BOOST_AUTO_TEST_CASE(alarmsRoundTrip) {
   BOOST_TEST(!sync::ingest::parseAlarm("{\"v\":1}"));
 }
 
-BOOST_AUTO_TEST_CASE(firstRunMakesAPrivateKeyAndTheSchemaAndReopens) {
+BOOST_AUTO_TEST_CASE(firstRunMakesAPrivateKeyAndTheSchemaAndReopens,
+                     *boost::unit_test::precondition(OnlyForStore{false})) {
   TempDir tmp;
   const std::string dir = tmp.sub("cloud");
   { auto store = openStore(dir); }
   struct stat st {};
   BOOST_REQUIRE(::stat((dir + "/ingest.key").c_str(), &st) == 0);
   BOOST_TEST((st.st_mode & 0777) == 0600u);
-  auto again = openStore(dir);
-  auto version = again->db().prepare("SELECT max(version) FROM schema_migrations");
+  auto again = sync::ingest::EmbeddedIngestStore::open(dir, IngestStore::Mode::kReadWrite);
+  BOOST_REQUIRE_MESSAGE(again, again.message());
+  auto version = (*again)->db().prepare("SELECT max(version) FROM schema_migrations");
   BOOST_REQUIRE(version);
   BOOST_REQUIRE(*version->step());
   BOOST_TEST(version->columnInt64(0) == sync::ingest::ingestSchemaVersion());
@@ -105,7 +108,7 @@ BOOST_AUTO_TEST_CASE(firstRunMakesAPrivateKeyAndTheSchemaAndReopens) {
 BOOST_AUTO_TEST_CASE(aSiteKeepsItsRegisteredKey) {
   TempDir tmp;
   SiteDir a;
-  auto store = openStore(tmp.sub("cloud"));
+  auto store = openStore(ingestStoreLocation(tmp, "cloud"));
   auto key = siteKeyOf(a);
   BOOST_TEST(*store->registerSites({key}, now()) == 1u);
   BOOST_TEST(*store->registerSites({key}, now()) == 0u);  // idempotent
@@ -125,7 +128,7 @@ BOOST_AUTO_TEST_CASE(twoConnectionsOnOneStoreStoreEachSegmentOnce) {
     appendEntries(**box, 50, 10);
     segs = *buildSegments((*box)->log(), 0, 50, 1);  // one batch each
   }
-  const std::string dir = tmp.sub("cloud");
+  const std::string dir = ingestStoreLocation(tmp, "cloud");
   auto s1 = openStore(dir);
   auto s2 = openStore(dir);
   BOOST_REQUIRE(s1->registerSites({siteKeyOf(site)}, now()));
@@ -162,6 +165,30 @@ BOOST_AUTO_TEST_CASE(twoConnectionsOnOneStoreStoreEachSegmentOnce) {
   BOOST_TEST(s1->evidence()->size() == 2u);  // the final gap and the garbage
   BOOST_TEST(s1->evidence(site.site)->size() == 2u);
   BOOST_TEST(storedEvidence(dir, site.site).size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(thePostgresStoreMakesItsSchemaOnceAndNamesWhatItCannotUse,
+                     *boost::unit_test::precondition(OnlyForStore{true})) {
+  TempDir tmp;
+  const std::string uri = ingestStoreLocation(tmp, "schema");
+  // A read-only open of a database nobody prepared is refused, and creates nothing.
+  auto bare = IngestStore::open(uri, IngestStore::Mode::kReadOnly);
+  BOOST_TEST(!bare);
+  BOOST_TEST(bare.message().find("is not an ingest store") != std::string::npos, bare.message());
+  { auto first = openStore(uri); }
+  auto second = openStore(uri);  // the schema is there: applied once, not again
+  BOOST_TEST(second->describe() == uri);
+  auto ro = IngestStore::open(uri, IngestStore::Mode::kReadOnly);
+  BOOST_TEST(ro.ok(), ro.message());
+  // A server that is not there: one line naming it, without the password.
+  const std::string closed = "postgresql://ingest:s3cret@127.0.0.1:1/nothing";
+  auto none = IngestStore::open(closed, IngestStore::Mode::kReadWrite);
+  BOOST_REQUIRE(!none);
+  BOOST_TEST(none.message().find("cannot connect to postgresql://ingest@127.0.0.1:1/nothing") == 0u,
+             none.message());
+  BOOST_TEST(none.message().find("s3cret") == std::string::npos);
+  BOOST_TEST(IngestStore::isDatabaseUri("postgres://h/db"));
+  BOOST_TEST(!IngestStore::isDatabaseUri("/var/lib/ingest"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
