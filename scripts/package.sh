@@ -11,8 +11,16 @@ rm -rf "$dir"
 # Only the binary: the install step must not build the tests (they are not packaged). The default
 # compiler (cc/c++, gcc on Debian), as scripts/build.sh uses it for the shipped binary: the same
 # compiler command lets ccache reuse that build's objects here.
+# The update key the package's binary trusts (docs/update.md): the vendor's public key from
+# $ATOMS_UPDATE_PUBLIC_KEY; without it the tests' key, fine for CI, never for a box.
+update_key=()
+if [ -n "${ATOMS_UPDATE_PUBLIC_KEY:-}" ]; then
+  update_key=("-DATOMS_UPDATE_PUBLIC_KEY=$ATOMS_UPDATE_PUBLIC_KEY")
+else
+  echo "package: ATOMS_UPDATE_PUBLIC_KEY is not set: this package trusts the tests' update key (not for a box; docs/update.md)" >&2
+fi
 ATOMS_BUILD_TARGETS="atoms-edge atoms_deb_files" \
-  bash scripts/build.sh "$dir" -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON
+  bash scripts/build.sh "$dir" -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON "${update_key[@]}"
 if readelf -p .comment "$dir/daemon/atoms-edge" | grep -q 'clang version'; then
   echo "package: the binary was built with clang; the package is built with gcc (unset CC/CXX)" >&2
   exit 1

@@ -83,6 +83,8 @@ std::string_view keyKindName(KeyKind kind) {
       return "database";
     case KeyKind::SiteSigning:
       return "site-ed25519";
+    case KeyKind::VendorSigning:
+      return "vendor-ed25519";
   }
   return "unknown";
 }
@@ -92,6 +94,7 @@ std::size_t keyKindSize(KeyKind kind) {
     case KeyKind::Database:
       return 32;
     case KeyKind::SiteSigning:
+    case KeyKind::VendorSigning:
       return crypto_sign_SECRETKEYBYTES;  // 64
   }
   return 0;
@@ -150,7 +153,8 @@ Result<SecretBytes> readKeyFile(const std::string& path, KeyKind kind, FileSyste
     key.data()[i] = static_cast<std::uint8_t>((hexValue(data[begin + 2 * i]) << 4) |
                                               hexValue(data[begin + 2 * i + 1]));
   }
-  if (kind == KeyKind::SiteSigning && !ed25519HalvesMatch(key)) {
+  if ((kind == KeyKind::SiteSigning || kind == KeyKind::VendorSigning) &&
+      !ed25519HalvesMatch(key)) {
     return makeError("key file " + path +
                      " is damaged: its public key does not match its secret seed");
   }

@@ -4,8 +4,10 @@
 //   atoms-edge-key v1 <kind>\n
 //   <key as lowercase hex>\n
 //
-// Kinds: "database" (32-byte raw SQLCipher key) and "site-ed25519" (64-byte libsodium Ed25519
-// secret key, seed || public key; on read the public half must match the seed).
+// Kinds: "database" (32-byte raw SQLCipher key), "site-ed25519" (64-byte libsodium Ed25519
+// secret key, seed || public key; on read the public half must match the seed) and
+// "vendor-ed25519" (the same, for the vendor's update-signing key: docs/update.md; it never lives
+// on a box).
 // Files are mode 0600 and are never overwritten. Thread-safe (no shared state). The key bytes only
 // ever live in guarded memory (SecretBytes); file contents are read into guarded memory too. All
 // file access goes through `fs` (the POSIX file system unless a test passes a faulty one).
@@ -21,7 +23,7 @@
 
 namespace atoms {
 
-enum class KeyKind { Database, SiteSigning };
+enum class KeyKind { Database, SiteSigning, VendorSigning };
 
 // "database" / "site-ed25519", as written on the header line.
 std::string_view keyKindName(KeyKind kind);

@@ -16,6 +16,7 @@ Command verifyCommand();
 Command exportSegmentsCommand();
 Command backupCommand();
 Command restoreCommand();
+Command updateCommand();
 Command verifySegmentsCommand();
 Command ingestCommand();
 Command demoCommand();

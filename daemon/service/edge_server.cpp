@@ -9,7 +9,9 @@
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/store_subsystem.h"
 #include "daemon/service/watchdog_subsystem.h"
+#include "daemon/update/health_mark.h"
 #include "daemon/version.h"
+#include "store/migrations.h"
 
 namespace atoms {
 
@@ -37,6 +39,13 @@ void EdgeServer::initialize(Poco::Util::Application& /*self*/) {
     return;
   }
   tellSystemd("READY=1\nSTATUS=serving site " + services_->store().store().identity().siteId);
+  // The health mark an update waits for (docs/update.md): written only once every service runs.
+  const std::string stateDir = config().getString("state.dir");
+  if (Status marked =
+          update::writeHealthMark(stateDir, edgeVersion(), storeMigrations().back().version);
+      !marked) {
+    logWarning(logger_, "cannot write the health mark", {{"error", marked.message()}});
+  }
   if (auto interval = systemd_.watchdogInterval()) {
     // A third of the interval: two pings may be late before systemd gives up on the engine.
     const auto every =
