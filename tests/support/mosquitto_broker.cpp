@@ -31,24 +31,6 @@ constexpr const char* kMosquitto = "/usr/sbin/mosquitto";
 
 using atoms::testing::readAll;
 
-// Starts the broker in the foreground. Unlike spawn() it dies with the test process (parent
-// death signal), so a crashed test never leaves a broker behind.
-pid_t spawnBroker(const std::string& config, const std::string& outPath) {
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid != 0) return pid;  // the parent (or -1)
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != parent) ::_exit(127);  // the parent is already gone
-  const int in = ::open("/dev/null", O_RDONLY);
-  const int out = ::open(outPath.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
-  if (in < 0 || out < 0) ::_exit(127);
-  ::dup2(in, 0);
-  ::dup2(out, 1);
-  ::dup2(out, 2);
-  ::execl(kMosquitto, kMosquitto, "-c", config.c_str(), static_cast<char*>(nullptr));
-  ::_exit(127);
-}
-
 std::string currentUser() {
   const passwd* pw = ::getpwuid(::geteuid());
   return pw != nullptr ? pw->pw_name : "root";
@@ -244,7 +226,7 @@ Status MosquittoBroker::start(std::chrono::milliseconds deadline) {
       if (Status s = pickPorts(); !s) return s;
     }
     if (Status s = writeConfig(); !s) return s;
-    pid_ = spawnBroker(dir() + "/mosquitto.conf", dir() + "/mosquitto.out");
+    pid_ = spawnServer({kMosquitto, "-c", dir() + "/mosquitto.conf"}, dir() + "/mosquitto.out");
     if (pid_ < 0) return failure(std::string("cannot start ") + kMosquitto);
     Status ready = waitReady(until);
     if (ready) return ready;

@@ -33,32 +33,6 @@ std::string serverBinDir() {
 // As root, the user the server runs as (PostgreSQL refuses root); nullptr otherwise.
 const passwd* serverUser() { return ::geteuid() == 0 ? ::getpwnam("postgres") : nullptr; }
 
-// The server in the foreground as the postgres user, dying with the test process.
-pid_t spawnServer(const std::vector<std::string>& argv, const std::string& outPath,
-                  const passwd* user) {
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid != 0) return pid;
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != parent) ::_exit(127);
-  const int in = ::open("/dev/null", O_RDONLY);
-  const int out = ::open(outPath.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
-  if (in < 0 || out < 0) ::_exit(127);
-  ::dup2(in, 0);
-  ::dup2(out, 1);
-  ::dup2(out, 2);
-  if (user != nullptr && (::setgid(user->pw_gid) != 0 || ::setuid(user->pw_uid) != 0)) {
-    ::_exit(126);
-  }
-  // setuid dropped the parent-death signal's guarantee for a changed user: set it again.
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  ::execv(args[0], args.data());
-  ::_exit(127);
-}
-
 }  // namespace
 
 PostgresServer::~PostgresServer() { stop(); }

@@ -3,7 +3,9 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -75,6 +77,32 @@ int freePort() {
   }
   ::close(fd);
   return port;
+}
+
+pid_t spawnServer(const std::vector<std::string>& argv, const std::string& outPath,
+                  const passwd* user) {
+  // Everything that allocates happens before the fork (the test process has threads).
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid != 0) return pid;
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(127);
+  const int in = ::open("/dev/null", O_RDONLY);
+  const int out = ::open(outPath.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+  if (in < 0 || out < 0) ::_exit(127);
+  ::dup2(in, 0);
+  ::dup2(out, 1);
+  ::dup2(out, 2);
+  if (user != nullptr && (::setgid(user->pw_gid) != 0 || ::setuid(user->pw_uid) != 0)) {
+    ::_exit(126);
+  }
+  // setuid dropped the parent-death signal's guarantee for a changed user: set it again.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  ::execv(args[0], args.data());
+  ::_exit(127);
 }
 
 }  // namespace atoms::testing

@@ -65,6 +65,33 @@ bool isAckFor(const std::string& text, std::uint64_t size) {
   return ack && ack->size == size;
 }
 
+// `atoms-edge ingest` on the fixture's broker and store, the site registered from a sites file.
+std::vector<std::string> ingestArgv(IngestFixture& f, const std::string& clientId) {
+  const std::string sites =
+      f.cloud.write("sites.json", "[{\"site\": \"" + f.site.site + "\", \"publicKey\": \"" +
+                                      f.site.verifierKey + "\"}]");
+  return {edgeBinary(),        "ingest",
+          "--broker",          f.broker.plainUri(),
+          "--store",           f.storeDir,
+          "--sites",           sites,
+          "--username",        MosquittoBroker::kIngestUser,
+          "--password-file",   f.broker.passwordFile(MosquittoBroker::kIngestUser),
+          "--client-id",       clientId,
+          "--reorder-wait-ms", "200"};
+}
+
+// Every process is subscribed: a probe on a site nobody registered reaches each of them.
+bool allSubscribed(const MosquittoBroker& broker, const std::vector<ChildProcess*>& members) {
+  MqttPeer probe(broker, MosquittoBroker::kIngestUser, "probe-members");
+  return eventually([&] {
+    probe.publish("atoms/v1/zz-probe/audit", "probe");
+    for (ChildProcess* m : members) {
+      if (!m->waitForStderr("segment from an unregistered site refused", 300ms)) return false;
+    }
+    return true;
+  });
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(ingest_against_mosquitto)
@@ -304,18 +331,7 @@ BOOST_FIXTURE_TEST_CASE(twoIngestersOnOneStoreNeverStoreAnEntryTwice, IngestFixt
 }
 
 BOOST_FIXTURE_TEST_CASE(anIngestProcessKilledMidStreamLosesNothing, IngestFixture) {
-  const std::string sites =
-      cloud.write("sites.json", "[{\"site\": \"" + site.site + "\", \"publicKey\": \"" +
-                                    site.verifierKey + "\"}]");
-  const std::vector<std::string> argv = {
-      edgeBinary(),        "ingest",
-      "--broker",          broker.plainUri(),
-      "--store",           storeDir,
-      "--sites",           sites,
-      "--username",        MosquittoBroker::kIngestUser,
-      "--password-file",   broker.passwordFile(MosquittoBroker::kIngestUser),
-      "--client-id",       "ingest-proc",
-      "--reorder-wait-ms", "200"};
+  const std::vector<std::string> argv = ingestArgv(*this, "ingest-proc");
   auto firstRun = std::make_unique<ChildProcess>(argv);
   BOOST_REQUIRE_MESSAGE(firstRun->waitForStderr("connected to the broker", 20s), firstRun->err());
 
@@ -352,33 +368,9 @@ BOOST_FIXTURE_TEST_CASE(anIngestProcessKilledMidStreamLosesNothing, IngestFixtur
 // its stored size), and the site is acked. Before, the dead member's persistent session went on
 // taking its share of every resend, and the site stalled for minutes.
 BOOST_FIXTURE_TEST_CASE(aMemberThatDiesDoesNotStallTheOthers, IngestFixture) {
-  const std::string sites =
-      cloud.write("sites.json", "[{\"site\": \"" + site.site + "\", \"publicKey\": \"" +
-                                    site.verifierKey + "\"}]");
-  const auto argvFor = [&](const std::string& clientId) {
-    return std::vector<std::string>{
-        edgeBinary(),        "ingest",
-        "--broker",          broker.plainUri(),
-        "--store",           storeDir,
-        "--sites",           sites,
-        "--username",        MosquittoBroker::kIngestUser,
-        "--password-file",   broker.passwordFile(MosquittoBroker::kIngestUser),
-        "--client-id",       clientId,
-        "--reorder-wait-ms", "200"};
-  };
-  ChildProcess staying(argvFor("ingest-stays"));
-  auto leaving = std::make_unique<ChildProcess>(argvFor("ingest-goes"));
-  // Both subscribed: a probe on a site nobody registered reaches each of them.
-  {
-    MqttPeer probe(broker, MosquittoBroker::kIngestUser, "probe-members");
-    const auto refused = [](ChildProcess& p) {
-      return p.waitForStderr("segment from an unregistered site refused", 300ms);
-    };
-    BOOST_REQUIRE(eventually([&] {
-      probe.publish("atoms/v1/zz-probe/audit", "probe");
-      return refused(staying) && refused(*leaving);
-    }));
-  }
+  ChildProcess staying(ingestArgv(*this, "ingest-stays"));
+  auto leaving = std::make_unique<ChildProcess>(ingestArgv(*this, "ingest-goes"));
+  BOOST_REQUIRE(allSubscribed(broker, {&staying, leaving.get()}));
 
   constexpr auto kAckTimeout = std::chrono::seconds(5);
   sync::UplinkOptions options = UplinkRig::testOptions();
@@ -422,34 +414,11 @@ BOOST_FIXTURE_TEST_CASE(threeWorkersOneKilledMidStreamLoseNothingAndStillCatchAF
   const auto theirs = segmentsOf(twin, 20, 1 << 20);  // one segment 20..40 of another history
   BOOST_REQUIRE_EQUAL(theirs.size(), 1u);
 
-  const std::string sites =
-      cloud.write("sites.json", "[{\"site\": \"" + site.site + "\", \"publicKey\": \"" +
-                                    site.verifierKey + "\"}]");
-  const auto argvFor = [&](const std::string& clientId) {
-    return std::vector<std::string>{
-        edgeBinary(),        "ingest",
-        "--broker",          broker.plainUri(),
-        "--store",           storeDir,
-        "--sites",           sites,
-        "--username",        MosquittoBroker::kIngestUser,
-        "--password-file",   broker.passwordFile(MosquittoBroker::kIngestUser),
-        "--client-id",       clientId,
-        "--reorder-wait-ms", "200"};
-  };
   std::vector<std::unique_ptr<ChildProcess>> workers;
   for (const char* id : {"worker-1", "worker-2", "worker-3"}) {
-    workers.push_back(std::make_unique<ChildProcess>(argvFor(id)));
+    workers.push_back(std::make_unique<ChildProcess>(ingestArgv(*this, id)));
   }
-  {
-    MqttPeer probe(broker, MosquittoBroker::kIngestUser, "probe-workers");
-    BOOST_REQUIRE(eventually([&] {
-      probe.publish("atoms/v1/zz-probe/audit", "probe");
-      for (auto& w : workers) {
-        if (!w->waitForStderr("segment from an unregistered site refused", 300ms)) return false;
-      }
-      return true;
-    }));
-  }
+  BOOST_REQUIRE(allSubscribed(broker, {workers[0].get(), workers[1].get(), workers[2].get()}));
 
   sync::UplinkOptions options = UplinkRig::testOptions();
   options.ackTimeout = std::chrono::seconds(5);
