@@ -51,6 +51,21 @@ BOOST_AUTO_TEST_CASE(shellPageAndItsFilesAreEmbeddedWithTheirTypes) {
   BOOST_TEST(assets.find("/index.html")->body.find("<nav") != std::string::npos);
 }
 
+// The shell page preloads every module but its own script, so the browser fetches them all at
+// once (first render); a module added without its preload fails here.
+BOOST_AUTO_TEST_CASE(theShellPagePreloadsEveryModule) {
+  const PanelAssets assets;
+  const std::string& html = assets.find("/index.html")->body;
+  std::size_t modules = 0;
+  for (const panel::EmbeddedAsset& a : panel::embeddedPanelAssets()) {
+    if (!a.path.ends_with(".js") || a.path == "/panel.js") continue;
+    ++modules;
+    const std::string link = "<link rel=\"modulepreload\" href=\"" + std::string(a.path) + "\">";
+    BOOST_TEST(html.find(link) != std::string::npos, a.path << " is not preloaded");
+  }
+  BOOST_TEST(modules >= 10u);
+}
+
 // What the box sends (a person's name...) is rendered as text: our scripts never write HTML.
 BOOST_AUTO_TEST_CASE(ourScriptsNeverWriteHtml) {
   const PanelAssets assets;
