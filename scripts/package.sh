@@ -8,6 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build-pkg}
 rm -rf "$dir"
+# Reproducible (decision 0028): every time stamp in the packages is the commit's time. cpack clamps
+# the files' mtimes in both tar members to it, dpkg-deb (the dbgsym repack below) too, and gzip -n
+# stores none. An outer SOURCE_DATE_EPOCH (a release build) wins.
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
+export SOURCE_DATE_EPOCH
 # Only the binary: the install step must not build the tests (they are not packaged). The default
 # compiler (cc/c++, gcc on Debian), as scripts/build.sh uses it for the shipped binary: the same
 # compiler command lets ccache reuse that build's objects here.
