@@ -6,13 +6,16 @@
 # members, then the files of control and data that differ (tar listings, then each file with cmp,
 # an ELF's notes and sections by readelf). Exit 0 when both pairs are identical.
 # Usage: scripts/package-reproducible.sh [--cached]
-#   --cached: the second build may use ccache too (quicker; checks the packaging, not the compiler).
+#   --cached: the second build in build-pkg-repro-b (the same depth as the first, so ccache serves
+#   every object: a few minutes less) with ccache on: checks the folder's name, the time stamps and
+#   the packaging, not the compiler or the folder's depth.
 # Takes about twice scripts/package.sh (decision 0028, docs/packaging.md "Reproducible").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 first=build-pkg-repro-a
 second=build-pkg-repro-b/second/folder
 cached=${1:-}
+[ "$cached" = "--cached" ] && second=build-pkg-repro-b
 rm -rf build-pkg-repro-a build-pkg-repro-b
 
 echo "package-reproducible: first build in $first"
