@@ -17,6 +17,9 @@ second=build-pkg-repro-b/second/folder
 cached=${1:-}
 [ "$cached" = "--cached" ] && second=build-pkg-repro-b
 rm -rf build-pkg-repro-a build-pkg-repro-b
+# One commit time for both builds, even if a commit lands while they run.
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
+export SOURCE_DATE_EPOCH
 
 echo "package-reproducible: first build in $first"
 bash scripts/package.sh "$first" >/dev/null
@@ -40,7 +43,10 @@ explain() {
     (cd "$work/$side/ar" && ar x "$pkg")
   done
   echo "  ar members: $(ar t "$a" | tr '\n' ' ')"
-  [ "$(ar tv "$a")" = "$(ar tv "$b")" ] || { echo "  ar listings differ:"; diff <(ar tv "$a") <(ar tv "$b") | sed 's/^/    /'; }
+  [ "$(ar tv "$a")" = "$(ar tv "$b")" ] || {
+    echo "  ar listings differ:"
+    diff <(ar tv "$a") <(ar tv "$b") | sed 's/^/    /' || true
+  }
   local member
   for member in $(ar t "$a"); do
     cmp -s "$work/a/ar/$member" "$work/b/ar/$member" && continue
