@@ -8,6 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build-pkg}
 rm -rf "$dir"
+# Reproducible (decision 0028): every time stamp in the packages is the commit's time. cpack clamps
+# the files' mtimes in both tar members to it, dpkg-deb (the dbgsym repack below) too, and gzip -n
+# stores none. An outer SOURCE_DATE_EPOCH (a release build) wins.
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
+export SOURCE_DATE_EPOCH
 # Only the binary: the install step must not build the tests (they are not packaged). The default
 # compiler (cc/c++, gcc on Debian), as scripts/build.sh uses it for the shipped binary: the same
 # compiler command lets ccache reuse that build's objects here.
@@ -25,6 +30,15 @@ if readelf -p .comment "$dir/daemon/atoms-edge" | grep -q 'clang version'; then
   echo "package: the binary was built with clang; the package is built with gcc (unset CC/CXX)" >&2
   exit 1
 fi
+# Reproducible (decision 0028): nothing in the binary, debug information included, may name this
+# checkout or its build folder (the prefix maps in CMakeLists.txt); the build-id would then differ
+# from one folder to another. The cheap half of scripts/package-reproducible.sh, run every time.
+leaked=$(strings -a "$dir/daemon/atoms-edge" | grep -F "$PWD/" | sort -u || true)
+if [ -n "$leaked" ]; then
+  echo "package: the binary names the checkout $PWD (not reproducible: decision 0028):" >&2
+  head -5 <<<"$leaked" >&2
+  exit 1
+fi
 (cd "$dir" && cpack -G DEB >cpack.log 2>&1) || {
   cat "$dir/cpack.log"
   echo "package: cpack failed" >&2
@@ -38,7 +52,7 @@ bash scripts/package-check.sh "$deb"
 # package's, which it depends on).
 repack=$(mktemp -d)
 dpkg-deb --raw-extract "$dbg" "$repack/p"
-(cd "$repack/p" && find usr -type f -print0 | sort -z | xargs -0 md5sum >DEBIAN/md5sums)
+(cd "$repack/p" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum >DEBIAN/md5sums)
 mkdir -p "$repack/p/usr/share/doc"
 ln -s atoms-edge "$repack/p/usr/share/doc/atoms-edge-dbgsym"
 dpkg-deb --root-owner-group --build "$repack/p" "$dbg" >/dev/null

@@ -60,9 +60,38 @@ Status AuditLog::loadSnapshot() {
   return loaded;
 }
 
+AuditTree::LeafReader AuditLog::leafReader(Database& db) {
+  Database* d = &db;
+  return [d](std::uint64_t from, std::uint64_t to) -> Result<std::vector<Hash32>> {
+    auto stmt =
+        d->cached("SELECT seq, leaf_hash FROM audit_entry WHERE seq >= ? AND seq < ? ORDER BY seq");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, static_cast<std::int64_t>(from)).bind(2, static_cast<std::int64_t>(to));
+    std::vector<Hash32> out;
+    out.reserve(static_cast<std::size_t>(to - from));
+    while (true) {
+      auto row = stmt->step();
+      if (!row) return row.error();
+      if (!*row) break;
+      const Bytes leaf = stmt->columnBlob(1);
+      if (static_cast<std::uint64_t>(stmt->columnInt64(0)) != from + out.size() ||
+          leaf.size() != 32) {
+        break;
+      }
+      out.push_back(toHash(leaf));
+    }
+    if (out.size() != to - from) {
+      return makeError("entry " + std::to_string(from + out.size()) +
+                       " is missing or has a malformed leaf hash");
+    }
+    return out;
+  };
+}
+
 Status AuditLog::load() {
   auto leaves = db_->prepare("SELECT seq, leaf_hash FROM audit_entry ORDER BY seq");
   if (!leaves) return leaves.error();
+  Hash32 beforeLast{};  // the leaf before the last one, which the last entry chains to
   for (std::uint64_t i = 0;; ++i) {
     auto row = leaves->step();
     if (!row) return row.error();
@@ -77,6 +106,7 @@ Status AuditLog::load() {
       return makeError("audit log: entry seq " + std::to_string(i) +
                        " has a malformed leaf hash; run `atoms-edge verify`");
     }
+    if (i > 0) beforeLast = tree_.lastLeaf();
     tree_.append(toHash(leaf));
   }
   const std::uint64_t n = tree_.size();
@@ -90,15 +120,11 @@ Status AuditLog::load() {
     if (!e) return makeError(at + "does not parse: " + e.message());
     if (e->seq != n - 1) return makeError(at + "says seq " + std::to_string(e->seq));
     if (e->site != siteId_) return makeError(at + "belongs to site \"" + e->site + "\"");
-    const Hash32 prev = n >= 2 ? tree_.leaf(n - 2) : Hash32{};
-    if (e->prev != prev) return makeError(at + "does not chain to the entry before it");
-    if (leafHash(asBytes(*text)) != tree_.leaf(n - 1)) {
+    if (e->prev != beforeLast) return makeError(at + "does not chain to the entry before it");
+    if (leafHash(asBytes(*text)) != tree_.lastLeaf()) {
       return makeError(at + "does not match its stored leaf hash");
     }
   }
-  auto frontier = MerkleFrontier::fromTree(tree_);
-  if (!frontier) return frontier.error();
-  frontier_ = std::move(*frontier);
 
   auto sizes = db_->prepare("SELECT size FROM audit_checkpoint ORDER BY size");
   if (!sizes) return sizes.error();
@@ -302,7 +328,10 @@ Result<std::string> AuditLog::publishCheckpoint(std::uint64_t size) {
 // AuditLog::Batch
 
 AuditLog::Batch::Batch(AuditLog* log, Transaction txn, Statement insert)
-    : log_(log), txn_(std::move(txn)), insert_(std::move(insert)), frontier_(log->frontier_) {}
+    : log_(log),
+      txn_(std::move(txn)),
+      insert_(std::move(insert)),
+      frontier_(log->tree_.frontier()) {}
 
 AuditLog::Batch::~Batch() { finish(); }
 
@@ -351,7 +380,7 @@ Result<std::uint64_t> AuditLog::Batch::add(std::string_view ts, std::string_view
   if (!leaves_.empty()) {
     e.prev = leaves_.back();
   } else if (e.seq > 0) {
-    e.prev = log_->tree_.leaf(e.seq - 1);
+    e.prev = log_->tree_.lastLeaf();
   }
   if (Status s = validateEntry(e); !s) return makeError("audit " + s.message());
   const std::string text = atoms::entryText(e);
@@ -427,7 +456,6 @@ Result<std::string> AuditLog::Batch::commit() {
   if (!s) return makeError("audit batch: commit failed: " + s.message());
 
   for (const Hash32& leaf : leaves_) log.tree_.append(leaf);
-  log.frontier_ = frontier_;
   log.signedSizes_.push_back(cp.size);
   if (log.observer_) log.observer_(cp.size);
   return note;

@@ -35,9 +35,9 @@
 #include "base/result.h"
 #include "base/time_point.h"
 #include "store/audit_entry.h"
+#include "store/audit_tree.h"
 #include "store/checkpoint.h"
 #include "store/database.h"
-#include "store/merkle.h"
 #include "store/merkle_frontier.h"
 #include "store/signed_note.h"
 
@@ -51,7 +51,8 @@ class AuditLog {
  public:
   class Batch;
 
-  // Loads the log from `db` (one SELECT of every leaf hash in seq order), checks that the rows are
+  // Loads the log from `db` (one SELECT of every leaf hash in seq order, kept in memory only down
+  // to blocks of 256: store/audit_tree.h), checks that the rows are
   // contiguous from 0, the tail entry (parses, seq, site, prev, stored leaf hash), that the newest
   // checkpoint verifies with `key` and matches the tree, and the high-water file at
   // `highWaterPath` (see the class comment; created/advanced to the newest signed checkpoint, the
@@ -82,7 +83,9 @@ class AuditLog {
     observer_ = std::move(observer);
   }
   Hash32 root() const { return tree_.root(); }
-  const MerkleTree& tree() const { return tree_; }
+  // Roots and proofs at any size up to size(); those below the current size read leaf hashes
+  // from the database (at most two blocks of 256), so they can fail with an SQL error.
+  const AuditTree& tree() const { return tree_; }
   const std::string& siteId() const { return siteId_; }
   const std::string& origin() const { return key_.name(); }
   VerifierKey verifierKey() const { return key_.verifier(); }
@@ -124,7 +127,10 @@ class AuditLog {
         key_(std::move(key)),
         siteId_(std::move(siteId)),
         hwPath_(std::move(highWaterPath)),
-        fs_(&fs) {}
+        fs_(&fs),
+        tree_(leafReader(db)) {}
+
+  static AuditTree::LeafReader leafReader(Database& db);
 
   Status loadSnapshot();  // load() inside one read transaction
   Status load();
@@ -139,8 +145,7 @@ class AuditLog {
   std::string siteId_;
   std::string hwPath_;
   FileSystem* fs_;
-  MerkleTree tree_;
-  MerkleFrontier frontier_;
+  AuditTree tree_;
   std::vector<std::uint64_t> signedSizes_;
   std::function<void(std::uint64_t)> observer_;
   std::uint64_t highWaterSize_ = 0;

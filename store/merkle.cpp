@@ -38,29 +38,41 @@ void MerkleTree::append(const Hash32& leaf) {
   }
 }
 
-Hash32 MerkleTree::subtree(std::uint64_t begin, std::uint64_t end) const {
+namespace {
+
+std::string beyond(std::uint64_t n, std::uint64_t treeSize) {
+  return "tree size " + num(n) + " is beyond the tree (" + num(treeSize) + " leaves)";
+}
+
+// Hash of leaves [begin, end) as RFC 9162 MTH defines it. Precondition: the range is a subtree
+// reached by MTH's recursion (begin aligned to the largest power of two < end - begin, or a
+// complete aligned subtree), which makes the cost O(log n) node lookups.
+Result<Hash32> subtree(std::uint64_t begin, std::uint64_t end, const MerkleNodeSource& node) {
   const std::uint64_t n = end - begin;
   if (std::has_single_bit(n) && begin % n == 0) {
     const int h = std::countr_zero(n);
-    return levels_[static_cast<std::size_t>(h)][begin >> h];
+    return node(h, begin >> h);
   }
   const std::uint64_t k = splitPoint(n);
-  return nodeHash(subtree(begin, begin + k), subtree(begin + k, end));
+  auto left = subtree(begin, begin + k, node);
+  if (!left) return left;
+  auto right = subtree(begin + k, end, node);
+  if (!right) return right;
+  return nodeHash(*left, *right);
 }
 
-Hash32 MerkleTree::root() const { return size() == 0 ? emptyRoot() : subtree(0, size()); }
+}  // namespace
 
-Result<Hash32> MerkleTree::rootAt(std::uint64_t n) const {
-  if (n > size()) {
-    return makeError("tree size " + num(n) + " is beyond the tree (" + num(size()) + " leaves)");
-  }
-  return n == 0 ? emptyRoot() : subtree(0, n);
+Result<Hash32> merkleRootAt(std::uint64_t n, std::uint64_t treeSize, const MerkleNodeSource& node) {
+  if (n > treeSize) return makeError(beyond(n, treeSize));
+  if (n == 0) return emptyRoot();
+  return subtree(0, n, node);
 }
 
-Result<std::vector<Hash32>> MerkleTree::inclusionProof(std::uint64_t index, std::uint64_t n) const {
-  if (n > size()) {
-    return makeError("tree size " + num(n) + " is beyond the tree (" + num(size()) + " leaves)");
-  }
+Result<std::vector<Hash32>> merkleInclusionProof(std::uint64_t index, std::uint64_t n,
+                                                 std::uint64_t treeSize,
+                                                 const MerkleNodeSource& node) {
+  if (n > treeSize) return makeError(beyond(n, treeSize));
   if (index >= n) {
     return makeError("leaf index " + num(index) + " is not in a tree of size " + num(n));
   }
@@ -71,11 +83,13 @@ Result<std::vector<Hash32>> MerkleTree::inclusionProof(std::uint64_t index, std:
   std::uint64_t end = n;
   while (end - begin > 1) {
     const std::uint64_t k = splitPoint(end - begin);
+    auto sibling =
+        index < begin + k ? subtree(begin + k, end, node) : subtree(begin, begin + k, node);
+    if (!sibling) return sibling.error();
+    proof.push_back(*sibling);
     if (index < begin + k) {
-      proof.push_back(subtree(begin + k, end));
       end = begin + k;
     } else {
-      proof.push_back(subtree(begin, begin + k));
       begin += k;
     }
   }
@@ -83,11 +97,10 @@ Result<std::vector<Hash32>> MerkleTree::inclusionProof(std::uint64_t index, std:
   return proof;
 }
 
-Result<std::vector<Hash32>> MerkleTree::consistencyProof(std::uint64_t from,
-                                                         std::uint64_t to) const {
-  if (to > size()) {
-    return makeError("tree size " + num(to) + " is beyond the tree (" + num(size()) + " leaves)");
-  }
+Result<std::vector<Hash32>> merkleConsistencyProof(std::uint64_t from, std::uint64_t to,
+                                                   std::uint64_t treeSize,
+                                                   const MerkleNodeSource& node) {
+  if (to > treeSize) return makeError(beyond(to, treeSize));
   if (from > to) {
     return makeError("consistency proof from size " + num(from) + " to smaller size " + num(to));
   }
@@ -102,15 +115,20 @@ Result<std::vector<Hash32>> MerkleTree::consistencyProof(std::uint64_t from,
   while (true) {
     const std::uint64_t n = end - begin;
     if (m == n) {
-      if (!complete) proof.push_back(subtree(begin, end));
+      if (!complete) {
+        auto whole = subtree(begin, end, node);
+        if (!whole) return whole.error();
+        proof.push_back(*whole);
+      }
       break;
     }
     const std::uint64_t k = splitPoint(n);
+    auto sibling = m <= k ? subtree(begin + k, end, node) : subtree(begin, begin + k, node);
+    if (!sibling) return sibling.error();
+    proof.push_back(*sibling);
     if (m <= k) {
-      proof.push_back(subtree(begin + k, end));
       end = begin + k;
     } else {
-      proof.push_back(subtree(begin, begin + k));
       begin += k;
       m -= k;
       complete = false;
@@ -118,6 +136,31 @@ Result<std::vector<Hash32>> MerkleTree::consistencyProof(std::uint64_t from,
   }
   std::reverse(proof.begin(), proof.end());
   return proof;
+}
+
+MerkleNodeSource MerkleTree::nodes() const {
+  return [this](int height, std::uint64_t index) -> Result<Hash32> { return node(height, index); };
+}
+
+std::size_t MerkleTree::memoryBytes() const {
+  std::size_t bytes = levels_.capacity() * sizeof(levels_[0]);
+  for (const auto& level : levels_) bytes += level.capacity() * sizeof(Hash32);
+  return bytes;
+}
+
+Hash32 MerkleTree::root() const { return size() == 0 ? emptyRoot() : *rootAt(size()); }
+
+Result<Hash32> MerkleTree::rootAt(std::uint64_t n) const {
+  return merkleRootAt(n, size(), nodes());
+}
+
+Result<std::vector<Hash32>> MerkleTree::inclusionProof(std::uint64_t index, std::uint64_t n) const {
+  return merkleInclusionProof(index, n, size(), nodes());
+}
+
+Result<std::vector<Hash32>> MerkleTree::consistencyProof(std::uint64_t from,
+                                                         std::uint64_t to) const {
+  return merkleConsistencyProof(from, to, size(), nodes());
 }
 
 bool verifyInclusion(std::uint64_t index, std::uint64_t size, const Hash32& leaf,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -17,10 +18,32 @@ Hash32 leafHash(std::span<const std::uint8_t> entry);
 Hash32 nodeHash(const Hash32& left, const Hash32& right);
 Hash32 emptyRoot();
 
+// The RFC 9162 walks over any source of node hashes, shared by MerkleTree (every node in memory)
+// and AuditTree (store/audit_tree.h: upper levels in memory, leaf hashes read from the store).
+// `node(height, index)` gives the hash of the complete, aligned subtree of leaves
+// [index * 2^height, (index + 1) * 2^height); it is only asked for subtrees inside the first
+// `treeSize` leaves, and its error is passed on. Errors for a size or index out of range name the
+// numbers ("tree size 9 is beyond the tree (8 leaves)").
+using MerkleNodeSource = std::function<Result<Hash32>(int height, std::uint64_t index)>;
+// Root of the first `size` leaves (size <= treeSize; 0 gives emptyRoot()).
+Result<Hash32> merkleRootAt(std::uint64_t size, std::uint64_t treeSize,
+                            const MerkleNodeSource& node);
+// RFC 9162 2.1.3.1 PATH(index, D[0:size]), leaf side first. Requires index < size <= treeSize.
+Result<std::vector<Hash32>> merkleInclusionProof(std::uint64_t index, std::uint64_t size,
+                                                 std::uint64_t treeSize,
+                                                 const MerkleNodeSource& node);
+// RFC 9162 2.1.4.1 PROOF(from, D[0:to]). Requires from <= to <= treeSize; empty when from == to or
+// from == 0.
+Result<std::vector<Hash32>> merkleConsistencyProof(std::uint64_t from, std::uint64_t to,
+                                                   std::uint64_t treeSize,
+                                                   const MerkleNodeSource& node);
+
 // An in-memory, append-only Merkle tree of leaf hashes. It keeps every complete, aligned subtree
 // (level h, index i = hash of leaves [i*2^h, (i+1)*2^h)), about 2 hashes per leaf (64 MB for a
 // million leaves), so append is amortised O(1) hashes and root/proofs for any size up to size()
-// are O(log n) lookups plus O(log n) hashes.
+// are O(log n) lookups plus O(log n) hashes. The audit log does not hold its leaves this way (it
+// uses AuditTree, store/audit_tree.h, which keeps one of these over block hashes); the cloud's
+// ingest report and the tests do.
 //
 // Not thread-safe: one writer, or several readers with no writer. Errors are values: a size or
 // index out of range is an Error naming the numbers.
@@ -32,6 +55,14 @@ class MerkleTree {
   std::uint64_t size() const { return levels_.empty() ? 0 : levels_[0].size(); }
   // Precondition: i < size().
   const Hash32& leaf(std::uint64_t i) const { return levels_[0][i]; }
+  // The complete, aligned subtree of leaves [index * 2^height, (index + 1) * 2^height).
+  // Precondition: (index + 1) * 2^height <= size().
+  const Hash32& node(int height, std::uint64_t index) const {
+    return levels_[static_cast<std::size_t>(height)][index];
+  }
+
+  // Bytes of hashes held (the vectors' capacity).
+  std::size_t memoryBytes() const;
 
   // Root of the whole tree; emptyRoot() when empty.
   Hash32 root() const;
@@ -47,10 +78,7 @@ class MerkleTree {
   Result<std::vector<Hash32>> consistencyProof(std::uint64_t from, std::uint64_t to) const;
 
  private:
-  // Hash of leaves [begin, end) as RFC 9162 MTH defines it. Precondition: the range is a subtree
-  // reached by MTH's recursion (begin aligned to the largest power of two < end - begin, or a
-  // complete aligned subtree), which makes the cost O(log n).
-  Hash32 subtree(std::uint64_t begin, std::uint64_t end) const;
+  MerkleNodeSource nodes() const;
 
   std::vector<std::vector<Hash32>> levels_;
 };

@@ -35,26 +35,6 @@ class MerkleFrontier {
     return f;
   }
 
-  // The frontier of the first tree.size() leaves of `tree`, in O(log n): the inclusion path of
-  // the last leaf holds, above the last peak, exactly the other peaks (smallest first).
-  static Result<MerkleFrontier> fromTree(const MerkleTree& tree) {
-    const std::uint64_t n = tree.size();
-    if (n == 0) return MerkleFrontier();
-    auto path = tree.inclusionProof(n - 1, n);
-    if (!path) return path.error();
-    const auto lastHeight = static_cast<std::size_t>(std::countr_zero(n));
-    if (path->size() < lastHeight) return makeError("merkle frontier: short inclusion path");
-    Hash32 last = tree.leaf(n - 1);
-    for (std::size_t i = 0; i < lastHeight; ++i) last = nodeHash((*path)[i], last);
-    std::vector<Hash32> peaks(path->rbegin(),
-                              path->rend() - static_cast<std::ptrdiff_t>(lastHeight));
-    peaks.push_back(last);
-    auto f = fromPeaks(n, std::move(peaks));
-    if (!f) return f.error();
-    if (f->root() != tree.root()) return makeError("merkle frontier: root does not match the tree");
-    return f;
-  }
-
   void append(const Hash32& leaf) {
     Hash32 h = leaf;
     // Each trailing 1 bit of the old size is a peak of the same height as the new node: merge.
