@@ -7,7 +7,7 @@ std::vector<Command> allCommands() {
       demoCommand(),           initCommand(),           serveCommand(),  identityCommand(),
       verifyCommand(),         exportSegmentsCommand(), backupCommand(), restoreCommand(),
       verifySegmentsCommand(), ingestCommand(),         siteCommand(),   panelCommand(),
-      checkCommand(),          versionCommand(),
+      checkCommand(),          solveCommand(),          versionCommand(),
   };
 }
 
