@@ -7,6 +7,8 @@ packages=(
   libsqlcipher-dev sqlcipher libsodium-dev libssl-dev libpoco-dev libboost-test-dev
   libpaho-mqttpp-dev libpaho-mqtt-dev mosquitto mosquitto-clients libhowardhinnant-date-dev
   procps openssl clang-format systemd
+  # The roster solver's exact steps and the benchmark's peer (docs/scheduling.md): CBC.
+  coinor-libcbc-dev
   # The panel's browser test and benchmarks (docs/testing.md): Debian's chromium, driven headless
   # by puppeteer-core; a font so its screenshots look the same on every machine; wrk for load.
   chromium fonts-dejavu-core wrk

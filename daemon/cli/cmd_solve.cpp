@@ -119,6 +119,9 @@ int runSolve(const Args& args, Io& io) {
   options.seed = *seed;
   options.maxIterations = *iterations;
   options.shouldStop = [deadline] { return SolveClock::now() >= deadline; };
+  options.secondsLeft = [deadline] {
+    return std::chrono::duration<double>(deadline - SolveClock::now()).count();
+  };
   const bool quiet = args.has("quiet");
   options.onImproved = [&](std::int64_t objective) {
     if (quiet) return;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "domain/schedule/roster_evaluator.h"
+#include "domain/schedule/roster_ip.h"
 
 namespace atoms::schedule {
 namespace {
@@ -112,38 +113,144 @@ class AnnealingWorker {
   }
 
   void run() {
-    std::uint64_t done = 0;
-    std::uint64_t reported = 0;
     bool stop = false;
     while (!stop) {
-      const double t0 = cycle_ == 0 ? 20.0 : 4.0;
-      const double t1 = 0.05;
-      const double cool = std::pow(t1 / t0, 1.0 / static_cast<double>(cycleLength_));
-      double temperature = t0;
-      for (std::uint64_t i = 0; i < cycleLength_; ++i, ++done) {
-        if ((done & 255) == 0) {
-          if (options_.maxIterations != 0 && done >= options_.maxIterations) stop = true;
-          if (options_.shouldStop && options_.shouldStop()) stop = true;
-          if (stop) break;
-          adaptWeight();
-        }
-        step(temperature);
-        temperature *= cool;
-      }
+      stop = annealCycle();
       publish();
-      shared_.addIterations(done - reported);
-      reported = done;
       ++cycle_;
-      std::vector<std::vector<int>> start;
-      if (shared_.takeIfBetter(bestObjective_, start)) {
-        load(start);
-      } else if (bestObjective_ != kNoObjective) {
-        load(best_);
-      }
+      restartFromBest();
+      if (stop || !options_.exactSteps || bestObjective_ == kNoObjective) continue;
+      stop = exactRound();
+      publish();
+      restartFromBest();
     }
+    shared_.addIterations(done_ - reported_);
   }
 
  private:
+  bool stopNow() {
+    if (options_.maxIterations != 0 && done_ >= options_.maxIterations) return true;
+    return options_.shouldStop && options_.shouldStop();
+  }
+
+  void restartFromBest() {
+    shared_.addIterations(done_ - reported_);
+    reported_ = done_;
+    std::vector<std::vector<int>> start;
+    if (shared_.takeIfBetter(bestObjective_, start)) {
+      load(start);
+      if (hardTotal_ == 0 && soft_ < bestObjective_) {
+        bestObjective_ = soft_;
+        best_ = cells_;
+      }
+    } else if (bestObjective_ != kNoObjective) {
+      load(best_);
+    }
+  }
+
+  // One annealing cycle: hot and long the first time (to find a feasible roster), then cooler and
+  // shorter from the best roster. With secondsLeft the temperature follows the clock (the first
+  // cycle takes 30% of the time, later ones 10% of what is left), otherwise the moves tried. True
+  // when the run must stop.
+  bool annealCycle() {
+    const bool first = cycle_ == 0 || bestObjective_ == kNoObjective;
+    const double t0 = first ? 20.0 : 2.0;
+    const double t1 = 0.05;
+    const std::uint64_t length = first ? cycleLength_ : cycleLength_ / 4;
+    const bool timed = static_cast<bool>(options_.secondsLeft);
+    const double startLeft = timed ? options_.secondsLeft() : 0.0;
+    const double span = startLeft * (first ? 0.3 : 0.1);
+    const double cool = std::pow(t1 / t0, 1.0 / static_cast<double>(length));
+    double temperature = t0;
+    for (std::uint64_t i = 0;; ++i, ++done_) {
+      if ((done_ & 255) == 0) {
+        if (stopNow()) return true;
+        adaptWeight();
+        if (timed) {
+          const double progress = (startLeft - options_.secondsLeft()) / span;
+          if (progress >= 1) return false;
+          temperature = t0 * std::pow(t1 / t0, progress);
+        }
+      }
+      if (!timed && i >= length) return false;
+      step(temperature);
+      if (!timed) temperature *= cool;
+    }
+  }
+
+  // Large-neighbourhood steps from the best roster: a few people over the whole horizon, or
+  // everyone over a few days, or a few people over a few weeks, freed and solved exactly by CBC;
+  // kept when no worse. The neighbourhood grows while CBC proves its sub-models optimal and
+  // shrinks when it runs out of time. True when the run must stop.
+  bool exactRound() {
+    int sinceBetter = 0;
+    for (int stepIndex = 0; stepIndex < 40 && sinceBetter < 20; ++stepIndex) {
+      if (stopNow()) return true;
+      ++done_;
+      double seconds = options_.exactStepSeconds;
+      if (options_.secondsLeft) {
+        seconds = std::min(seconds, options_.secondsLeft());
+        if (seconds < 0.05) return true;
+      }
+      const std::vector<std::vector<char>> free = neighbourhood();
+      IpOptions ip;
+      ip.seconds = seconds;
+      const IpOutcome outcome = solveRosterIp(in_, Roster{cells_}, free, ip);
+      freeBudget_ = outcome.optimal ? std::min(freeBudget_ * 1.15, 20000.0)
+                                    : std::max(freeBudget_ * 0.7, 20.0);
+      if (!outcome.found || outcome.objective > soft_) {
+        ++sinceBetter;
+        continue;
+      }
+      if (!evaluateRoster(in_, outcome.roster).feasible) {
+        ++sinceBetter;
+        continue;
+      }
+      sinceBetter = outcome.objective < soft_ ? 0 : sinceBetter + 1;
+      load(outcome.roster.cells);
+      noteBest();
+      if (unpublished_) publish();
+    }
+    return false;
+  }
+
+  std::vector<std::vector<char>> neighbourhood() {
+    const int people = in_.personCount();
+    const int days = in_.days;
+    std::vector<std::vector<char>> free(people, std::vector<char>(days, 0));
+    const double budget = freeBudget_ / std::max(1, in_.typeCount());
+    const int kind = randomInt(3);
+    if (kind == 0 || days <= 14) {
+      // A few people, the whole horizon.
+      const int k = std::clamp(static_cast<int>(budget / days), 2, people);
+      for (int p : samplePeople(k)) std::fill(free[p].begin(), free[p].end(), 1);
+    } else if (kind == 1) {
+      // Everyone, a window of days.
+      const int length = std::clamp(static_cast<int>(budget / people), 2, days);
+      const int first = randomInt(days - length + 1);
+      for (int p = 0; p < people; ++p) {
+        std::fill(free[p].begin() + first, free[p].begin() + first + length, 1);
+      }
+    } else {
+      // A few people over a few weeks.
+      const int length = std::min(days, 14 + 7 * randomInt(3));
+      const int k = std::clamp(static_cast<int>(budget / length), 2, people);
+      const int first = randomInt(days - length + 1);
+      for (int p : samplePeople(k)) {
+        std::fill(free[p].begin() + first, free[p].begin() + first + length, 1);
+      }
+    }
+    return free;
+  }
+
+  std::vector<int> samplePeople(int k) {
+    std::vector<int> all(in_.personCount());
+    for (int p = 0; p < in_.personCount(); ++p) all[p] = p;
+    for (int i = 0; i < k; ++i) std::swap(all[i], all[i + randomInt(in_.personCount() - i)]);
+    all.resize(k);
+    return all;
+  }
+
   std::int64_t coverCost(int day, int type, int count) const {
     const Cover& c = in_.cover[day][type];
     if (count < c.requirement) return std::int64_t{c.underWeight} * (c.requirement - count);
@@ -328,6 +435,9 @@ class AnnealingWorker {
   std::vector<std::vector<int>> allowed_;      // [person]: types with a maximum above 0
   std::uint64_t cycleLength_ = 0;
   int cycle_ = 0;
+  std::uint64_t done_ = 0;      // moves tried, exact steps counted as one
+  std::uint64_t reported_ = 0;  // of done_, added to the shared count
+  double freeBudget_ = 300;     // cells times types an exact step frees
 
   std::vector<std::vector<int>> cells_;
   std::vector<std::vector<int>> count_;  // [day][type]: how many work it

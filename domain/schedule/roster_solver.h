@@ -2,7 +2,8 @@
 // little as it can find, and keeps the best one found at every moment (anytime). The algorithm
 // (docs/decisions/0027-shift-scheduling-solver.md): simulated annealing over whole rosters with
 // hard rules as an adaptive penalty, moves that keep cover (swaps of days and blocks between two
-// people) and moves that change it (a day, a block of days); workers on threads each run their own
+// people) and moves that change it (a day, a block of days), alternating with large-neighbourhood
+// steps that free a few people or a few days and solve that sub-model exactly with CBC; workers on threads each run their own
 // search from their own seed and restart each cycle from the best roster any of them has found.
 //
 // Time is not read here: the caller's `shouldStop` says when to stop (it is polled from every
@@ -22,6 +23,12 @@ struct SolveOptions {
   std::uint64_t seed = 1;           // worker i searches with seed + i
   std::uint64_t maxIterations = 0;  // moves tried per worker; 0 = until shouldStop
   std::function<bool()> shouldStop;  // polled every few hundred moves; may be empty
+  // Seconds left, when known: an exact step never runs past it. May be empty.
+  std::function<double()> secondsLeft;
+  // Large-neighbourhood steps solved exactly with CBC (roster_ip.h) between annealing cycles.
+  // Off: annealing alone, deterministic under an iteration budget.
+  bool exactSteps = true;
+  double exactStepSeconds = 1.0;  // CBC's limit for one sub-model
   // Told of each new best feasible roster's objective (under the solver's lock; keep it short).
   std::function<void(std::int64_t objective)> onImproved;
 };
