@@ -13,6 +13,7 @@
 #include <OsiClpSolverInterface.hpp>
 
 #include <algorithm>
+#include <mutex>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -86,7 +87,9 @@ class IpBuilder {
       values[column_[p][d * in_.typeCount() + t]] = start_.cells[p][d] == t ? 1.0 : 0.0;
     }
     for (const auto& [column, p, saturday] : weekendColumns_) {
-      values[column] = (cellWorks(p, saturday) || cellWorks(p, saturday + 1)) ? 1.0 : 0.0;
+      values[column] = (start_.cells[p][saturday] != kOff || start_.cells[p][saturday + 1] != kOff)
+                           ? 1.0
+                           : 0.0;
     }
     for (const auto& [under, over, d, t] : coverColumns_) {
       int n = 0;
@@ -300,6 +303,9 @@ IpOutcome solveRosterIp(const RosterInstance& instance, const Roster& start,
   const bool startFeasible = evaluateRoster(instance, start).feasible;
 
   if (options.standardCbc) {
+    // CBC's solver driver keeps some state in statics: one at a time, when the caller shares.
+    std::unique_lock<std::mutex> driverLock;
+    if (options.driverMutex != nullptr) driverLock = std::unique_lock(*options.driverMutex);
     CbcSolverUsefulData data;
     CbcMain0(model, data);
     quiet(model);
@@ -312,11 +318,13 @@ IpOutcome solveRosterIp(const RosterInstance& instance, const Roster& start,
     }
     const std::string seconds = std::to_string(options.seconds);
     const std::string threads = std::to_string(std::max(1, options.threads));
-    const char* argv[] = {"cbc", "-log", "0", "-sec", seconds.c_str(), "-threads",
-                          threads.c_str(), "-solve", "-quit"};
+    const char* argv[] = {"cbc",     "-log",          "0",    "-timeMode", "elapsed",
+                          "-sec",    seconds.c_str(), "-threads", threads.c_str(), "-solve",
+                          "-quit"};
     CbcMain1(static_cast<int>(sizeof argv / sizeof argv[0]), argv, model,
              [](CbcModel*, int) { return 0; }, data);
   } else {
+    model.setUseElapsedTime(true);
     model.setMaximumSeconds(options.seconds);
     CglProbing probing;
     probing.setUsingObjective(true);

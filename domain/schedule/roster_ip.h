@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "domain/schedule/roster_model.h"
@@ -22,6 +23,9 @@ struct IpOptions {
   // peer; otherwise a plain branch and bound with a few cut generators, for small sub-models.
   bool standardCbc = false;
   int threads = 1;  // CBC's own threads, standardCbc only, where the library was built with them
+  // standardCbc only: held while CBC's solver driver runs, which keeps state in statics. Callers
+  // that may solve on several threads at once share one; the plain branch and bound needs none.
+  std::mutex* driverMutex = nullptr;
 };
 
 struct IpOutcome {

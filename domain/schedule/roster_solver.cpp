@@ -17,6 +17,9 @@ namespace atoms::schedule {
 namespace {
 
 constexpr std::int64_t kNoObjective = std::numeric_limits<std::int64_t>::max();
+// People x days x types up to which worker 0 hands the whole model to CBC once (instances 1 to 7
+// of the benchmark are below it, 8 and up above).
+constexpr std::int64_t kWholeModelCells = 2000;
 
 // The best rosters the workers have found, shared between them.
 class SharedBest {
@@ -50,6 +53,9 @@ class SharedBest {
     cells = feasible_;
     return true;
   }
+  // Held while CBC's solver driver runs (roster_ip.h).
+  std::mutex& cbcDriver() { return cbcDriver_; }
+
   void addIterations(std::uint64_t n) {
     std::lock_guard lock(mutex_);
     iterations_ += n;
@@ -81,6 +87,7 @@ class SharedBest {
   std::int64_t infeasibleHard_ = kNoObjective;
   std::int64_t infeasibleObjective_ = kNoObjective;
   std::uint64_t iterations_ = 0;
+  std::mutex cbcDriver_;
 };
 
 // One worker's annealing search with incremental costs: requests per (person, day, value), cover
@@ -88,8 +95,12 @@ class SharedBest {
 class AnnealingWorker {
  public:
   AnnealingWorker(const RosterInstance& in, const SolveOptions& options, SharedBest& shared,
-                  std::uint64_t seed)
-      : in_(in), options_(options), shared_(shared), rng_(seed) {
+                  int index)
+      : in_(in),
+        options_(options),
+        shared_(shared),
+        rng_(options.seed + static_cast<std::uint64_t>(index)),
+        index_(index) {
     const int people = in.personCount();
     const int types = in.typeCount();
     values_ = types + 1;
@@ -120,6 +131,13 @@ class AnnealingWorker {
       ++cycle_;
       restartFromBest();
       if (stop || !options_.exactSteps || bestObjective_ == kNoObjective) continue;
+      if (index_ == 0 && !wholeModelTried_ && wholeModelFits()) {
+        wholeModelTried_ = true;
+        stop = exactWholeModel();
+        publish();
+        restartFromBest();
+        if (stop) continue;
+      }
       stop = exactRound();
       publish();
       restartFromBest();
@@ -159,7 +177,9 @@ class AnnealingWorker {
     const std::uint64_t length = first ? cycleLength_ : cycleLength_ / 4;
     const bool timed = static_cast<bool>(options_.secondsLeft);
     const double startLeft = timed ? options_.secondsLeft() : 0.0;
-    const double span = startLeft * (first ? 0.3 : 0.1);
+    // Worker 0 keeps the time for the whole model when it will try it.
+    const double firstShare = index_ == 0 && wholeModelFits() ? 0.1 : 0.3;
+    const double span = startLeft * (first ? firstShare : 0.1);
     const double cool = std::pow(t1 / t0, 1.0 / static_cast<double>(length));
     double temperature = t0;
     for (std::uint64_t i = 0;; ++i, ++done_) {
@@ -176,6 +196,30 @@ class AnnealingWorker {
       step(temperature);
       if (!timed) temperature *= cool;
     }
+  }
+
+  // Small instances: the whole model is a sub-model too. CBC as the `cbc` program runs it, from the
+  // best roster, for most of the time left (the other workers go on meanwhile).
+  bool wholeModelFits() const {
+    return options_.secondsLeft &&
+           std::int64_t{in_.personCount()} * in_.days * in_.typeCount() <= kWholeModelCells;
+  }
+  bool exactWholeModel() {
+    const double left = options_.secondsLeft();
+    if (left < 1) return false;
+    IpOptions ip;
+    ip.seconds = left * (options_.threads > 1 ? 0.97 : 0.7);
+    ip.standardCbc = true;
+    ip.driverMutex = &shared_.cbcDriver();
+    const std::vector<std::vector<char>> all(in_.personCount(), std::vector<char>(in_.days, 1));
+    const IpOutcome outcome = solveRosterIp(in_, Roster{cells_}, all, ip);
+    ++done_;
+    if (outcome.found && outcome.objective <= soft_ &&
+        evaluateRoster(in_, outcome.roster).feasible) {
+      load(outcome.roster.cells);
+      noteBest();
+    }
+    return stopNow();
   }
 
   // Large-neighbourhood steps from the best roster: a few people over the whole horizon, or
@@ -430,6 +474,8 @@ class AnnealingWorker {
   const SolveOptions& options_;
   SharedBest& shared_;
   std::mt19937_64 rng_;
+  int index_ = 0;  // worker 0 also tries the whole model exactly, on small instances
+  bool wholeModelTried_ = false;
   int values_ = 0;
   std::vector<std::vector<int>> requestCost_;  // [person][day * values + value + 1]
   std::vector<std::vector<int>> allowed_;      // [person]: types with a maximum above 0
@@ -465,8 +511,7 @@ SolveResult solveRoster(const RosterInstance& instance, const SolveOptions& opti
   std::mutex failureMutex;
   auto work = [&](int index) {
     try {
-      AnnealingWorker(instance, options, shared, options.seed + static_cast<std::uint64_t>(index))
-          .run();
+      AnnealingWorker(instance, options, shared, index).run();
     } catch (...) {
       std::lock_guard lock(failureMutex);
       if (!failure) failure = std::current_exception();
