@@ -17,9 +17,9 @@ namespace atoms::schedule {
 namespace {
 
 constexpr std::int64_t kNoObjective = std::numeric_limits<std::int64_t>::max();
-// People x days x types up to which worker 0 hands the whole model to CBC once (instances 1 to 7
-// of the benchmark are below it, 8 and up above).
-constexpr std::int64_t kWholeModelCells = 2000;
+// People x days x types up to which worker 0 hands the whole model to CBC once (instances 1 and 2
+// of the benchmark; CBC finds nothing better on the larger ones within a minute).
+constexpr std::int64_t kWholeModelCells = 500;
 
 // The best rosters the workers have found, shared between them.
 class SharedBest {
@@ -138,6 +138,7 @@ class AnnealingWorker {
         restartFromBest();
         if (stop) continue;
       }
+      if (!options_.exactNeighbourhoods) continue;
       stop = exactRound();
       publish();
       restartFromBest();
@@ -228,7 +229,7 @@ class AnnealingWorker {
   // shrinks when it runs out of time. True when the run must stop.
   bool exactRound() {
     int sinceBetter = 0;
-    for (int stepIndex = 0; stepIndex < 40 && sinceBetter < 20; ++stepIndex) {
+    for (int stepIndex = 0; stepIndex < 12 && sinceBetter < 4; ++stepIndex) {
       if (stopNow()) return true;
       ++done_;
       double seconds = options_.exactStepSeconds;
@@ -356,8 +357,10 @@ class AnnealingWorker {
   }
 
   void step(double temperature) {
-    const int kind = randomInt(10);
-    if (kind < 4) {
+    const int kind = randomInt(12);
+    if (kind >= 10) {
+      changeCover(temperature);
+    } else if (kind < 4) {
       changeBlock(temperature, 1);
     } else if (kind < 6) {
       changeBlock(temperature, 2 + randomInt(std::min(6, in_.days)));
@@ -371,9 +374,25 @@ class AnnealingWorker {
   // Sets days [day, day + length) of one person to one value (off or a shift).
   void changeBlock(double temperature, int length) {
     const int p = randomInt(in_.personCount());
-    const int first = randomInt(in_.days);
+    changeCells(temperature, p, randomInt(in_.days), length, randomValue(p));
+  }
+
+  // Aimed at cover: someone more on a (day, type) that is short, or one fewer on one that is over.
+  void changeCover(double temperature) {
+    const int d = randomInt(in_.days);
+    const int t = randomInt(in_.typeCount());
+    const Cover& c = in_.cover[d][t];
+    const int n = count_[d][t];
+    const int p = randomInt(in_.personCount());
+    if (n < c.requirement && cells_[p][d] != t) {
+      changeCells(temperature, p, d, 1, t);
+    } else if (n > c.requirement && cells_[p][d] == t) {
+      changeCells(temperature, p, d, 1, kOff);
+    }
+  }
+
+  void changeCells(double temperature, int p, int first, int length, int v) {
     const int end = std::min(in_.days, first + length);
-    const int v = randomValue(p);
     std::vector<int>& line = cells_[p];
     bool changes = false;
     for (int d = first; d < end; ++d) {

@@ -2,9 +2,11 @@
 // little as it can find, and keeps the best one found at every moment (anytime). The algorithm
 // (docs/decisions/0027-shift-scheduling-solver.md): simulated annealing over whole rosters with
 // hard rules as an adaptive penalty, moves that keep cover (swaps of days and blocks between two
-// people) and moves that change it (a day, a block of days), alternating with large-neighbourhood
-// steps that free a few people or a few days and solve that sub-model exactly with CBC; workers on threads each run their own
-// search from their own seed and restart each cycle from the best roster any of them has found.
+// people) and moves that change it (a day, a block of days, a short or over-covered shift); on
+// small instances the whole model solved exactly by CBC from the best roster; optionally
+// large-neighbourhood steps that free a few people or days and solve that sub-model with CBC.
+// Workers on threads each run their own search from their own seed and restart each cycle from
+// the best roster any of them has found.
 //
 // Time is not read here: the caller's `shouldStop` says when to stop (it is polled from every
 // worker thread, so it must be thread-safe). With one thread, a seed and an iteration budget, a
@@ -25,10 +27,15 @@ struct SolveOptions {
   std::function<bool()> shouldStop;  // polled every few hundred moves; may be empty
   // Seconds left, when known: an exact step never runs past it. May be empty.
   std::function<double()> secondsLeft;
-  // Large-neighbourhood steps solved exactly with CBC (roster_ip.h) between annealing cycles.
-  // Off: annealing alone, deterministic under an iteration budget.
+  // Exact steps with CBC (roster_ip.h). On small instances (and with secondsLeft), worker 0 hands
+  // the whole model to CBC once, from the best roster, for most of the time left. Off: annealing
+  // alone, deterministic under an iteration budget.
   bool exactSteps = true;
-  double exactStepSeconds = 1.0;  // CBC's limit for one sub-model
+  // With exactSteps: large-neighbourhood rounds between annealing cycles, a few people or days
+  // freed and solved exactly. Off by default: within 10 s on instances 5 and 7 they cost more
+  // time than they gained (docs/decisions/0027-shift-scheduling-solver.md).
+  bool exactNeighbourhoods = false;
+  double exactStepSeconds = 0.3;  // CBC's limit for one sub-model
   // Told of each new best feasible roster's objective (under the solver's lock; keep it short).
   std::function<void(std::int64_t objective)> onImproved;
 };

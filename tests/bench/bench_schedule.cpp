@@ -8,7 +8,8 @@
 // "none") in the same run. Wall-clock limits: figures depend on the machine and its load.
 //
 // Usage: bench_schedule [--dir DIR] [--limits 10,60] [--instances 1,2,...] [--threads 2]
-//                       [--seed 1] [--no-cbc] [--quick]
+//                       [--seed 1] [--no-cbc] [--no-exact] [--quick]
+//   --no-exact: the solver without its exact (CBC) steps, annealing alone.
 //   --quick: limits 10, instances 1 to 8 (the table's rows stay the same shape).
 // DIR defaults to ../shared/bench/shift-scheduling beside the checkout (README.md and
 // best_known.csv there). Prints a table; asserts nothing.
@@ -90,6 +91,7 @@ int run(int argc, char** argv) {
   int threads = 2;
   std::uint64_t seed = 1;
   bool cbc = true;
+  bool exact = true;  // the solver's exact steps (SolveOptions::exactSteps)
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -108,12 +110,14 @@ int run(int argc, char** argv) {
       seed = static_cast<std::uint64_t>(numberList(value(), "--seed").at(0));
     } else if (a == "--no-cbc") {
       cbc = false;
+    } else if (a == "--no-exact") {
+      exact = false;
     } else if (a == "--quick") {
       limits = {10};
       instances = {1, 2, 3, 4, 5, 6, 7};
     } else {
       die("unknown option " + a +
-          " (--dir DIR --limits a,b --instances a,b --threads T --seed S --no-cbc --quick)");
+          " (--dir DIR --limits a,b --instances a,b --threads T --seed S --no-cbc --no-exact --quick)");
     }
   }
   const std::map<std::string, long> best = bestKnown(dir);
@@ -138,6 +142,7 @@ int run(int argc, char** argv) {
       sch::SolveOptions options;
       options.threads = threads;
       options.seed = seed;
+      options.exactSteps = exact;
       options.shouldStop = [deadline] { return Clock::now() >= deadline; };
       options.secondsLeft = [deadline] {
         return std::chrono::duration<double>(deadline - Clock::now()).count();

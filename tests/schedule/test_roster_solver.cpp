@@ -52,6 +52,7 @@ BOOST_AUTO_TEST_CASE(exact_steps_keep_the_roster_feasible_and_never_worse) {
 
   SolveOptions withExact = annealing;
   withExact.exactSteps = true;
+  withExact.exactNeighbourhoods = true;
   withExact.exactStepSeconds = 0.2;
   const SolveResult exact = solveRoster(in, withExact);
   requireAgreesWithEvaluator(in, exact);
