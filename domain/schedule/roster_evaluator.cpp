@@ -107,10 +107,15 @@ std::string violationText(const RosterInstance& in, int person, const int* cells
 }  // namespace
 
 std::int64_t lineHardExcess(const RosterInstance& instance, int person, const int* cells) {
+  std::int64_t shortest = 0;
+  for (const ShiftType& t : instance.types) {
+    if (t.minutes > 0 && (shortest == 0 || t.minutes < shortest)) shortest = t.minutes;
+  }
+  if (shortest == 0) shortest = 60;
   std::int64_t total = 0;
   checkPersonLine(instance, person, cells, [&](RosterRule rule, int, std::int64_t amount) {
     if (rule == RosterRule::kMaxMinutes || rule == RosterRule::kMinMinutes) {
-      amount = (amount + 59) / 60;
+      amount = (amount + shortest - 1) / shortest;
     }
     total += amount;
   });

@@ -57,7 +57,8 @@ RosterEvaluation evaluateRoster(const RosterInstance& instance, const Roster& ro
 
 // For the solver: a measure of how far one person's line (`cells`, instance.days entries, every
 // entry kOff or a type index) is from keeping the hard rules, 0 exactly when it keeps them all.
-// The same checks as evaluateRoster, with minutes counted in started hours.
+// The same checks as evaluateRoster, with minutes counted in shortest shifts, rounded up (one
+// shift too many or too few weighs about as much as one day too many in a row).
 std::int64_t lineHardExcess(const RosterInstance& instance, int person, const int* cells);
 
 }  // namespace atoms::schedule

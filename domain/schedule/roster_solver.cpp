@@ -173,7 +173,9 @@ class AnnealingWorker {
   // when the run must stop.
   bool annealCycle() {
     const bool first = cycle_ == 0 || bestObjective_ == kNoObjective;
-    const double t0 = first ? 20.0 : 2.0;
+    // Only the very first cycle starts hot: a later one without a feasible roster yet goes on from
+    // the roster closest to one.
+    const double t0 = cycle_ == 0 ? 20.0 : 2.0;
     const double t1 = 0.05;
     const std::uint64_t length = first ? cycleLength_ : cycleLength_ / 4;
     const bool timed = static_cast<bool>(options_.secondsLeft);
@@ -372,8 +374,21 @@ class AnnealingWorker {
   }
 
   // Sets days [day, day + length) of one person to one value (off or a shift).
+  // A random person; while the roster breaks rules, half the time one of those who break them.
+  int pickPerson() {
+    const int people = in_.personCount();
+    const int start = randomInt(people);
+    if (hardTotal_ > 0 && (rng_() & 1) != 0) {
+      for (int i = 0; i < people; ++i) {
+        const int p = (start + i) % people;
+        if (hard_[p] > 0) return p;
+      }
+    }
+    return start;
+  }
+
   void changeBlock(double temperature, int length) {
-    const int p = randomInt(in_.personCount());
+    const int p = pickPerson();
     changeCells(temperature, p, randomInt(in_.days), length, randomValue(p));
   }
 
@@ -433,7 +448,7 @@ class AnnealingWorker {
 
   // Exchanges days [day, day + length) between two people: cover stays as it was.
   void swapBlock(double temperature, int length) {
-    const int a = randomInt(in_.personCount());
+    const int a = pickPerson();
     const int b = randomInt(in_.personCount());
     if (a == b) return;
     const int first = randomInt(in_.days);
