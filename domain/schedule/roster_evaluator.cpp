@@ -56,8 +56,9 @@ void checkPersonLine(const RosterInstance& in, int person, const int* cells, Sin
     start = end + 1;
   }
 
+  // As RosterInstance::weekendSaturdays(), without its allocation: this runs for every move.
   int weekends = 0;
-  for (int saturday : in.weekendSaturdays()) {
+  for (int saturday = (5 - in.firstWeekday + 7) % 7; saturday + 1 < days; saturday += 7) {
     if (cells[saturday] != kOff || cells[saturday + 1] != kOff) ++weekends;
   }
   if (weekends > p.maxWeekends) sink(RosterRule::kMaxWeekends, -1, weekends - p.maxWeekends);

@@ -120,6 +120,7 @@ class AnnealingWorker {
       }
     }
     cycleLength_ = std::max<std::uint64_t>(200000, std::uint64_t{400} * people * in.days);
+    saturdays_ = in.weekendSaturdays();
     load(Roster::allOff(in).cells);
   }
 
@@ -359,8 +360,10 @@ class AnnealingWorker {
   }
 
   void step(double temperature) {
-    const int kind = randomInt(12);
-    if (kind >= 10) {
+    const int kind = randomInt(13);
+    if (kind == 12) {
+      changeWeekend(temperature);
+    } else if (kind >= 10) {
       changeCover(temperature);
     } else if (kind < 4) {
       changeBlock(temperature, 1);
@@ -390,6 +393,17 @@ class AnnealingWorker {
   void changeBlock(double temperature, int length) {
     const int p = pickPerson();
     changeCells(temperature, p, randomInt(in_.days), length, randomValue(p));
+  }
+
+  // Aimed at weekends: one person's Saturday and Sunday off, or exchanged with someone else's.
+  void changeWeekend(double temperature) {
+    if (saturdays_.empty()) return;
+    const int saturday = saturdays_[randomInt(static_cast<int>(saturdays_.size()))];
+    if ((rng_() & 1) != 0) {
+      changeCells(temperature, pickPerson(), saturday, 2, kOff);
+    } else {
+      swapCells(temperature, pickPerson(), randomInt(in_.personCount()), saturday, 2);
+    }
   }
 
   // Aimed at cover: someone more on a (day, type) that is short, or one fewer on one that is over.
@@ -448,10 +462,11 @@ class AnnealingWorker {
 
   // Exchanges days [day, day + length) between two people: cover stays as it was.
   void swapBlock(double temperature, int length) {
-    const int a = pickPerson();
-    const int b = randomInt(in_.personCount());
+    swapCells(temperature, pickPerson(), randomInt(in_.personCount()), randomInt(in_.days), length);
+  }
+
+  void swapCells(double temperature, int a, int b, int first, int length) {
     if (a == b) return;
-    const int first = randomInt(in_.days);
     const int end = std::min(in_.days, first + length);
     std::int64_t soft = 0;
     bool changes = false;
@@ -514,6 +529,7 @@ class AnnealingWorker {
   std::vector<std::vector<int>> requestCost_;  // [person][day * values + value + 1]
   std::vector<std::vector<int>> allowed_;      // [person]: types with a maximum above 0
   std::uint64_t cycleLength_ = 0;
+  std::vector<int> saturdays_;  // the weekends inside the horizon
   int cycle_ = 0;
   std::uint64_t done_ = 0;      // moves tried, exact steps counted as one
   std::uint64_t reported_ = 0;  // of done_, added to the shared count
