@@ -111,8 +111,8 @@ int runSolve(const Args& args, Io& io) {
   io.out << "instance: " << instancePath << " (" << instance->personCount() << " employees, "
          << instance->days << " days, " << instance->typeCount() << " shift types)\n";
   const auto start = SolveClock::now();
-  const auto deadline =
-      start + std::chrono::duration_cast<SolveClock::duration>(std::chrono::duration<double>(*limit));
+  const auto deadline = start + std::chrono::duration_cast<SolveClock::duration>(
+                                    std::chrono::duration<double>(*limit));
   std::mutex printMutex;
   sch::SolveOptions options;
   options.threads = static_cast<int>(*threads);
@@ -126,9 +126,8 @@ int runSolve(const Args& args, Io& io) {
   options.onImproved = [&](std::int64_t objective) {
     if (quiet) return;
     std::lock_guard lock(printMutex);
-    io.err << "atoms-edge solve: " << secondsText(std::chrono::duration<double>(
-                                                       SolveClock::now() - start)
-                                                       .count())
+    io.err << "atoms-edge solve: "
+           << secondsText(std::chrono::duration<double>(SolveClock::now() - start).count())
            << ": a feasible roster of objective " << objective << "\n";
   };
   const sch::SolveResult result = sch::solveRoster(*instance, options);
@@ -136,7 +135,8 @@ int runSolve(const Args& args, Io& io) {
 
   const sch::RosterEvaluation e = sch::evaluateRoster(*instance, result.roster);
   const std::string outPath = args.get("out", "");
-  Status written = replaceFileDurably(outPath, sch::formatBenchmarkRoster(*instance, result.roster));
+  Status written =
+      replaceFileDurably(outPath, sch::formatBenchmarkRoster(*instance, result.roster));
   if (!written) {
     io.err << "atoms-edge solve: " << written.message() << "\n";
     return kExitFailure;
@@ -166,8 +166,9 @@ Command solveCommand() {
   return Command{
       .name = "solve",
       .summary = "build a roster for a shift scheduling benchmark instance",
-      .usage = "atoms-edge solve INSTANCE --out ROSTER [--time-limit S] [--threads T]\n"
-               "       atoms-edge solve INSTANCE --evaluate ROSTER",
+      .usage =
+          "atoms-edge solve INSTANCE --out ROSTER [--time-limit S] [--threads T]\n"
+          "       atoms-edge solve INSTANCE --evaluate ROSTER",
       .help =
           "Reads INSTANCE in the public shift scheduling benchmark's format (Curtois & Qu,\n"
           "schedulingbenchmarks.org) and searches for the roster of least cost that keeps every\n"

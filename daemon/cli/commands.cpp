@@ -4,9 +4,9 @@ namespace atoms::cli {
 
 std::vector<Command> allCommands() {
   return {
-      demoCommand(),           initCommand(),           serveCommand(),  identityCommand(),
-      verifyCommand(),         exportSegmentsCommand(), backupCommand(), restoreCommand(),
-      verifySegmentsCommand(), ingestCommand(),         siteCommand(),   panelCommand(),
+      demoCommand(),           initCommand(),           serveCommand(),   identityCommand(),
+      verifyCommand(),         exportSegmentsCommand(), backupCommand(),  restoreCommand(),
+      verifySegmentsCommand(), ingestCommand(),         siteCommand(),    panelCommand(),
       checkCommand(),          solveCommand(),          versionCommand(),
   };
 }

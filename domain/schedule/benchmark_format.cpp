@@ -191,7 +191,8 @@ class InstanceReader {
     Person p;
     p.id = std::string(fields[0]);
     if (p.id.empty() || personIndex_.count(p.id)) {
-      return lineError(line.number, "SECTION_STAFF", "employee ID '" + p.id + "' empty or repeated");
+      return lineError(line.number, "SECTION_STAFF",
+                       "employee ID '" + p.id + "' empty or repeated");
     }
     p.maxPerType.assign(out_.types.size(), out_.days);
     for (std::string_view limit : splitOn(fields[1], '|')) {
@@ -199,8 +200,9 @@ class InstanceReader {
       const auto eq = limit.find('=');
       const auto it = typeIndex_.find(std::string(limit.substr(0, eq)));
       if (eq == std::string_view::npos || it == typeIndex_.end()) {
-        return lineError(line.number, "SECTION_STAFF",
-                         "MaxShifts '" + std::string(limit) + "' is not ShiftID=n of a known shift");
+        return lineError(
+            line.number, "SECTION_STAFF",
+            "MaxShifts '" + std::string(limit) + "' is not ShiftID=n of a known shift");
       }
       auto n = number(line, "SECTION_STAFF", "MaxShifts", limit.substr(eq + 1));
       if (!n) return n.error();
@@ -369,9 +371,9 @@ Result<Roster> parseBenchmarkRoster(const RosterInstance& instance, std::string_
       }
       const auto type = typeIndex.find(std::string(fields[i]));
       if (type == typeIndex.end()) {
-        return lineError(line.number, "roster",
-                         "day " + std::to_string(i - 1) + ": unknown shift '" +
-                             std::string(fields[i]) + "'");
+        return lineError(
+            line.number, "roster",
+            "day " + std::to_string(i - 1) + ": unknown shift '" + std::string(fields[i]) + "'");
       }
       cells.push_back(type->second);
     }

@@ -32,7 +32,8 @@ void checkPersonLine(const RosterInstance& in, int person, const int* cells, Sin
     }
   }
   for (int t = 0; t < types; ++t) {
-    if (counts[t] > p.maxPerType[t]) sink(RosterRule::kMaxPerType, -1 - t, counts[t] - p.maxPerType[t]);
+    if (counts[t] > p.maxPerType[t])
+      sink(RosterRule::kMaxPerType, -1 - t, counts[t] - p.maxPerType[t]);
   }
   if (minutes > p.maxMinutes) sink(RosterRule::kMaxMinutes, -1, minutes - p.maxMinutes);
   if (minutes < p.minMinutes) sink(RosterRule::kMinMinutes, -1, p.minMinutes - minutes);
@@ -46,7 +47,8 @@ void checkPersonLine(const RosterInstance& in, int person, const int* cells, Sin
     const int length = end - start + 1;
     const bool inside = start > 0 && end < days - 1;
     if (working) {
-      if (length > p.maxConsecutive) sink(RosterRule::kMaxConsecutive, start, length - p.maxConsecutive);
+      if (length > p.maxConsecutive)
+        sink(RosterRule::kMaxConsecutive, start, length - p.maxConsecutive);
       if (inside && length < p.minConsecutive) {
         sink(RosterRule::kMinConsecutive, start, p.minConsecutive - length);
       }
@@ -145,12 +147,12 @@ RosterEvaluation evaluateRoster(const RosterInstance& in, const Roster& roster) 
     }
   }
   for (int p = 0; p < in.personCount(); ++p) {
-    checkPersonLine(in, p, roster.cells[p].data(),
-                    [&](RosterRule rule, int day, std::int64_t amount) {
-                      const bool perType = rule == RosterRule::kMaxPerType;
-                      e.violations.push_back({rule, p, perType ? -1 : day, amount,
-                                              violationText(in, p, roster.cells[p].data(), rule, day, amount)});
-                    });
+    checkPersonLine(
+        in, p, roster.cells[p].data(), [&](RosterRule rule, int day, std::int64_t amount) {
+          const bool perType = rule == RosterRule::kMaxPerType;
+          e.violations.push_back({rule, p, perType ? -1 : day, amount,
+                                  violationText(in, p, roster.cells[p].data(), rule, day, amount)});
+        });
   }
   for (const ShiftRequest& r : in.onRequests) {
     if (roster.cells[r.person][r.day] != r.type) e.onRequests += r.weight;
@@ -163,8 +165,10 @@ RosterEvaluation evaluateRoster(const RosterInstance& in, const Roster& roster) 
       int working = 0;
       for (int p = 0; p < in.personCount(); ++p) working += roster.cells[p][d] == t;
       const Cover& c = in.cover[d][t];
-      if (working < c.requirement) e.underCover += std::int64_t{c.underWeight} * (c.requirement - working);
-      if (working > c.requirement) e.overCover += std::int64_t{c.overWeight} * (working - c.requirement);
+      if (working < c.requirement)
+        e.underCover += std::int64_t{c.underWeight} * (c.requirement - working);
+      if (working > c.requirement)
+        e.overCover += std::int64_t{c.overWeight} * (working - c.requirement);
     }
   }
   e.objective = e.onRequests + e.offRequests + e.underCover + e.overCover;

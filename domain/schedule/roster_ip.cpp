@@ -11,10 +11,9 @@
 #include <CoinPackedMatrix.hpp>
 #include <CoinPackedVector.hpp>
 #include <OsiClpSolverInterface.hpp>
-
 #include <algorithm>
-#include <mutex>
 #include <cmath>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -37,10 +36,12 @@ struct LinearTerms {
 
 class IpBuilder {
  public:
-  IpBuilder(const RosterInstance& in, const Roster& start, const std::vector<std::vector<char>>& free)
+  IpBuilder(const RosterInstance& in, const Roster& start,
+            const std::vector<std::vector<char>>& free)
       : in_(in), start_(start), free_(free) {
     const int types = in.typeCount();
-    column_.assign(in.personCount(), std::vector<int>(static_cast<std::size_t>(in.days) * types, -1));
+    column_.assign(in.personCount(),
+                   std::vector<int>(static_cast<std::size_t>(in.days) * types, -1));
     active_.assign(in.personCount(), 0);
     for (int p = 0; p < in.personCount(); ++p) {
       for (int d = 0; d < in.days; ++d) {
@@ -87,9 +88,8 @@ class IpBuilder {
       values[column_[p][d * in_.typeCount() + t]] = start_.cells[p][d] == t ? 1.0 : 0.0;
     }
     for (const auto& [column, p, saturday] : weekendColumns_) {
-      values[column] = (start_.cells[p][saturday] != kOff || start_.cells[p][saturday + 1] != kOff)
-                           ? 1.0
-                           : 0.0;
+      values[column] =
+          (start_.cells[p][saturday] != kOff || start_.cells[p][saturday + 1] != kOff) ? 1.0 : 0.0;
     }
     for (const auto& [under, over, d, t] : coverColumns_) {
       int n = 0;
@@ -318,11 +318,12 @@ IpOutcome solveRosterIp(const RosterInstance& instance, const Roster& start,
     }
     const std::string seconds = std::to_string(options.seconds);
     const std::string threads = std::to_string(std::max(1, options.threads));
-    const char* argv[] = {"cbc",     "-log",          "0",    "-timeMode", "elapsed",
-                          "-sec",    seconds.c_str(), "-threads", threads.c_str(), "-solve",
+    const char* argv[] = {"cbc",  "-log",          "0",        "-timeMode",     "elapsed",
+                          "-sec", seconds.c_str(), "-threads", threads.c_str(), "-solve",
                           "-quit"};
-    CbcMain1(static_cast<int>(sizeof argv / sizeof argv[0]), argv, model,
-             [](CbcModel*, int) { return 0; }, data);
+    CbcMain1(
+        static_cast<int>(sizeof argv / sizeof argv[0]), argv, model,
+        [](CbcModel*, int) { return 0; }, data);
   } else {
     model.setUseElapsedTime(true);
     model.setMaximumSeconds(options.seconds);

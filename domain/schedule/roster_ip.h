@@ -29,11 +29,11 @@ struct IpOptions {
 };
 
 struct IpOutcome {
-  bool found = false;        // CBC returned an integer solution
-  bool optimal = false;      // proven optimal (for the sub-model when cells were fixed)
-  Roster roster;             // when found: the whole roster, fixed cells included
+  bool found = false;          // CBC returned an integer solution
+  bool optimal = false;        // proven optimal (for the sub-model when cells were fixed)
+  Roster roster;               // when found: the whole roster, fixed cells included
   std::int64_t objective = 0;  // when found: evaluateRoster's objective of that roster
-  int columns = 0;           // the model's size, for the caller's neighbourhood sizing
+  int columns = 0;             // the model's size, for the caller's neighbourhood sizing
   int rows = 0;
 };
 

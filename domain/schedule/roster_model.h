@@ -16,8 +16,8 @@ namespace atoms::schedule {
 inline constexpr int kOff = -1;
 
 struct ShiftType {
-  std::string id;                 // "D", "E", ...: as the input names it
-  int minutes = 0;                // paid length
+  std::string id;                  // "D", "E", ...: as the input names it
+  int minutes = 0;                 // paid length
   std::vector<bool> cannotFollow;  // [other type]: true when `other` may not be worked the next day
 };
 
@@ -26,11 +26,11 @@ struct Person {
   std::vector<int> maxPerType;  // [type]: most shifts of that type in the horizon; 0 = never
   std::int64_t minMinutes = 0;  // total paid minutes in the horizon, within [min, max]
   std::int64_t maxMinutes = 0;
-  int maxConsecutive = 0;       // longest run of working days (a day off assumed on both sides)
-  int minConsecutive = 1;       // shortest run of working days that starts and ends in the horizon
-  int minDaysOff = 1;           // shortest run of days off that starts and ends in the horizon
-  int maxWeekends = 0;          // weekends (Saturday and Sunday both in the horizon) with any work
-  std::vector<bool> dayOff;     // [day]: may not work at all (hard)
+  int maxConsecutive = 0;    // longest run of working days (a day off assumed on both sides)
+  int minConsecutive = 1;    // shortest run of working days that starts and ends in the horizon
+  int minDaysOff = 1;        // shortest run of days off that starts and ends in the horizon
+  int maxWeekends = 0;       // weekends (Saturday and Sunday both in the horizon) with any work
+  std::vector<bool> dayOff;  // [day]: may not work at all (hard)
 };
 
 // Soft: the person asks to work that shift (on) or not to (off); the weight is paid when the roster

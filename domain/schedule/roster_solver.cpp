@@ -442,8 +442,7 @@ class AnnealingWorker {
       line[d] = v;
     }
     const std::int64_t hard = lineHardExcess(in_, p, line.data());
-    const double delta =
-        static_cast<double>(soft) + weight_ * static_cast<double>(hard - hard_[p]);
+    const double delta = static_cast<double>(soft) + weight_ * static_cast<double>(hard - hard_[p]);
     if (accept(delta, temperature)) {
       soft_ += soft;
       hardTotal_ += hard - hard_[p];

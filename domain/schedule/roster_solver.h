@@ -21,9 +21,9 @@
 namespace atoms::schedule {
 
 struct SolveOptions {
-  int threads = 1;                  // worker threads, at least 1
-  std::uint64_t seed = 1;           // worker i searches with seed + i
-  std::uint64_t maxIterations = 0;  // moves tried per worker; 0 = until shouldStop
+  int threads = 1;                   // worker threads, at least 1
+  std::uint64_t seed = 1;            // worker i searches with seed + i
+  std::uint64_t maxIterations = 0;   // moves tried per worker; 0 = until shouldStop
   std::function<bool()> shouldStop;  // polled every few hundred moves; may be empty
   // Seconds left, when known: an exact step never runs past it. May be empty.
   std::function<double()> secondsLeft;
@@ -41,10 +41,10 @@ struct SolveOptions {
 };
 
 struct SolveResult {
-  Roster roster;               // the best feasible roster found, or the least infeasible one
-  bool feasible = false;       // keeps every hard rule
-  std::int64_t objective = 0;  // the roster's objective as the solver counted it
-  std::int64_t hardExcess = 0;  // 0 when feasible (lineHardExcess summed over people)
+  Roster roster;                 // the best feasible roster found, or the least infeasible one
+  bool feasible = false;         // keeps every hard rule
+  std::int64_t objective = 0;    // the roster's objective as the solver counted it
+  std::int64_t hardExcess = 0;   // 0 when feasible (lineHardExcess summed over people)
   std::uint64_t iterations = 0;  // moves tried, all workers together
 };
 

@@ -87,7 +87,8 @@ std::string gapText(long objective, long best) {
 int run(int argc, char** argv) {
   std::string dir = testing::sourceDir() + "/../shared/bench/shift-scheduling";
   std::vector<int> limits = {10, 60};
-  std::vector<int> instances = {1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 16, 17, 18, 20, 21, 23, 24};
+  std::vector<int> instances = {1,  2,  3,  4,  5,  6,  7,  9,  10, 11,
+                                12, 13, 14, 16, 17, 18, 20, 21, 23, 24};
   int threads = 2;
   std::uint64_t seed = 1;
   bool cbc = true;
@@ -117,7 +118,8 @@ int run(int argc, char** argv) {
       instances = {1, 2, 3, 4, 5, 6, 7};
     } else {
       die("unknown option " + a +
-          " (--dir DIR --limits a,b --instances a,b --threads T --seed S --no-cbc --no-exact --quick)");
+          " (--dir DIR --limits a,b --instances a,b --threads T --seed S --no-cbc --no-exact "
+          "--quick)");
     }
   }
   const std::map<std::string, long> best = bestKnown(dir);
@@ -159,7 +161,8 @@ int run(int argc, char** argv) {
         const auto start = Clock::now();
         const std::vector<std::vector<char>> all(
             instance.personCount(), std::vector<char>(static_cast<std::size_t>(instance.days), 1));
-        const sch::IpOutcome out = sch::solveRosterIp(instance, sch::Roster::allOff(instance), all, ip);
+        const sch::IpOutcome out =
+            sch::solveRosterIp(instance, sch::Roster::allOff(instance), all, ip);
         const bool ok = out.found && sch::evaluateRoster(instance, out.roster).feasible;
         row.cbc = ok ? std::to_string(out.objective) + (out.optimal ? "*" : "") : "none";
         if (bench::secondsSince(start) > limit * 1.5 + 5) row.cbc += " (late)";

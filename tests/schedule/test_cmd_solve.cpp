@@ -40,8 +40,8 @@ BOOST_AUTO_TEST_CASE(writes_a_feasible_roster_that_evaluate_scores_the_same) {
   TempDir dir;
   const std::string instance = schedule::test::scheduleDataPath("Instance1.txt");
   const std::string roster = dir.file("roster.txt");
-  const test::RunResult r = runEdge({"solve", instance, "--threads", "1", "--iterations",
-                                     "300000", "--time-limit", "120", "--out", roster, "--quiet"});
+  const test::RunResult r = runEdge({"solve", instance, "--threads", "1", "--iterations", "300000",
+                                     "--time-limit", "120", "--out", roster, "--quiet"});
   BOOST_TEST(r.status == 0, r.out + r.err);
   BOOST_TEST(contains(r.out, "feasible: yes"), r.out);
   BOOST_TEST(contains(r.out, "8 employees, 14 days, 1 shift types"), r.out);
@@ -75,12 +75,12 @@ BOOST_AUTO_TEST_CASE(evaluate_lists_violations_and_exits_one) {
 
 BOOST_AUTO_TEST_CASE(a_malformed_instance_is_one_line_naming_the_line_and_exit_two) {
   TempDir dir;
-  const test::RunResult r =
-      runEdge({"solve", schedule::test::scheduleDataPath("malformed.txt"), "--out",
-               dir.file("roster.txt")});
+  const test::RunResult r = runEdge({"solve", schedule::test::scheduleDataPath("malformed.txt"),
+                                     "--out", dir.file("roster.txt")});
   BOOST_TEST(r.status == 2);
-  BOOST_TEST(contains(r.err, "malformed.txt: line 10: SECTION_STAFF: MinTotalMinutes 'three' is "
-                             "not a whole number"),
+  BOOST_TEST(contains(r.err,
+                      "malformed.txt: line 10: SECTION_STAFF: MinTotalMinutes 'three' is "
+                      "not a whole number"),
              r.err);
   const test::RunResult missing = runEdge({"solve", dir.file("nope.txt"), "--out", "x"});
   BOOST_TEST(missing.status == 2);
