@@ -116,9 +116,10 @@ class InstanceReader {
   Result<std::int64_t> number(const NumberedLine& line, std::string_view section,
                               std::string_view field, std::string_view text) {
     const auto n = wholeNumber(text);
-    if (!n || *n > 1'000'000'000) {
+    if (!n || *n > 1'000'000) {
       return lineError(line.number, section,
-                       std::string(field) + " '" + std::string(text) + "' is not a whole number");
+                       std::string(field) + " '" + std::string(text) +
+                           "' is not a whole number from 0 to 1000000");
     }
     return *n;
   }

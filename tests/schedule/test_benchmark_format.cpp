@@ -65,7 +65,9 @@ BOOST_AUTO_TEST_CASE(a_malformed_file_names_the_line_and_the_field) {
   auto text = readFileToString(test::scheduleDataPath("malformed.txt"));
   BOOST_REQUIRE(text.ok());
   const std::string message = parseError(*text);
-  BOOST_TEST(message == "line 10: SECTION_STAFF: MinTotalMinutes 'three' is not a whole number");
+  BOOST_TEST(
+      message ==
+      "line 10: SECTION_STAFF: MinTotalMinutes 'three' is not a whole number from 0 to 1000000");
 }
 
 BOOST_AUTO_TEST_CASE(unknown_names_days_outside_the_horizon_and_missing_sections_are_errors) {

@@ -80,7 +80,7 @@ BOOST_AUTO_TEST_CASE(a_malformed_instance_is_one_line_naming_the_line_and_exit_t
   BOOST_TEST(r.status == 2);
   BOOST_TEST(contains(r.err,
                       "malformed.txt: line 10: SECTION_STAFF: MinTotalMinutes 'three' is "
-                      "not a whole number"),
+                      "not a whole number from 0 to 1000000"),
              r.err);
   const test::RunResult missing = runEdge({"solve", dir.file("nope.txt"), "--out", "x"});
   BOOST_TEST(missing.status == 2);
