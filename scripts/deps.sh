@@ -9,6 +9,8 @@ packages=(
   procps openssl clang-format systemd
   # The cloud ingest's PostgreSQL store (libpqxx) and the server its tests start (docs/sync-ingest.md).
   libpqxx-dev postgresql
+  # The roster solver's exact steps and the benchmark's peer (docs/scheduling.md): CBC.
+  coinor-libcbc-dev
   # The panel's browser test and benchmarks (docs/testing.md): Debian's chromium, driven headless
   # by puppeteer-core; a font so its screenshots look the same on every machine; wrk for load.
   chromium fonts-dejavu-core wrk

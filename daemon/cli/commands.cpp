@@ -7,7 +7,7 @@ std::vector<Command> allCommands() {
       demoCommand(),   initCommand(),           serveCommand(),   identityCommand(),
       verifyCommand(), exportSegmentsCommand(), backupCommand(),  restoreCommand(),
       updateCommand(), verifySegmentsCommand(), ingestCommand(),  siteCommand(),
-      panelCommand(),  checkCommand(),          versionCommand(),
+      panelCommand(),  checkCommand(),          solveCommand(),   versionCommand(),
   };
 }
 

@@ -24,6 +24,7 @@ Command siteCommand();
 Command checkCommand();
 Command panelCommand();
 Command versionCommand();
+Command solveCommand();
 
 std::vector<Command> allCommands();
 
