@@ -1,5 +1,6 @@
 #include "tests/support/mosquitto_broker.h"
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -257,8 +258,16 @@ Status MosquittoBroker::waitReady(std::chrono::steady_clock::time_point until) {
 
 Status MosquittoBroker::stop(std::chrono::milliseconds deadline) {
   if (!running()) return Status::success();
-  ::kill(pid_, SIGTERM);
-  if (!reapBy(pid_, std::chrono::steady_clock::now() + deadline)) {
+  // Mosquitto 2.0 sets its run flag when its main loop starts, after it logs "running": a SIGTERM
+  // sent just after start() can be overwritten and lost. It is sent again each half second.
+  const auto until = std::chrono::steady_clock::now() + deadline;
+  bool reaped = false;
+  while (!reaped && std::chrono::steady_clock::now() < until) {
+    ::kill(pid_, SIGTERM);
+    reaped = reapBy(pid_, std::min(until, std::chrono::steady_clock::now() +
+                                              std::chrono::milliseconds(500)));
+  }
+  if (!reaped) {
     kill();
     return failure("mosquitto did not stop on SIGTERM in time");
   }
