@@ -74,16 +74,25 @@ int hexDigit(char c) {
   return -1;
 }
 
+// Which texts the parser accepts.
+enum class Grammar {
+  kJson,       // RFC 8259 (what parse() accepts)
+  kCanonical,  // only what canonical() writes: no whitespace, keys in increasing order, the
+               // shortest escapes. A refusal does not say why (parseCanonical() asks kJson).
+};
+
 // Recursive descent over the text. Recursion depth is bounded by kMaxDepth, so hostile input
-// cannot exhaust the stack; every failure records the first error and unwinds.
+// cannot exhaust the stack; every failure records the first error and unwinds. Every parse
+// function takes its output by pointer; a null pointer checks the text without building it.
 class Parser {
  public:
-  explicit Parser(std::string_view text) : s_(text) {}
+  explicit Parser(std::string_view text, Grammar grammar = Grammar::kJson, std::size_t pos = 0)
+      : s_(text), pos_(pos), canonical_(grammar == Grammar::kCanonical) {}
 
   Result<Value> run() {
     Value v;
     skipWhitespace();
-    if (!parseValue(v, 0)) return failure();
+    if (!parseValue(&v, 0)) return failure();
     skipWhitespace();
     if (pos_ != s_.size()) {
       fail(pos_, "trailing data after the JSON value");
@@ -92,28 +101,9 @@ class Parser {
     return v;
   }
 
- private:
-  bool fail(std::size_t at, std::string reason) {
-    errorAt_ = at;
-    reason_ = std::move(reason);
-    return false;
-  }
+  std::size_t position() const { return pos_; }
 
-  Error failure() const {
-    return makeError("invalid JSON at byte " + std::to_string(errorAt_) + ": " + reason_);
-  }
-
-  bool atEnd() const { return pos_ >= s_.size(); }
-
-  void skipWhitespace() {
-    while (!atEnd()) {
-      const char c = s_[pos_];
-      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return;
-      ++pos_;
-    }
-  }
-
-  bool parseValue(Value& out, int depth) {
+  bool parseValue(Value* out, int depth) {
     if (atEnd()) return fail(pos_, "unexpected end of input, expected a value");
     const char c = s_[pos_];
     switch (c) {
@@ -122,9 +112,10 @@ class Parser {
       case '[':
         return parseArray(out, depth + 1);
       case '"': {
+        if (out == nullptr) return parseString(nullptr);
         std::string str;
-        if (!parseString(str)) return false;
-        out = Value(std::move(str));
+        if (!parseString(&str)) return false;
+        *out = Value(std::move(str));
         return true;
       }
       case 't':
@@ -134,22 +125,20 @@ class Parser {
       case 'n':
         return parseLiteral("null", Value(nullptr), out);
       default:
-        if (c == '-' || isDigit(c)) return parseNumber(out);
+        if (c == '-' || isDigit(c)) {
+          std::int64_t i = 0;
+          if (!parseInteger(i)) return false;
+          if (out != nullptr) *out = Value(i);
+          return true;
+        }
         return fail(pos_, "unexpected character, expected a value");
     }
   }
 
-  bool parseLiteral(std::string_view word, Value value, Value& out) {
-    if (s_.substr(pos_, word.size()) != word) return fail(pos_, "invalid literal");
-    pos_ += word.size();
-    out = std::move(value);
-    return true;
-  }
-
-  bool parseNumber(Value& out) {
+  bool parseInteger(std::int64_t& out) {
     const std::size_t start = pos_;
     bool negative = false;
-    if (s_[pos_] == '-') {
+    if (!atEnd() && s_[pos_] == '-') {
       negative = true;
       ++pos_;
     }
@@ -172,26 +161,13 @@ class Parser {
       return fail(start, "fractions and exponents are not allowed (integers only)");
     }
     if (negative && magnitude == 0) return fail(start, "-0 is not allowed");
-    out = Value(negative ? -magnitude : magnitude);
+    out = negative ? -magnitude : magnitude;
     return true;
   }
 
-  // Reads 4 hex digits at pos_ (just after "\u").
-  bool readHex4(std::uint32_t& out) {
-    if (s_.size() - pos_ < 4) return fail(pos_, "truncated \\u escape");
-    std::uint32_t v = 0;
-    for (int k = 0; k < 4; ++k) {
-      const int d = hexDigit(s_[pos_ + static_cast<std::size_t>(k)]);
-      if (d < 0) return fail(pos_, "invalid hex digit in \\u escape");
-      v = v * 16 + static_cast<std::uint32_t>(d);
-    }
-    pos_ += 4;
-    out = v;
-    return true;
-  }
-
-  bool parseString(std::string& out) {
+  bool parseString(std::string* out) {
     const std::size_t start = pos_;
+    if (atEnd() || s_[pos_] != '"') return fail(pos_, "expected a string");
     ++pos_;  // opening quote
     while (true) {
       if (atEnd()) return fail(start, "unterminated string");
@@ -212,54 +188,106 @@ class Parser {
           if (d < 0x20 || d >= 0x80 || d == '"' || d == '\\') break;
           ++end;
         }
-        out.append(s_.data() + pos_, end - pos_);
+        if (out != nullptr) out->append(s_.data() + pos_, end - pos_);
         pos_ = end;
         continue;
       }
       const std::size_t len = utf8SequenceLength(s_, pos_);
       if (len == 0) return fail(pos_, "invalid UTF-8");
-      out.append(s_.substr(pos_, len));
+      if (out != nullptr) out->append(s_.substr(pos_, len));
       pos_ += len;
     }
   }
 
-  bool parseEscape(std::string& out) {
+ private:
+  bool fail(std::size_t at, std::string reason) {
+    errorAt_ = at;
+    reason_ = std::move(reason);
+    return false;
+  }
+
+  Error failure() const {
+    return makeError("invalid JSON at byte " + std::to_string(errorAt_) + ": " + reason_);
+  }
+
+  bool atEnd() const { return pos_ >= s_.size(); }
+
+  void skipWhitespace() {
+    if (canonical_) return;
+    while (!atEnd()) {
+      const char c = s_[pos_];
+      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return;
+      ++pos_;
+    }
+  }
+
+  bool parseLiteral(std::string_view word, Value value, Value* out) {
+    if (s_.substr(pos_, word.size()) != word) return fail(pos_, "invalid literal");
+    pos_ += word.size();
+    if (out != nullptr) *out = std::move(value);
+    return true;
+  }
+
+  // Reads 4 hex digits at pos_ (just after "\u").
+  bool readHex4(std::uint32_t& out) {
+    if (s_.size() - pos_ < 4) return fail(pos_, "truncated \\u escape");
+    std::uint32_t v = 0;
+    for (int k = 0; k < 4; ++k) {
+      const int d = hexDigit(s_[pos_ + static_cast<std::size_t>(k)]);
+      if (d < 0) return fail(pos_, "invalid hex digit in \\u escape");
+      v = v * 16 + static_cast<std::uint32_t>(d);
+    }
+    pos_ += 4;
+    out = v;
+    return true;
+  }
+
+  bool parseEscape(std::string* out) {
     const std::size_t escStart = pos_;
     ++pos_;  // backslash
     if (atEnd()) return fail(escStart, "unterminated escape");
     const char e = s_[pos_++];
+    char plain = 0;
     switch (e) {
       case '"':
-        out.push_back('"');
-        return true;
+        plain = '"';
+        break;
       case '\\':
-        out.push_back('\\');
-        return true;
+        plain = '\\';
+        break;
       case '/':
-        out.push_back('/');
-        return true;
+        if (canonical_) return fail(escStart, "not canonical");
+        plain = '/';
+        break;
       case 'b':
-        out.push_back('\b');
-        return true;
+        plain = '\b';
+        break;
       case 'f':
-        out.push_back('\f');
-        return true;
+        plain = '\f';
+        break;
       case 'n':
-        out.push_back('\n');
-        return true;
+        plain = '\n';
+        break;
       case 'r':
-        out.push_back('\r');
-        return true;
+        plain = '\r';
+        break;
       case 't':
-        out.push_back('\t');
-        return true;
+        plain = '\t';
+        break;
       case 'u':
         break;
       default:
         return fail(escStart, "invalid escape");
     }
+    if (plain != 0) {
+      if (out != nullptr) out->push_back(plain);
+      return true;
+    }
     std::uint32_t cp = 0;
     if (!readHex4(cp)) return false;
+    if (canonical_ && !isCanonicalUnicodeEscape(s_.substr(pos_ - 4, 4), cp)) {
+      return fail(escStart, "not canonical");
+    }
     if (cp >= 0xDC00 && cp <= 0xDFFF) return fail(escStart, "lone low surrogate escape");
     if (cp >= 0xD800 && cp <= 0xDBFF) {
       // A high surrogate must be followed at once by an escaped low surrogate; the pair is one
@@ -273,25 +301,33 @@ class Parser {
       if (low < 0xDC00 || low > 0xDFFF) return fail(escStart, "lone high surrogate escape");
       cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
     }
-    appendUtf8(out, cp);
+    if (out != nullptr) appendUtf8(*out, cp);
     return true;
   }
 
-  bool parseArray(Value& out, int depth) {
+  // canonical() writes \u only for the control characters without a short escape, in lowercase.
+  static bool isCanonicalUnicodeEscape(std::string_view hex, std::uint32_t cp) {
+    if (cp >= 0x20 || cp == '\b' || cp == '\f' || cp == '\n' || cp == '\r' || cp == '\t') {
+      return false;
+    }
+    return hex[3] < 'A' || hex[3] > 'F';  // hex[0..2] are digits when cp < 0x20
+  }
+
+  bool parseArray(Value* out, int depth) {
     if (depth > kMaxDepth) return fail(pos_, "nesting deeper than " + std::to_string(kMaxDepth));
     ++pos_;  // [
     Array items;
     skipWhitespace();
     if (!atEnd() && s_[pos_] == ']') {
       ++pos_;
-      out = Value(std::move(items));
+      if (out != nullptr) *out = Value(std::move(items));
       return true;
     }
     while (true) {
       skipWhitespace();
       Value item;
-      if (!parseValue(item, depth)) return false;
-      items.push_back(std::move(item));
+      if (!parseValue(out != nullptr ? &item : nullptr, depth)) return false;
+      if (out != nullptr) items.push_back(std::move(item));
       skipWhitespace();
       if (atEnd()) return fail(pos_, "unterminated array");
       if (s_[pos_] == ',') {
@@ -300,21 +336,23 @@ class Parser {
       }
       if (s_[pos_] == ']') {
         ++pos_;
-        out = Value(std::move(items));
+        if (out != nullptr) *out = Value(std::move(items));
         return true;
       }
       return fail(pos_, "expected ',' or ']'");
     }
   }
 
-  bool parseObject(Value& out, int depth) {
+  bool parseObject(Value* out, int depth) {
     if (depth > kMaxDepth) return fail(pos_, "nesting deeper than " + std::to_string(kMaxDepth));
     ++pos_;  // {
     Object members;
+    std::string previousKey;  // canonical text orders the keys, each after the one before
+    bool first = true;
     skipWhitespace();
     if (!atEnd() && s_[pos_] == '}') {
       ++pos_;
-      out = Value(std::move(members));
+      if (out != nullptr) *out = Value(std::move(members));
       return true;
     }
     while (true) {
@@ -322,18 +360,29 @@ class Parser {
       if (atEnd() || s_[pos_] != '"') return fail(pos_, "expected a string key");
       const std::size_t keyAt = pos_;
       std::string key;
-      if (!parseString(key)) return false;
+      if (!parseString(&key)) return false;
       skipWhitespace();
       if (atEnd() || s_[pos_] != ':') return fail(pos_, "expected ':'");
       ++pos_;
       skipWhitespace();
       Value item;
-      if (!parseValue(item, depth)) return false;
-      const auto [it, inserted] = members.try_emplace(std::move(key), std::move(item));
-      if (!inserted) {
-        std::string reason = "duplicate key";
-        if (it->first.size() <= 64) reason += " " + canonical(Value(it->first));
-        return fail(keyAt, std::move(reason));
+      if (!parseValue(out != nullptr ? &item : nullptr, depth)) return false;
+      if (canonical_) {
+        if (!first && !(previousKey < key)) return fail(keyAt, "not canonical");
+        first = false;
+        if (out != nullptr) {
+          previousKey = key;
+          members.emplace_hint(members.end(), std::move(key), std::move(item));
+        } else {
+          previousKey = std::move(key);
+        }
+      } else {
+        const auto [it, inserted] = members.try_emplace(std::move(key), std::move(item));
+        if (!inserted) {
+          std::string reason = "duplicate key";
+          if (it->first.size() <= 64) reason += " " + canonical(Value(it->first));
+          return fail(keyAt, std::move(reason));
+        }
       }
       skipWhitespace();
       if (atEnd()) return fail(pos_, "unterminated object");
@@ -343,7 +392,7 @@ class Parser {
       }
       if (s_[pos_] == '}') {
         ++pos_;
-        out = Value(std::move(members));
+        if (out != nullptr) *out = Value(std::move(members));
         return true;
       }
       return fail(pos_, "expected ',' or '}'");
@@ -352,6 +401,7 @@ class Parser {
 
   std::string_view s_;
   std::size_t pos_ = 0;
+  bool canonical_ = false;
   std::size_t errorAt_ = 0;
   std::string reason_;
 };
@@ -506,6 +556,9 @@ std::string canonical(const Value& v) {
 }
 
 Result<Value> parseCanonical(std::string_view text) {
+  // One pass that accepts only canonical text; what it refuses is parsed again as plain JSON to
+  // say why (a JSON error, or valid JSON that is "not canonical JSON").
+  if (Result<Value> fast = Parser(text, Grammar::kCanonical).run()) return fast;
   Result<Value> v = parse(text);
   if (!v) return v;
   if (canonical(*v) != text) return makeError("not canonical JSON");
@@ -513,5 +566,40 @@ Result<Value> parseCanonical(std::string_view text) {
 }
 
 Status validate(const Value& v) { return validateAt(v, 0); }
+
+bool CanonicalReader::expect(std::string_view bytes) {
+  if (text_.substr(pos_, bytes.size()) != bytes) return false;
+  pos_ += bytes.size();
+  return true;
+}
+
+bool CanonicalReader::readString(std::string& out) {
+  out.clear();
+  Parser p(text_, Grammar::kCanonical, pos_);
+  if (!p.parseString(&out)) return false;
+  pos_ = p.position();
+  return true;
+}
+
+bool CanonicalReader::readInteger(std::int64_t& out) {
+  Parser p(text_, Grammar::kCanonical, pos_);
+  if (!p.parseInteger(out)) return false;
+  pos_ = p.position();
+  return true;
+}
+
+bool CanonicalReader::skipValue(int depth) {
+  Parser p(text_, Grammar::kCanonical, pos_);
+  if (!p.parseValue(nullptr, depth)) return false;
+  pos_ = p.position();
+  return true;
+}
+
+bool CanonicalReader::readValue(Value& out, int depth) {
+  Parser p(text_, Grammar::kCanonical, pos_);
+  if (!p.parseValue(&out, depth)) return false;
+  pos_ = p.position();
+  return true;
+}
 
 }  // namespace atoms::json

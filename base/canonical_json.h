@@ -118,6 +118,30 @@ std::string canonical(const Value& v);
 // "not canonical JSON". Use for anything hashed or signed that arrives from outside.
 Result<Value> parseCanonical(std::string_view text);
 
+// Reads canonical JSON text piece by piece, for a reader that knows a document's layout (an audit
+// entry's seven fields in their canonical order) and wants its fields without building a tree.
+// Each read accepts only what canonical() would have written at the position and advances past
+// it; on false the position is unchanged and the caller asks parseCanonical() for the reason.
+// `depth` is the nesting depth of the container the value sits in (0 for a whole text).
+class CanonicalReader {
+ public:
+  explicit CanonicalReader(std::string_view text) : text_(text) {}
+
+  bool expect(std::string_view bytes);  // exactly these bytes next
+  bool readString(std::string& out);    // a string, unescaped into `out`
+  bool readInteger(std::int64_t& out);  // an integer within kMaxSafeInteger
+  bool skipValue(int depth);            // any value, checked but not built
+  bool readValue(Value& out, int depth);
+
+  std::size_t position() const { return pos_; }
+  bool atEnd() const { return pos_ == text_.size(); }
+  char peek() const { return atEnd() ? '\0' : text_[pos_]; }
+
+ private:
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
 // Checks that a hand-built value is representable: strings and keys valid UTF-8, integers within
 // kMaxSafeInteger, nesting within kMaxDepth. Returns the first problem found.
 Status validate(const Value& v);

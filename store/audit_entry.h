@@ -50,6 +50,21 @@ std::string entryText(const Entry& e);
 // "entry: field \"prev\" must be 64 lowercase hex characters".
 Result<Entry> parseEntry(std::string_view text);
 
+// An entry's fields without its body's tree: what a verifier needs of each entry.
+struct EntryHead {
+  std::uint64_t seq = 0;
+  std::string ts;
+  std::string site;
+  std::string kind;
+  std::string actor;
+  Hash32 prev{};
+  std::string_view body;  // the body's canonical text, a view into the text given to parse
+};
+
+// parseEntry()'s rules and errors, without building the body: the body is checked to be a
+// canonical JSON object and left as text (json::parseCanonical(head.body) gives its value).
+Result<EntryHead> parseEntryHead(std::string_view text);
+
 // Kind charset and length check.
 bool isValidKind(std::string_view kind);
 

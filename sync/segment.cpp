@@ -306,7 +306,7 @@ Result<AcceptedSegment> SegmentVerifier::accept(const Segment& seg) {
       // checkpoint, is a fork; anything else wrong with an entry is plain invalid.
       bool forked = false;
       if (!consistent && i == 0) {
-        auto e = parseEntry(seg.entries[i]);
+        auto e = parseEntryHead(seg.entries[i]);
         forked = e && e->seq == seq && e->site == site_ && e->prev != prev;
       }
       return refuse(forked ? SegmentIssue::kFork : SegmentIssue::kInvalid,

@@ -3,7 +3,8 @@
 //
 // Properties: an accepted entry validates and entryText gives back exactly the input (the entry
 // bytes are what the leaf hash covers, so one entry has one text); checkEntry agrees with
-// parseEntry on what it accepts; a receipt entry re-signed with the fixed key passes checkEntry
+// parseEntry on what it accepts; parseEntryHead accepts what parseEntry accepts, with the same
+// fields and the body's canonical text, and refuses the rest with parseEntry's message; a receipt entry re-signed with the fixed key passes checkEntry
 // exactly when its body has the receipt shape.
 #include <cstddef>
 #include <cstdint>
@@ -21,10 +22,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text = fuzz::asText(data, size);
 
   const Result<Entry> e = parseEntry(text);
+  const Result<EntryHead> head = parseEntryHead(text);
   if (!e) {
     require(!e.message().empty(), "a rejected entry has a message");
+    require(!head && head.message() == e.message(), "parseEntryHead refuses it the same way");
     return 0;
   }
+  require(head.ok(), "parseEntryHead accepts what parseEntry accepts");
+  require(head->seq == e->seq && head->ts == e->ts && head->site == e->site &&
+              head->kind == e->kind && head->actor == e->actor && head->prev == e->prev &&
+              head->body == json::canonical(e->body),
+          "parseEntryHead reads the same fields");
   require(validateEntry(*e).ok(), "a parsed entry validates");
   require(entryText(*e) == text, "entryText(parseEntry(t)) == t");
 

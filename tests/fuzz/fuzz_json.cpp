@@ -4,7 +4,8 @@
 // Properties checked on every input, beyond "no crash, no sanitizer report":
 //   - parseCanonical accepts a subset of parse, with the same value, and only canonical(value);
 //   - whatever parse returns validates, and parse(canonical(v)) == v;
-//   - canonical is idempotent and its text is accepted by parseCanonical.
+//   - canonical is idempotent and its text is accepted by parseCanonical;
+//   - the one-pass CanonicalReader accepts a whole text exactly when it is canonical(parse(text)).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -24,6 +25,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     require(*strict == *loose, "parseCanonical and parse give the same value");
     require(json::canonical(*strict) == text, "parseCanonical accepts only canonical text");
   }
+  json::CanonicalReader reader(text);
+  const bool onePass = reader.skipValue(0) && reader.atEnd();
+  require(onePass == (loose.ok() && json::canonical(*loose) == text),
+          "the one pass accepts exactly the canonical texts");
   if (!loose) {
     require(!strict, "parse rejects what parseCanonical rejects");
     require(!loose.message().empty(), "a parse error has a message");

@@ -115,9 +115,12 @@ BOOST_AUTO_TEST_CASE(parseEntryRefusesAnythingButTheExactShape) {
   };
   for (const Case& c : cases) {
     auto r = parseEntry(c.text);
+    auto head = parseEntryHead(c.text);
     BOOST_TEST_CONTEXT(c.text) {
       BOOST_TEST(!r.ok());
       if (!r.ok()) BOOST_TEST(contains(r.message(), c.expected), r.message());
+      BOOST_REQUIRE(!head.ok());
+      BOOST_TEST(head.message() == r.message());
     }
   }
   Entry big = sampleEntry();
@@ -125,6 +128,29 @@ BOOST_AUTO_TEST_CASE(parseEntryRefusesAnythingButTheExactShape) {
   auto tooBig = parseEntry(entryText(big));
   BOOST_REQUIRE(!tooBig.ok());
   BOOST_TEST(contains(tooBig.message(), "more than the limit"));
+  BOOST_TEST(parseEntryHead(entryText(big)).message() == tooBig.message());
+}
+
+// The head is the entry without its body's tree: the same fields, the body as its canonical text.
+BOOST_AUTO_TEST_CASE(parseEntryHeadReadsTheFieldsAndLeavesTheBodyAsText) {
+  Entry e = sampleEntry();
+  e.seq = 9007199254740991;
+  e.actor = "panel:ana \"la jefa\"\n";
+  e.body = Object{{"nested", Array{1, Object{{"\u00e9", nullptr}}}}, {"text", "tab\there"}};
+  e.prev.fill(0xab);
+  const std::string text = entryText(e);
+  auto head = parseEntryHead(text);
+  BOOST_REQUIRE_MESSAGE(head.ok(), head.message());
+  BOOST_TEST(head->seq == e.seq);
+  BOOST_TEST(head->ts == e.ts);
+  BOOST_TEST(head->site == e.site);
+  BOOST_TEST(head->kind == e.kind);
+  BOOST_TEST(head->actor == e.actor);
+  BOOST_TEST((head->prev == e.prev));
+  BOOST_TEST(head->body == json::canonical(e.body));
+  auto full = parseEntry(text);
+  BOOST_REQUIRE(full.ok());
+  BOOST_TEST((*full == e));
 }
 
 BOOST_AUTO_TEST_CASE(timestampsAreUtcMillisecondsTruncated) {

@@ -330,4 +330,83 @@ BOOST_AUTO_TEST_CASE(parseSurvivesRandomInput) {
   }
 }
 
+namespace {
+
+// What the one-pass reader says of a whole text: a single canonical value and nothing after it.
+bool readsAsOneCanonicalValue(std::string_view text) {
+  json::CanonicalReader reader(text);
+  return reader.skipValue(0) && reader.atEnd();
+}
+
+}  // namespace
+
+// The one pass (CanonicalReader, and parseCanonical's first try) accepts exactly the texts that
+// parse() accepts and canonical() writes back byte for byte: on random edits of a canonical
+// document with every kind of escape, key order and number in it.
+BOOST_AUTO_TEST_CASE(theOnePassAcceptsExactlyTheCanonicalTexts) {
+  std::mt19937 rng(20261205);
+  const std::string seed =
+      R"({"":0,"a":[1,-2,{"b":"\u00e9\n\t\"\\\u001f\u0000\b\f\r"}],"c":null,"d":true,)"
+      R"("e":"x\"y","f":9007199254740991,"\u0001":[],"\u00e9":{},"\u00e8":")"
+      "\xF0\x9F\x98\x80\x7F\"}";
+  BOOST_REQUIRE(json::parse(seed).ok());
+  const std::string canonicalSeed = json::canonical(*json::parse(seed));
+  BOOST_REQUIRE(readsAsOneCanonicalValue(canonicalSeed));
+  const std::string alphabet = "{}[]:,\"\\u0123456789abcdefABCDEF-.e \n\x7F\xC3\xA9";
+  int canonicalCount = 0;
+  for (int iter = 0; iter < 30000; ++iter) {
+    std::string s = canonicalSeed;
+    const int edits = 1 + static_cast<int>(rng() % 3);
+    for (int e = 0; e < edits; ++e) {
+      const std::size_t pos = rng() % (s.size() + 1);
+      const char c = alphabet[rng() % alphabet.size()];
+      switch (rng() % 3) {
+        case 0:
+          s.insert(pos, 1, c);
+          break;
+        case 1:
+          if (pos < s.size()) s.erase(pos, 1);
+          break;
+        default:
+          if (pos < s.size()) s[pos] = c;
+      }
+    }
+    auto v = json::parse(s);
+    const bool isCanonical = v.ok() && json::canonical(*v) == s;
+    canonicalCount += isCanonical ? 1 : 0;
+    BOOST_REQUIRE_MESSAGE(readsAsOneCanonicalValue(s) == isCanonical, "disagree on: " << s);
+    auto c = json::parseCanonical(s);
+    BOOST_REQUIRE(c.ok() == isCanonical);
+    if (isCanonical) BOOST_TEST((*c == *v));
+  }
+  BOOST_TEST(canonicalCount > 100);
+}
+
+BOOST_AUTO_TEST_CASE(theReaderReadsFieldsInPlace) {
+  const std::string text = R"({"a":"x\ny","b":[1,{"c":2}],"n":-42})";
+  json::CanonicalReader r(text);
+  std::string a;
+  std::int64_t n = 0;
+  json::Value b;
+  BOOST_TEST(!r.expect(R"({"b")"));
+  BOOST_TEST(r.position() == 0u);
+  BOOST_TEST(r.expect(R"({"a":)"));
+  BOOST_TEST(r.readString(a));
+  BOOST_TEST(a == "x\ny");
+  BOOST_TEST(r.expect(R"(,"b":)"));
+  BOOST_TEST(!r.readString(a));  // an array is there; nothing moves
+  BOOST_TEST(r.peek() == '[');
+  BOOST_TEST(r.readValue(b, 1));
+  BOOST_TEST((b == json::Value(json::Array{1, json::Object{{"c", 2}}})));
+  BOOST_TEST(r.expect(R"(,"n":)"));
+  BOOST_TEST(r.readInteger(n));
+  BOOST_TEST(n == -42);
+  BOOST_TEST(r.expect("}"));
+  BOOST_TEST(r.atEnd());
+  // Nesting counts from the depth given: a value at depth 64 may not open another container.
+  json::CanonicalReader deep("[[]]");
+  BOOST_TEST(!deep.skipValue(json::kMaxDepth - 1));
+  BOOST_TEST(deep.skipValue(json::kMaxDepth - 2));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
