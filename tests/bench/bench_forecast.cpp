@@ -1,0 +1,150 @@
+// bench_forecast: the demand forecast (domain/forecast/, docs/forecast.md) against the
+// seasonal-naive baseline (each interval as the same interval a week before the forecast's start:
+// days 1-7 and 8-14 ahead both copy the last week) on held-out weeks of synthetic histories
+// (domain/forecast/synthetic_demand.h: three site profiles, several seeds).
+//
+// For each profile and seed, one history of 18 weeks; the forecast starts at week 16 and is scored
+// on the 14 days after, from the last 2, 4, 8 and 16 weeks of history. The score is WAPE
+// (sum |actual - forecast| / sum actual, over every 15-minute interval of the held-out days that
+// the manager did not mark; unmarked bad days and large orders count). Both methods see the same
+// history; only the forecast uses the marks.
+//
+// Usage: bench_forecast [--seeds 10] [--measure sales|covers|transactions]
+// Prints a table and, per history length, whether the goal (WAPE at least 20% below the
+// baseline's) is met. Asserts nothing; exits 1 only when it cannot run.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "domain/forecast/demand_forecast.h"
+#include "domain/forecast/synthetic_demand.h"
+#include "tests/bench/bench_support.h"
+
+namespace atoms {
+namespace {
+
+using bench::die;
+using bench::must;
+namespace fc = atoms::forecast;
+using std::chrono::days;
+using std::chrono::local_days;
+
+constexpr int kTotalWeeks = 18;
+constexpr int kOriginWeek = 16;
+constexpr int kHorizonDays = 14;
+const int kHistoryWeeks[] = {2, 4, 8, 16};
+
+struct Score {
+  double actual = 0;
+  double forecastError = 0;
+  double naiveError = 0;
+
+  void add(const Score& o) {
+    actual += o.actual;
+    forecastError += o.forecastError;
+    naiveError += o.naiveError;
+  }
+  double forecastWape() const { return actual > 0 ? forecastError / actual : 0; }
+  double naiveWape() const { return actual > 0 ? naiveError / actual : 0; }
+  double gain() const { return naiveError > 0 ? 1 - forecastError / naiveError : 0; }
+};
+
+Score scoreOne(const fc::SiteProfile& profile, std::uint64_t seed, int historyWeeks,
+               fc::Measure measure) {
+  const local_days first = local_days{std::chrono::year{2026} / 1 / 5};  // a Monday
+  const fc::SyntheticHistory synthetic =
+      fc::generateHistory(profile, first, kTotalWeeks * 7, seed);
+  const local_days origin = first + days{kOriginWeek * 7};
+  const fc::DemandGrid all = must(
+      fc::gridFromHistory(synthetic.history, first, first + days{kTotalWeeks * 7}), "history");
+  const fc::SpecialDays marks = must(fc::SpecialDays::make(synthetic.specials), "special days");
+
+  fc::RevenueCenterHistory history;
+  history.revenueCenter = synthetic.history.revenueCenter;
+  const local_days start = origin - days{historyWeeks * 7};
+  for (const fc::DemandInterval& row : synthetic.history.intervals) {
+    const auto day = std::chrono::floor<days>(row.start);
+    if (day >= start && day < origin) history.intervals.push_back(row);
+  }
+  fc::ForecastSettings settings;
+  settings.horizonDays = kHorizonDays;
+  const fc::RevenueCenterForecast forecast =
+      must(fc::forecastDemand(history, marks, origin, settings), "forecast");
+
+  Score score;
+  const auto m = static_cast<std::size_t>(measure);
+  for (int h = 0; h < kHorizonDays; ++h) {
+    const local_days day = origin + days{h};
+    if (marks.find(day) != nullptr) continue;
+    const fc::DayGrid& actual = all.days[static_cast<std::size_t>(kOriginWeek * 7 + h)];
+    const fc::DayGrid& lastWeek =
+        all.days[static_cast<std::size_t>(kOriginWeek * 7 + h - 7 * (h / 7 + 1))];
+    const fc::DayForecast& predicted = forecast.days[static_cast<std::size_t>(h)];
+    for (int s = 0; s < fc::kIntervalsPerDay; ++s) {
+      const double a = actual.values[m][static_cast<std::size_t>(s)];
+      score.actual += a;
+      score.forecastError += std::abs(a - predicted.intervals[static_cast<std::size_t>(s)].value(measure));
+      score.naiveError += std::abs(a - lastWeek.values[m][static_cast<std::size_t>(s)]);
+    }
+  }
+  return score;
+}
+
+int run(int argc, char** argv) {
+  int seeds = 10;
+  fc::Measure measure = fc::Measure::kNetSales;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--seeds" && i + 1 < argc) {
+      seeds = std::atoi(argv[++i]);
+      if (seeds <= 0) die("--seeds: a positive number");
+    } else if (arg == "--measure" && i + 1 < argc) {
+      const std::string name = argv[++i];
+      if (name == "sales") {
+        measure = fc::Measure::kNetSales;
+      } else if (name == "covers") {
+        measure = fc::Measure::kCovers;
+      } else if (name == "transactions") {
+        measure = fc::Measure::kTransactions;
+      } else {
+        die("--measure: sales, covers or transactions");
+      }
+    } else {
+      die("unknown argument " + arg);
+    }
+  }
+  const std::vector<fc::SiteProfile> profiles = fc::standardSiteProfiles();
+  std::printf("WAPE of %s per 15 minutes, 14 days ahead, %d seeds per profile\n",
+              fc::measureName(measure), seeds);
+  std::printf("%-20s %6s %10s %10s %8s\n", "profile", "weeks", "naive", "forecast", "lower");
+  std::map<int, Score> byWeeks;
+  for (const fc::SiteProfile& profile : profiles) {
+    for (int weeks : kHistoryWeeks) {
+      Score total;
+      for (int seed = 1; seed <= seeds; ++seed) {
+        total.add(scoreOne(profile, static_cast<std::uint64_t>(seed), weeks, measure));
+      }
+      byWeeks[weeks].add(total);
+      std::printf("%-20s %6d %9.1f%% %9.1f%% %7.1f%%\n", profile.name.c_str(), weeks,
+                  100 * total.naiveWape(), 100 * total.forecastWape(), 100 * total.gain());
+    }
+  }
+  bool met = true;
+  for (const auto& [weeks, total] : byWeeks) {
+    const bool ok = total.gain() >= 0.20;
+    met = met && ok;
+    std::printf("%-20s %6d %9.1f%% %9.1f%% %7.1f%%  goal (>= 20%% lower): %s\n", "all profiles",
+                weeks, 100 * total.naiveWape(), 100 * total.forecastWape(), 100 * total.gain(),
+                ok ? "met" : "NOT met");
+  }
+  std::printf("goal %s for every history length\n", met ? "met" : "NOT met");
+  return 0;
+}
+
+}  // namespace
+}  // namespace atoms
+
+int main(int argc, char** argv) { return atoms::run(argc, argv); }
