@@ -16,7 +16,8 @@ Status checkSettings(const ForecastSettings& s) {
   const bool ok = s.horizonDays >= 1 && s.horizonDays <= 62 && s.maxHistoryWeeks >= 2 &&
                   s.levelHalfLifeWeeks > 0 && s.patternHalfLifeWeeks > 0 &&
                   s.shapeShrinkDays >= 0 && s.trendShrinkWeeks >= 0 && s.trendDamping >= 0 &&
-                  s.trendDamping <= 1 && s.outlierFactor >= 1;
+                  s.trendDamping <= 1 && s.outlierFactor >= 1 &&
+                  s.smoothingPasses >= 0 && s.smoothingPasses <= 8;
   if (ok) return Status::success();
   return makeError("forecast settings out of range", ErrorKind::kInvalid);
 }

@@ -31,9 +31,13 @@ struct ForecastSettings {
   // weeks; the weekday factors and the shapes of the day change slowly and keep a longer memory.
   double levelHalfLifeWeeks = 3;
   double patternHalfLifeWeeks = 8;
-  // The shape of each weekday borrows this many days' worth of the all-week shape, so that two weeks
-  // of history give a steady shape and many weeks give each weekday its own.
+  // The shape of each weekday borrows this many days' worth of the all-week shape with two weeks of
+  // history, half that with four, and so on: two weeks give a steady shape, many weeks give each
+  // weekday its own.
   double shapeShrinkDays = 1.5;
+  // Each pass smooths the shapes over neighbouring intervals (1-2-1): a quarter hour's own noise
+  // is not the forecast.
+  int smoothingPasses = 1;
   // Trend: a robust slope, shrunk while the history is short (trendShrinkWeeks weeks of history
   // give half of it), then damped day by day ahead (trendDamping per day).
   double trendShrinkWeeks = 8;

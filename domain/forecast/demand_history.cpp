@@ -12,16 +12,22 @@ namespace {
 
 std::string intervalName(const RevenueCenterHistory& history, std::chrono::local_seconds start) {
   const auto day = std::chrono::floor<std::chrono::days>(start);
-  const std::chrono::year_month_day ymd{day};
   const auto minutes = std::chrono::duration_cast<std::chrono::minutes>(start - day).count();
-  char text[64];
-  std::snprintf(text, sizeof text, "%04d-%02u-%02u %02lld:%02lld", static_cast<int>(ymd.year()),
-                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
-                static_cast<long long>(minutes / 60), static_cast<long long>(minutes % 60));
-  return "revenue center \"" + history.revenueCenter + "\", interval " + text;
+  char time[48];
+  std::snprintf(time, sizeof time, " %02lld:%02lld", static_cast<long long>(minutes / 60),
+                static_cast<long long>(minutes % 60));
+  return "revenue center \"" + history.revenueCenter + "\", interval " + dayText(day) + time;
 }
 
 }  // namespace
+
+std::string dayText(std::chrono::local_days day) {
+  const std::chrono::year_month_day ymd{day};
+  char text[32];
+  std::snprintf(text, sizeof text, "%04d-%02u-%02u", static_cast<int>(ymd.year()),
+                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
+  return text;
+}
 
 const char* measureName(Measure measure) {
   switch (measure) {

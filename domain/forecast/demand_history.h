@@ -64,6 +64,9 @@ Result<DemandGrid> gridFromHistory(const RevenueCenterHistory& history,
                                    std::chrono::local_days firstDay,
                                    std::chrono::local_days endDay);
 
+// "2026-03-02": a day as the errors and notes name it.
+std::string dayText(std::chrono::local_days day);
+
 // The first and last calendar day with any row; nullopt-like: {false} when there are none.
 struct HistorySpan {
   bool any = false;

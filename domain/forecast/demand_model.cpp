@@ -41,8 +41,10 @@ double weightedMedian(std::vector<std::pair<double, double>> pairs) {
   return pairs.back().first;
 }
 
+constexpr double kWinsorSpreads = 2;
+
 // A weighted mean that one wild value cannot drag: with three values or more, each is first pulled
-// in to within 3 robust standard deviations (1.4826 MAD, at least 5% of the median) of the weighted
+// in to within kWinsorSpreads robust standard deviations (1.4826 MAD, at least 5% of the median) of the weighted
 // median. 0 when there are none.
 double robustWeightedMean(const std::vector<std::pair<double, double>>& pairs) {
   if (pairs.empty()) return 0;
@@ -54,8 +56,8 @@ double robustWeightedMean(const std::vector<std::pair<double, double>>& pairs) {
     deviations.reserve(pairs.size());
     for (const auto& p : pairs) deviations.emplace_back(std::abs(p.first - median), p.second);
     const double spread = std::max(1.4826 * weightedMedian(deviations), 0.05 * std::abs(median));
-    low = median - 3 * spread;
-    high = median + 3 * spread;
+    low = median - kWinsorSpreads * spread;
+    high = median + kWinsorSpreads * spread;
   }
   double sum = 0;
   double weights = 0;
@@ -132,7 +134,7 @@ void clipOutliers(std::vector<FitDay>& days, double factor) {
     }
     int trading = 0;
     for (double v : days[d].values) trading += v > 0 ? 1 : 0;
-    const double floor = days[d].total / std::max(trading, 1);
+    const double floor = days[d].total / std::max(trading, 1) * 0.25;
     for (std::size_t s = 0; s < others.size(); ++s) {
       const double cap =
           std::max(factor * std::max(median[s], others[s]) * days[d].total, floor);
@@ -151,14 +153,13 @@ std::array<double, kWeekdays> weekdayFactors(const std::vector<FitDay>& days,
   int blocks = 0;
   for (const FitDay& day : days) blocks = std::max(blocks, day.block + 1);
   for (int round = 0; round < 4; ++round) {
-    std::vector<double> level(static_cast<std::size_t>(blocks), 0);
-    std::vector<int> count(static_cast<std::size_t>(blocks), 0);
+    std::vector<std::vector<std::pair<double, double>>> adjusted(static_cast<std::size_t>(blocks));
     for (const FitDay& day : days) {
-      level[static_cast<std::size_t>(day.block)] +=
-          day.total / factors[static_cast<std::size_t>(day.weekday)];
-      ++count[static_cast<std::size_t>(day.block)];
+      adjusted[static_cast<std::size_t>(day.block)].emplace_back(
+          day.total / factors[static_cast<std::size_t>(day.weekday)], 1.0);
     }
-    for (std::size_t b = 0; b < level.size(); ++b) level[b] /= std::max(count[b], 1);
+    std::vector<double> level;
+    for (const auto& block : adjusted) level.push_back(robustWeightedMean(block));
     std::array<double, kWeekdays> next{};
     double sum = 0;
     int seen = 0;
@@ -183,9 +184,8 @@ std::array<double, kWeekdays> weekdayFactors(const std::vector<FitDay>& days,
 }
 
 // A robust slope of the log of the weekday-adjusted totals per day (Theil-Sen over pairs at least
-// a week apart), shrunk while the history is short. `t` is each day's index.
-double trendSlope(const std::vector<std::pair<double, double>>& points, double historyWeeks,
-                  const ForecastSettings& settings) {
+// a week apart). `first` is each day's index.
+double trendSlope(const std::vector<std::pair<double, double>>& points) {
   std::vector<std::pair<double, double>> slopes;
   for (std::size_t i = 0; i < points.size(); ++i) {
     for (std::size_t j = i + 1; j < points.size(); ++j) {
@@ -195,14 +195,15 @@ double trendSlope(const std::vector<std::pair<double, double>>& points, double h
     }
   }
   if (slopes.empty()) return 0;
-  return weightedMedian(std::move(slopes)) * historyWeeks /
-         (historyWeeks + settings.trendShrinkWeeks);
+  return weightedMedian(std::move(slopes));
 }
 
 MeasureModel fitMeasure(std::vector<FitDay> days, int historyDays,
                         const ForecastSettings& settings) {
   MeasureModel model;
   if (days.empty()) return model;
+  // Twice: the first pass's day totals still hold the outliers it cuts.
+  clipOutliers(days, settings.outlierFactor);
   clipOutliers(days, settings.outlierFactor);
   model.dayOfWeek = weekdayFactors(days, settings);
 
@@ -213,14 +214,19 @@ MeasureModel fitMeasure(std::vector<FitDay> days, int historyDays,
     points.emplace_back(static_cast<double>(historyDays - 1) - day.ageWeeks * 7,
                         std::log(day.total / factor));
   }
-  model.dailyLogSlope = trendSlope(points, historyDays / 7.0, settings);
+  // The past is brought to the end of the history with the slope as measured; the forecast
+  // carries it ahead shrunk while the history is short, since a slope from few weeks is mostly
+  // noise.
+  const double slope = trendSlope(points);
+  const double weeks = historyDays / 7.0;
+  model.dailyLogSlope = slope * weeks / (weeks + settings.trendShrinkWeeks);
 
   std::vector<std::pair<double, double>> levels;
   for (const FitDay& day : days) {
     const double factor = model.dayOfWeek[static_cast<std::size_t>(day.weekday)];
     if (factor <= 0) continue;
     const double adjusted =
-        day.total / factor * std::exp(model.dailyLogSlope * day.ageWeeks * 7);
+        day.total / factor * std::exp(slope * day.ageWeeks * 7);
     levels.emplace_back(adjusted, halfLifeWeight(day.ageWeeks, settings.levelHalfLifeWeeks));
   }
   model.base = robustWeightedMean(levels);
@@ -242,15 +248,17 @@ MeasureModel fitMeasure(std::vector<FitDay> days, int historyDays,
     pooledWeight += weight;
     weights[w] += weight;
   }
+  // The all-week shape steadies a weekday seen twice; with more weeks each weekday has its own.
+  const double shrink = settings.shapeShrinkDays * std::min(1.0, 2 / weeks);
   for (std::size_t w = 0; w < static_cast<std::size_t>(kWeekdays); ++w) {
     if (weights[w] <= 0) continue;
     Shape shape{};
     for (std::size_t s = 0; s < shape.size(); ++s) {
       if (!active[w][s]) continue;
-      shape[s] = (sums[w][s] + settings.shapeShrinkDays * pooled[s] / pooledWeight) /
-                 (weights[w] + settings.shapeShrinkDays);
+      shape[s] = (sums[w][s] + shrink * pooled[s] / pooledWeight) / (weights[w] + shrink);
     }
-    model.shape[w] = smoothed(shape, active[w]);
+    for (int pass = 0; pass < settings.smoothingPasses; ++pass) shape = smoothed(shape, active[w]);
+    model.shape[w] = shape;
   }
   return model;
 }

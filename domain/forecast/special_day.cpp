@@ -1,22 +1,11 @@
 #include "domain/forecast/special_day.h"
 
+#include "domain/forecast/demand_history.h"
+
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace atoms::forecast {
-
-namespace {
-
-std::string dayName(std::chrono::local_days day) {
-  const std::chrono::year_month_day ymd{day};
-  char text[32];
-  std::snprintf(text, sizeof text, "%04d-%02u-%02u", static_cast<int>(ymd.year()),
-                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
-  return text;
-}
-
-}  // namespace
 
 Result<SpecialDays> SpecialDays::make(std::vector<SpecialDay> days) {
   std::sort(days.begin(), days.end(),
@@ -24,14 +13,14 @@ Result<SpecialDays> SpecialDays::make(std::vector<SpecialDay> days) {
   for (std::size_t i = 0; i < days.size(); ++i) {
     const SpecialDay& day = days[i];
     if (i > 0 && days[i - 1].day == day.day) {
-      return makeError("special day " + dayName(day.day) + ": marked twice", ErrorKind::kInvalid);
+      return makeError("special day " + dayText(day.day) + ": marked twice", ErrorKind::kInvalid);
     }
     if (!std::isfinite(day.multiplier) || day.multiplier < 0 || day.multiplier > 20) {
-      return makeError("special day " + dayName(day.day) + ": multiplier must be between 0 and 20",
+      return makeError("special day " + dayText(day.day) + ": multiplier must be between 0 and 20",
                        ErrorKind::kInvalid);
     }
     if (day.like && !day.like->ok()) {
-      return makeError("special day " + dayName(day.day) + ": not a weekday", ErrorKind::kInvalid);
+      return makeError("special day " + dayText(day.day) + ": not a weekday", ErrorKind::kInvalid);
     }
   }
   SpecialDays result;

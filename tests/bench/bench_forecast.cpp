@@ -9,7 +9,8 @@
 // the manager did not mark; unmarked bad days and large orders count). Both methods see the same
 // history; only the forecast uses the marks.
 //
-// Usage: bench_forecast [--seeds 10] [--measure sales|covers|transactions]
+// Usage: bench_forecast [--seeds 10] [--measure sales|covers|transactions] [--set NAME=VALUE]...
+//   --set: a forecast setting other than its default (demand_forecast.h), to try one.
 // Prints a table and, per history length, whether the goal (WAPE at least 20% below the
 // baseline's) is met. Asserts nothing; exits 1 only when it cannot run.
 #include <chrono>
@@ -53,7 +54,7 @@ struct Score {
 };
 
 Score scoreOne(const fc::SiteProfile& profile, std::uint64_t seed, int historyWeeks,
-               fc::Measure measure) {
+               fc::Measure measure, fc::ForecastSettings settings) {
   const local_days first = local_days{std::chrono::year{2026} / 1 / 5};  // a Monday
   const fc::SyntheticHistory synthetic =
       fc::generateHistory(profile, first, kTotalWeeks * 7, seed);
@@ -69,7 +70,6 @@ Score scoreOne(const fc::SiteProfile& profile, std::uint64_t seed, int historyWe
     const auto day = std::chrono::floor<days>(row.start);
     if (day >= start && day < origin) history.intervals.push_back(row);
   }
-  fc::ForecastSettings settings;
   settings.horizonDays = kHorizonDays;
   const fc::RevenueCenterForecast forecast =
       must(fc::forecastDemand(history, marks, origin, settings), "forecast");
@@ -93,9 +93,34 @@ Score scoreOne(const fc::SiteProfile& profile, std::uint64_t seed, int historyWe
   return score;
 }
 
+void setSetting(fc::ForecastSettings& settings, const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos) die("--set: NAME=VALUE");
+  const std::string name = text.substr(0, eq);
+  const double value = std::atof(text.c_str() + eq + 1);
+  if (name == "levelHalfLifeWeeks") {
+    settings.levelHalfLifeWeeks = value;
+  } else if (name == "patternHalfLifeWeeks") {
+    settings.patternHalfLifeWeeks = value;
+  } else if (name == "shapeShrinkDays") {
+    settings.shapeShrinkDays = value;
+  } else if (name == "smoothingPasses") {
+    settings.smoothingPasses = static_cast<int>(value);
+  } else if (name == "trendShrinkWeeks") {
+    settings.trendShrinkWeeks = value;
+  } else if (name == "trendDamping") {
+    settings.trendDamping = value;
+  } else if (name == "outlierFactor") {
+    settings.outlierFactor = value;
+  } else {
+    die("--set: no setting " + name);
+  }
+}
+
 int run(int argc, char** argv) {
   int seeds = 10;
   fc::Measure measure = fc::Measure::kNetSales;
+  fc::ForecastSettings settings;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--seeds" && i + 1 < argc) {
@@ -112,6 +137,8 @@ int run(int argc, char** argv) {
       } else {
         die("--measure: sales, covers or transactions");
       }
+    } else if (arg == "--set" && i + 1 < argc) {
+      setSetting(settings, argv[++i]);
     } else {
       die("unknown argument " + arg);
     }
@@ -125,7 +152,7 @@ int run(int argc, char** argv) {
     for (int weeks : kHistoryWeeks) {
       Score total;
       for (int seed = 1; seed <= seeds; ++seed) {
-        total.add(scoreOne(profile, static_cast<std::uint64_t>(seed), weeks, measure));
+        total.add(scoreOne(profile, static_cast<std::uint64_t>(seed), weeks, measure, settings));
       }
       byWeeks[weeks].add(total);
       std::printf("%-20s %6d %9.1f%% %9.1f%% %7.1f%%\n", profile.name.c_str(), weeks,
