@@ -200,6 +200,16 @@ SyntheticHistory generateHistory(const SiteProfile& profile, std::chrono::local_
     for (int s = 0; s < kIntervalsPerDay; ++s) {
       const double share = shape[static_cast<std::size_t>(s)];
       if (share <= 0) continue;
+      const double largeOrders = profile.largeOrderRate * profile.largeOrderCovers;
+      const double meanCovers = level * share * profile.partySize + largeOrders;
+      ExpectedInterval expected;
+      expected.start = std::chrono::local_seconds{day} + std::chrono::minutes{s * kIntervalMinutes};
+      expected.values[static_cast<int>(Measure::kNetSales)] =
+          meanCovers * profile.spendPerCoverCents;
+      expected.values[static_cast<int>(Measure::kTransactions)] =
+          level * share + profile.largeOrderRate;
+      expected.values[static_cast<int>(Measure::kCovers)] = meanCovers;
+      out.expected.push_back(expected);
       const double rate = level * share *
                           random.gamma(profile.intervalDispersion) / profile.intervalDispersion;
       DemandInterval interval;

@@ -64,9 +64,18 @@ struct SiteProfile {
 // (breakfast and lunch, weekdays busiest) and "bar and grill" (evenings, closed Mondays).
 std::vector<SiteProfile> standardSiteProfiles();
 
+// What an interval should bring on average, knowing the day as it turned out (its level after the
+// week's drift, the trend, the weather and a bad day) but not the interval's own luck: what no
+// forecast can beat, a floor for the benchmark.
+struct ExpectedInterval {
+  std::chrono::local_seconds start;
+  std::array<double, kMeasureCount> values{};  // by Measure
+};
+
 struct SyntheticHistory {
   RevenueCenterHistory history;
   std::vector<SpecialDay> specials;  // as the manager would mark them
+  std::vector<ExpectedInterval> expected;  // every trading interval, in order
 };
 
 // `days` days from `firstDay`. The same profile, days and seed give the same history.
