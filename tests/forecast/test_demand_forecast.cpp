@@ -219,6 +219,50 @@ BOOST_AUTO_TEST_CASE(recoversTheWeekOfASyntheticSite) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(forecastsTransactionsAndCoversToo) {
+  const auto forecast = mustForecast(cleanHistory(monday(), 28, kLevel), monday() + days{28});
+  const DayForecast& friday = forecast.days[4];
+  // The clean history's transactions are a hundredth of its sales (rounded), covers twice those.
+  BOOST_TEST(std::abs(friday.total(Measure::kTransactions) / (kLevel * 1.3 / 100) - 1) < 0.01);
+  BOOST_TEST(std::abs(friday.total(Measure::kCovers) / friday.total(Measure::kTransactions) - 2) <
+             1e-6);
+}
+
+BOOST_AUTO_TEST_CASE(aCenterThatCountsNoCoversForecastsNoneAndRefundsDoNotBreakIt) {
+  RevenueCenterHistory history = cleanHistory(monday(), 21, kLevel);
+  for (DemandInterval& row : history.intervals) row.covers = 0;
+  // A refund larger than the quarter hour's sales, last Tuesday at noon.
+  const auto refund = std::chrono::local_seconds{monday() + days{15}} + std::chrono::hours{12};
+  for (DemandInterval& row : history.intervals) {
+    if (row.start == refund) row.netSalesCents = -50000;
+  }
+  const auto forecast = mustForecast(history, monday() + days{21});
+  for (const DayForecast& day : forecast.days) {
+    BOOST_TEST(day.total(Measure::kCovers) == 0);
+    for (const IntervalForecast& interval : day.intervals) {
+      const double value = interval.value(Measure::kNetSales);
+      BOOST_TEST((std::isfinite(value) && value >= 0));
+    }
+  }
+  BOOST_TEST(dayError(forecast.days[1], kLevel) < 0.05);
+}
+
+BOOST_AUTO_TEST_CASE(readsOnlyTheHistoryBeforeTheFirstDayAndWithinItsWeeks) {
+  // Rows after the first day (a half-finished day, a later import) and older than maxHistoryWeeks
+  // (a different business: ten times the level) are not read.
+  RevenueCenterHistory history = cleanHistory(monday(), 10 * 7, kLevel);
+  for (DemandInterval& row : history.intervals) {
+    if (std::chrono::floor<days>(row.start) < monday() + days{14}) row.netSalesCents *= 10;
+    if (std::chrono::floor<days>(row.start) >= monday() + days{8 * 7}) row.netSalesCents *= 10;
+  }
+  ForecastSettings settings;
+  settings.maxHistoryWeeks = 6;
+  auto forecast = forecastDemand(history, {}, monday() + days{8 * 7}, settings);
+  BOOST_REQUIRE_MESSAGE(forecast.ok(), forecast.message());
+  BOOST_TEST(forecast->historyDays == 6 * 7);
+  for (const DayForecast& day : forecast->days) BOOST_TEST(dayError(day, kLevel) < 0.03);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace
