@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "domain/forecast/demand_forecast.h"
+#include "domain/forecast/forecast_explanation.h"
 #include "domain/forecast/synthetic_demand.h"
 #include "tests/forecast/forecast_test_util.h"
 
@@ -261,6 +262,26 @@ BOOST_AUTO_TEST_CASE(readsOnlyTheHistoryBeforeTheFirstDayAndWithinItsWeeks) {
   BOOST_REQUIRE_MESSAGE(forecast.ok(), forecast.message());
   BOOST_TEST(forecast->historyDays == 6 * 7);
   for (const DayForecast& day : forecast->days) BOOST_TEST(dayError(day, kLevel) < 0.03);
+}
+
+BOOST_AUTO_TEST_CASE(explainsAnIntervalInWords) {
+  const local_days start = monday() + days{28};
+  const auto forecast = mustForecast(cleanHistory(monday(), 28, 610000), start,
+                                     marks({{start, true, std::nullopt, 1.0, "Easter Monday"},
+                                            {start + days{4}, false, std::nullopt, 1.5, "fair"}}));
+  BOOST_TEST(explainInterval(forecast.days[0], 76, Measure::kNetSales) ==
+             "Monday 19:00-19:15: closed (Easter Monday: closed)");
+  const std::string friday = explainInterval(forecast.days[4], 76, Measure::kNetSales);
+  BOOST_TEST(friday.rfind("Friday 19:00-19:15: ", 0) == 0, friday);
+  BOOST_TEST(friday.find(" net sales = an ordinary day 610") != std::string::npos, friday);
+  BOOST_TEST(friday.find(" x Friday 1.30 x ") !=
+                 std::string::npos,
+             friday);
+  BOOST_TEST(friday.find("% of the day x trend 1.00 x special day 1.50 (fair x1.5)") !=
+                 std::string::npos,
+             friday);
+  BOOST_TEST(explainInterval(forecast.days[4], 95, Measure::kCovers).find("23:45-00:00") !=
+             std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
