@@ -9,9 +9,6 @@ namespace atoms::forecast {
 
 namespace {
 
-const char* const kWeekdayNames[] = {"Monday", "Tuesday",  "Wednesday", "Thursday",
-                                     "Friday", "Saturday", "Sunday"};
-
 Status checkSettings(const ForecastSettings& s) {
   const bool ok = s.horizonDays >= 1 && s.horizonDays <= 62 && s.maxHistoryWeeks >= 2 &&
                   s.levelHalfLifeWeeks > 0 && s.patternHalfLifeWeeks > 0 &&
@@ -26,7 +23,7 @@ std::string specialNote(const SpecialDay& mark) {
   std::string note = mark.note.empty() ? "marked" : mark.note;
   if (mark.closed) return note + ": closed";
   if (mark.like) {
-    note += std::string(": like a ") + kWeekdayNames[mark.like->iso_encoding() - 1];
+    note += std::string(": like a ") + weekdayName(*mark.like);
   }
   if (mark.multiplier != 1.0) {
     char text[32];
@@ -84,7 +81,7 @@ Result<RevenueCenterForecast> forecastDemand(const RevenueCenterHistory& history
     int weekday = weekdayIndex(day);
     double special = 1;
     out.open = model.weekdayOpen[static_cast<std::size_t>(weekday)];
-    if (!out.open) out.note = std::string("closed on ") + kWeekdayNames[weekday] + "s in the history";
+    if (!out.open) out.note = std::string("closed on ") + weekdayName(std::chrono::weekday{day}) + "s in the history";
     if (const SpecialDay* mark = specials.find(day)) {
       out.note = specialNote(*mark);
       out.open = !mark->closed;

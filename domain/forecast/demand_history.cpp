@@ -29,6 +29,12 @@ std::string dayText(std::chrono::local_days day) {
   return text;
 }
 
+const char* weekdayName(std::chrono::weekday weekday) {
+  static const char* const kNames[] = {"Monday", "Tuesday",  "Wednesday", "Thursday",
+                                       "Friday", "Saturday", "Sunday"};
+  return weekday.ok() ? kNames[weekday.iso_encoding() - 1] : "?";
+}
+
 const char* measureName(Measure measure) {
   switch (measure) {
     case Measure::kNetSales:

@@ -66,6 +66,8 @@ Result<DemandGrid> gridFromHistory(const RevenueCenterHistory& history,
 
 // "2026-03-02": a day as the errors and notes name it.
 std::string dayText(std::chrono::local_days day);
+// "Monday" ... "Sunday".
+const char* weekdayName(std::chrono::weekday weekday);
 
 // The first and last calendar day with any row; nullopt-like: {false} when there are none.
 struct HistorySpan {

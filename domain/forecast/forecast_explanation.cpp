@@ -6,9 +6,6 @@ namespace atoms::forecast {
 
 namespace {
 
-const char* const kDayNames[] = {"Monday", "Tuesday",  "Wednesday", "Thursday",
-                                 "Friday", "Saturday", "Sunday"};
-
 std::string amount(double value, Measure measure) {
   char text[48];
   if (measure == Measure::kNetSales) {
@@ -32,13 +29,13 @@ std::string explainInterval(const DayForecast& day, int slot, Measure measure) {
   const int to = from + kIntervalMinutes;
   char when[64];
   std::snprintf(when, sizeof when, "%s %02d:%02d-%02d:%02d",
-                kDayNames[std::chrono::weekday{day.day}.iso_encoding() - 1], from / 60, from % 60,
+                weekdayName(std::chrono::weekday{day.day}), from / 60, from % 60,
                 (to / 60) % 24, to % 60);
   std::string text = when;
   if (!day.open) return text + ": closed" + (day.note.empty() ? "" : " (" + day.note + ")");
   const IntervalParts& parts =
       day.intervals[static_cast<std::size_t>(slot)].parts[static_cast<std::size_t>(measure)];
-  const char* like = kDayNames[day.shapedLike.iso_encoding() - 1];
+  const char* like = weekdayName(day.shapedLike);
   text += ": " + amount(parts.value(), measure) + " " + measureName(measure) +
           " = an ordinary day " + amount(parts.base, measure) + " x " + like + " " +
           number("%.2f", parts.dayOfWeek) + " x " + number("%.1f", 100 * parts.timeOfDay) +
