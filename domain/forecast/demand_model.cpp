@@ -105,7 +105,10 @@ double totalOf(const Shape& values) {
 
 // Cuts each interval down to outlierFactor times what the other days expect there: the larger of
 // the median share of that interval over all days and the mean share over the other days of the
-// same weekday, times the day's total; never below the day's average trading interval.
+// same weekday, times the day's total; never below kClipFloor of the day's average trading interval
+// (a quarter hour the others rarely trade in may still sell a ticket or two).
+constexpr double kClipFloor = 0.25;
+
 void clipOutliers(std::vector<FitDay>& days, double factor) {
   if (days.size() < 2) return;
   std::vector<Shape> shares;
@@ -134,7 +137,7 @@ void clipOutliers(std::vector<FitDay>& days, double factor) {
     }
     int trading = 0;
     for (double v : days[d].values) trading += v > 0 ? 1 : 0;
-    const double floor = days[d].total / std::max(trading, 1) * 0.25;
+    const double floor = kClipFloor * days[d].total / std::max(trading, 1);
     for (std::size_t s = 0; s < others.size(); ++s) {
       const double cap =
           std::max(factor * std::max(median[s], others[s]) * days[d].total, floor);
