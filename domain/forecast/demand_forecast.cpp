@@ -13,8 +13,8 @@ Status checkSettings(const ForecastSettings& s) {
   const bool ok = s.horizonDays >= 1 && s.horizonDays <= 62 && s.maxHistoryWeeks >= 2 &&
                   s.levelHalfLifeWeeks > 0 && s.patternHalfLifeWeeks > 0 &&
                   s.shapeShrinkDays >= 0 && s.trendShrinkWeeks >= 0 && s.trendDamping >= 0 &&
-                  s.trendDamping <= 1 && s.outlierFactor >= 1 &&
-                  s.smoothingPasses >= 0 && s.smoothingPasses <= 8;
+                  s.trendDamping <= 1 && s.outlierFactor >= 1 && s.smoothingPasses >= 0 &&
+                  s.smoothingPasses <= 8;
   if (ok) return Status::success();
   return makeError("forecast settings out of range", ErrorKind::kInvalid);
 }
@@ -56,7 +56,8 @@ Result<RevenueCenterForecast> forecastDemand(const RevenueCenterHistory& history
     if (!span.any || day < span.first) span.first = day;
     span.any = true;
   }
-  if (!span.any) return makeError(where + "no sales history before the forecast", ErrorKind::kInvalid);
+  if (!span.any)
+    return makeError(where + "no sales history before the forecast", ErrorKind::kInvalid);
   const auto earliest = firstDay - std::chrono::weeks{settings.maxHistoryWeeks};
   const auto historyFirst = std::max(span.first, earliest);
   const int historyDays = static_cast<int>((firstDay - historyFirst).count());
@@ -81,7 +82,9 @@ Result<RevenueCenterForecast> forecastDemand(const RevenueCenterHistory& history
     int weekday = weekdayIndex(day);
     double special = 1;
     out.open = model.weekdayOpen[static_cast<std::size_t>(weekday)];
-    if (!out.open) out.note = std::string("closed on ") + weekdayName(std::chrono::weekday{day}) + "s in the history";
+    if (!out.open)
+      out.note =
+          std::string("closed on ") + weekdayName(std::chrono::weekday{day}) + "s in the history";
     if (const SpecialDay* mark = specials.find(day)) {
       out.note = specialNote(*mark);
       out.open = !mark->closed;

@@ -67,8 +67,8 @@ struct IntervalForecast {
 struct DayForecast {
   std::chrono::local_days day;
   bool open = false;
-  std::chrono::weekday shapedLike;  // the weekday whose factor and shape it takes
-  std::string note;                 // why it is special or closed; empty on an ordinary day
+  std::chrono::weekday shapedLike;          // the weekday whose factor and shape it takes
+  std::string note;                         // why it is special or closed; empty on an ordinary day
   std::vector<IntervalForecast> intervals;  // kIntervalsPerDay, from midnight
 
   double total(Measure measure) const;

@@ -38,7 +38,7 @@ struct DemandInterval {
 };
 
 struct RevenueCenterHistory {
-  std::string revenueCenter;  // "dining room", "bar", "patio"...: as the POS names it
+  std::string revenueCenter;              // "dining room", "bar", "patio"...: as the POS names it
   std::vector<DemandInterval> intervals;  // any order; at most one row per start
 };
 

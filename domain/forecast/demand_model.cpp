@@ -14,9 +14,9 @@ using Shape = std::array<double, kIntervalsPerDay>;
 // One day of the history as the fit sees it, for one measure.
 struct FitDay {
   int weekday = 0;
-  int block = 0;       // whole weeks back from the end of the history (0: the last 7 days)
+  int block = 0;        // whole weeks back from the end of the history (0: the last 7 days)
   double ageWeeks = 0;  // exact age in weeks of the day, from the last day
-  Shape values{};      // negatives (refunds) read as 0
+  Shape values{};       // negatives (refunds) read as 0
   double total = 0;
 };
 
@@ -44,8 +44,8 @@ double weightedMedian(std::vector<std::pair<double, double>> pairs) {
 constexpr double kWinsorSpreads = 2;
 
 // A weighted mean that one wild value cannot drag: with three values or more, each is first pulled
-// in to within kWinsorSpreads robust standard deviations (1.4826 MAD, at least 5% of the median) of the weighted
-// median. 0 when there are none.
+// in to within kWinsorSpreads robust standard deviations (1.4826 MAD, at least 5% of the median) of
+// the weighted median. 0 when there are none.
 double robustWeightedMean(const std::vector<std::pair<double, double>>& pairs) {
   if (pairs.empty()) return 0;
   double low = -HUGE_VAL;
@@ -139,8 +139,7 @@ void clipOutliers(std::vector<FitDay>& days, double factor) {
     for (double v : days[d].values) trading += v > 0 ? 1 : 0;
     const double floor = kClipFloor * days[d].total / std::max(trading, 1);
     for (std::size_t s = 0; s < others.size(); ++s) {
-      const double cap =
-          std::max(factor * std::max(median[s], others[s]) * days[d].total, floor);
+      const double cap = std::max(factor * std::max(median[s], others[s]) * days[d].total, floor);
       days[d].values[s] = std::min(days[d].values[s], cap);
     }
   }
@@ -228,8 +227,7 @@ MeasureModel fitMeasure(std::vector<FitDay> days, int historyDays,
   for (const FitDay& day : days) {
     const double factor = model.dayOfWeek[static_cast<std::size_t>(day.weekday)];
     if (factor <= 0) continue;
-    const double adjusted =
-        day.total / factor * std::exp(slope * day.ageWeeks * 7);
+    const double adjusted = day.total / factor * std::exp(slope * day.ageWeeks * 7);
     levels.emplace_back(adjusted, halfLifeWeight(day.ageWeeks, settings.levelHalfLifeWeeks));
   }
   model.base = robustWeightedMean(levels);
@@ -302,7 +300,8 @@ DemandModel fitDemandModel(const DemandGrid& grid, const SpecialDays& specials,
       fit.total = totalOf(fit.values);
       if (fit.total > 0) days.push_back(fit);
     }
-    model.measures[static_cast<std::size_t>(m)] = fitMeasure(std::move(days), historyDays, settings);
+    model.measures[static_cast<std::size_t>(m)] =
+        fitMeasure(std::move(days), historyDays, settings);
   }
   return model;
 }

@@ -1,8 +1,8 @@
-// The fitted model behind the demand forecast (demand_forecast.h): per measure, the level at the end
-// of the history, the weekday factors, the shape of each weekday's day and the daily trend. Fitting
-// is robust on purpose: days the manager marked and days the site did not trade are left out, an
-// interval far above what the rest of the history expects there is cut down before it counts, and
-// the weekday factors and the level are weighted means of winsorised values.
+// The fitted model behind the demand forecast (demand_forecast.h): per measure, the level at the
+// end of the history, the weekday factors, the shape of each weekday's day and the daily trend.
+// Fitting is robust on purpose: days the manager marked and days the site did not trade are left
+// out, an interval far above what the rest of the history expects there is cut down before it
+// counts, and the weekday factors and the level are weighted means of winsorised values.
 //
 // Plain values, no I/O, no threads.
 #pragma once
@@ -21,10 +21,10 @@ inline constexpr int kWeekdays = 7;
 int weekdayIndex(std::chrono::local_days day);
 
 struct MeasureModel {
-  double base = 0;                          // an average day's total at the end of the history
+  double base = 0;                            // an average day's total at the end of the history
   std::array<double, kWeekdays> dayOfWeek{};  // mean 1 over the weekdays that trade; 0 otherwise
   std::array<std::array<double, kIntervalsPerDay>, kWeekdays> shape{};  // each sums to 1 or is 0
-  double dailyLogSlope = 0;                 // the trend, per day, already shrunk
+  double dailyLogSlope = 0;  // the trend, per day, already shrunk
 };
 
 struct DemandModel {

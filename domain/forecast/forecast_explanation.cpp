@@ -29,8 +29,8 @@ std::string explainInterval(const DayForecast& day, int slot, Measure measure) {
   const int to = from + kIntervalMinutes;
   char when[64];
   std::snprintf(when, sizeof when, "%s %02d:%02d-%02d:%02d",
-                weekdayName(std::chrono::weekday{day.day}), from / 60, from % 60,
-                (to / 60) % 24, to % 60);
+                weekdayName(std::chrono::weekday{day.day}), from / 60, from % 60, (to / 60) % 24,
+                to % 60);
   std::string text = when;
   if (!day.open) return text + ": closed" + (day.note.empty() ? "" : " (" + day.note + ")");
   const IntervalParts& parts =

@@ -8,9 +8,10 @@ Result<std::vector<ShiftBlock>> shiftBlocks(const StationDay& station, const Blo
   if (rules.minMinutes < kIntervalMinutes || rules.maxMinutes > 24 * 60 ||
       rules.minMinutes > rules.maxMinutes || rules.minMinutes % kIntervalMinutes != 0 ||
       rules.maxMinutes % kIntervalMinutes != 0) {
-    return makeError("shift blocks for \"" + station.station +
-                         "\": shift lengths must be whole quarter hours, shortest <= longest <= 24 h",
-                     ErrorKind::kInvalid);
+    return makeError(
+        "shift blocks for \"" + station.station +
+            "\": shift lengths must be whole quarter hours, shortest <= longest <= 24 h",
+        ErrorKind::kInvalid);
   }
   const int shortest = rules.minMinutes / kIntervalMinutes;
   const int longest = rules.maxMinutes / kIntervalMinutes;

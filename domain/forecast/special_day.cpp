@@ -1,9 +1,9 @@
 #include "domain/forecast/special_day.h"
 
-#include "domain/forecast/demand_history.h"
-
 #include <algorithm>
 #include <cmath>
+
+#include "domain/forecast/demand_history.h"
 
 namespace atoms::forecast {
 
@@ -29,10 +29,9 @@ Result<SpecialDays> SpecialDays::make(std::vector<SpecialDay> days) {
 }
 
 const SpecialDay* SpecialDays::find(std::chrono::local_days day) const {
-  const auto it = std::lower_bound(days_.begin(), days_.end(), day,
-                                   [](const SpecialDay& a, std::chrono::local_days d) {
-                                     return a.day < d;
-                                   });
+  const auto it =
+      std::lower_bound(days_.begin(), days_.end(), day,
+                       [](const SpecialDay& a, std::chrono::local_days d) { return a.day < d; });
   return it != days_.end() && it->day == day ? &*it : nullptr;
 }
 

@@ -1,7 +1,7 @@
-// Days the manager marks as not ordinary: a holiday the site is closed, a day busier or quieter than
-// its weekday ("the street fair: about 1.5x"), or a day that trades like another weekday ("a bank
-// holiday Monday is like a Saturday"). The forecast leaves marked days out of what it learns from
-// the history, and shapes a marked day ahead as marked.
+// Days the manager marks as not ordinary: a holiday the site is closed, a day busier or quieter
+// than its weekday ("the street fair: about 1.5x"), or a day that trades like another weekday ("a
+// bank holiday Monday is like a Saturday"). The forecast leaves marked days out of what it learns
+// from the history, and shapes a marked day ahead as marked.
 //
 // Plain values, no I/O, no threads.
 #pragma once

@@ -57,7 +57,8 @@ Result<std::vector<StationDay>> requiredHeads(const std::vector<RevenueCenterFor
   const std::vector<DayForecast>& days = forecasts.front().days;
   for (const RevenueCenterForecast& forecast : forecasts) {
     bool same = forecast.days.size() == days.size();
-    for (std::size_t d = 0; same && d < days.size(); ++d) same = forecast.days[d].day == days[d].day;
+    for (std::size_t d = 0; same && d < days.size(); ++d)
+      same = forecast.days[d].day == days[d].day;
     if (!same) {
       return makeError("revenue center \"" + forecast.revenueCenter +
                            "\": its forecast covers other days than the others",
@@ -67,12 +68,11 @@ Result<std::vector<StationDay>> requiredHeads(const std::vector<RevenueCenterFor
   for (const LaborStandard& standard : standards) {
     if (Status status = checkStandard(standard); !status) return status.error();
     for (const std::string& center : standard.revenueCenters) {
-      const bool known = std::any_of(forecasts.begin(), forecasts.end(), [&](const auto& f) {
-        return f.revenueCenter == center;
-      });
+      const bool known = std::any_of(forecasts.begin(), forecasts.end(),
+                                     [&](const auto& f) { return f.revenueCenter == center; });
       if (!known) {
-        return makeError("labor standard \"" + standard.station + "\": no forecast for revenue center \"" +
-                             center + "\"",
+        return makeError("labor standard \"" + standard.station +
+                             "\": no forecast for revenue center \"" + center + "\"",
                          ErrorKind::kInvalid);
       }
     }

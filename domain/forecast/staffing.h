@@ -29,11 +29,11 @@ struct LaborStandard {
   // staffed by its minimum crew only.
   double unitsPerHead = 0;
   int periodMinutes = 60;
-  int minimumHeads = 0;  // while open
-  int maximumHeads = 0;  // 0: no cap
-  int opensMinute = 0;   // the station's hours on a trading day, minutes after midnight, on
+  int minimumHeads = 0;        // while open
+  int maximumHeads = 0;        // 0: no cap
+  int opensMinute = 0;         // the station's hours on a trading day, minutes after midnight, on
   int closesMinute = 24 * 60;  // 15-minute boundaries; opensMinute < closesMinute <= 1440
-  int setupMinutes = 0;  // before opening, setupHeads people
+  int setupMinutes = 0;        // before opening, setupHeads people
   int setupHeads = 0;
   int closingMinutes = 0;  // after closing, closingHeads people (within the day)
   int closingHeads = 0;

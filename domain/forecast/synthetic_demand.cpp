@@ -210,8 +210,8 @@ SyntheticHistory generateHistory(const SiteProfile& profile, std::chrono::local_
           level * share + profile.largeOrderRate;
       expected.values[static_cast<int>(Measure::kCovers)] = meanCovers;
       out.expected.push_back(expected);
-      const double rate = level * share *
-                          random.gamma(profile.intervalDispersion) / profile.intervalDispersion;
+      const double rate =
+          level * share * random.gamma(profile.intervalDispersion) / profile.intervalDispersion;
       DemandInterval interval;
       interval.start = std::chrono::local_seconds{day} + std::chrono::minutes{s * kIntervalMinutes};
       interval.transactions = random.poisson(rate);

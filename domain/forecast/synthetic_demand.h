@@ -39,10 +39,10 @@ struct DemandPeak {
 
 struct SiteProfile {
   std::string name;
-  int openMinute = 0;   // trading hours, minutes after midnight; closeMinute <= 1440
+  int openMinute = 0;  // trading hours, minutes after midnight; closeMinute <= 1440
   int closeMinute = 0;
-  std::array<double, 7> weekday{};  // Monday..Sunday level factors; 0 = closed that day
-  double flatWeight = 0;            // the part of the day spread evenly over trading hours
+  std::array<double, 7> weekday{};       // Monday..Sunday level factors; 0 = closed that day
+  double flatWeight = 0;                 // the part of the day spread evenly over trading hours
   std::vector<DemandPeak> weekdayPeaks;  // Monday to Friday
   std::vector<DemandPeak> weekendPeaks;  // Saturday and Sunday
   double transactionsPerDay = 0;         // an average day at the start of the history
@@ -74,7 +74,7 @@ struct ExpectedInterval {
 
 struct SyntheticHistory {
   RevenueCenterHistory history;
-  std::vector<SpecialDay> specials;  // as the manager would mark them
+  std::vector<SpecialDay> specials;        // as the manager would mark them
   std::vector<ExpectedInterval> expected;  // every trading interval, in order
 };
 

@@ -69,11 +69,10 @@ struct Score {
 Score scoreOne(const fc::SiteProfile& profile, std::uint64_t seed, int historyWeeks,
                fc::Measure measure, fc::ForecastSettings settings) {
   const local_days first = local_days{std::chrono::year{2026} / 1 / 5};  // a Monday
-  const fc::SyntheticHistory synthetic =
-      fc::generateHistory(profile, first, kTotalWeeks * 7, seed);
+  const fc::SyntheticHistory synthetic = fc::generateHistory(profile, first, kTotalWeeks * 7, seed);
   const local_days origin = first + days{kOriginWeek * 7};
-  const fc::DemandGrid all = must(
-      fc::gridFromHistory(synthetic.history, first, first + days{kTotalWeeks * 7}), "history");
+  const fc::DemandGrid all =
+      must(fc::gridFromHistory(synthetic.history, first, first + days{kTotalWeeks * 7}), "history");
   const fc::SpecialDays marks = must(fc::SpecialDays::make(synthetic.specials), "special days");
 
   fc::RevenueCenterHistory history;
@@ -105,7 +104,8 @@ Score scoreOne(const fc::SiteProfile& profile, std::uint64_t seed, int historyWe
     for (int s = 0; s < fc::kIntervalsPerDay; ++s) {
       const double a = actual.values[m][static_cast<std::size_t>(s)];
       score.actual += a;
-      score.forecastError += std::abs(a - predicted.intervals[static_cast<std::size_t>(s)].value(measure));
+      score.forecastError +=
+          std::abs(a - predicted.intervals[static_cast<std::size_t>(s)].value(measure));
       score.naiveError += std::abs(a - lastWeek.values[m][static_cast<std::size_t>(s)]);
       const auto at = std::chrono::local_seconds{day} + std::chrono::minutes{15 * s};
       const auto known = expected.find(at);
@@ -188,10 +188,11 @@ int run(int argc, char** argv) {
   for (const auto& [weeks, total] : byWeeks) {
     const bool ok = total.gain() >= 0.20;
     met = met && ok;
-    std::printf("%-20s %6d %9.1f%% %9.1f%% %7.1f%% %9.1f%% %9.1f%% %9.1f%%  goal (>= 20%% lower): %s\n",
-                "all profiles", weeks, 100 * total.naiveWape(), 100 * total.forecastWape(),
-                100 * total.gain(), 100 * total.floorWape(), 100 * total.dayNaiveWape(),
-                100 * total.dayForecastWape(), ok ? "met" : "NOT met");
+    std::printf(
+        "%-20s %6d %9.1f%% %9.1f%% %7.1f%% %9.1f%% %9.1f%% %9.1f%%  goal (>= 20%% lower): %s\n",
+        "all profiles", weeks, 100 * total.naiveWape(), 100 * total.forecastWape(),
+        100 * total.gain(), 100 * total.floorWape(), 100 * total.dayNaiveWape(),
+        100 * total.dayForecastWape(), ok ? "met" : "NOT met");
   }
   std::printf("goal %s for every history length\n", met ? "met" : "NOT met");
   return 0;

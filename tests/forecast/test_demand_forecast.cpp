@@ -31,8 +31,7 @@ double dayError(const DayForecast& day, double level) {
   for (int s = 0; s < kIntervalsPerDay; ++s) {
     const double value = cleanValue(level, day.day, s);
     truth += value;
-    error +=
-        std::abs(day.intervals[static_cast<std::size_t>(s)].value(Measure::kNetSales) - value);
+    error += std::abs(day.intervals[static_cast<std::size_t>(s)].value(Measure::kNetSales) - value);
   }
   return error / truth;
 }
@@ -52,8 +51,10 @@ BOOST_AUTO_TEST_CASE(recoversKnownSeasonalityFromCleanHistory) {
     BOOST_TEST(day.open);
     // The 1-2-1 smoothing of the shapes shaves the peaks a little: about 1% of the day moves.
     BOOST_TEST(dayError(day, kLevel) < 0.03, "day error " << dayError(day, kLevel));
-    BOOST_TEST(std::abs(day.total(Measure::kNetSales) / (kLevel * test::kWeekdayFactors[static_cast<
-                   std::size_t>(std::chrono::weekday{day.day}.iso_encoding() - 1)]) - 1) < 0.001);
+    BOOST_TEST(std::abs(day.total(Measure::kNetSales) /
+                            (kLevel * test::kWeekdayFactors[static_cast<std::size_t>(
+                                          std::chrono::weekday{day.day}.iso_encoding() - 1)]) -
+                        1) < 0.001);
   }
 }
 
@@ -100,20 +101,22 @@ BOOST_AUTO_TEST_CASE(eachIntervalSaysWhatItIsMadeOf) {
 BOOST_AUTO_TEST_CASE(followsMarkedDaysAhead) {
   const local_days start = monday() + days{28};
   const auto plain = mustForecast(cleanHistory(monday(), 28, kLevel), start);
-  const auto marked = mustForecast(
-      cleanHistory(monday(), 28, kLevel), start,
-      marks({{start, true, std::nullopt, 1.0, "Easter Monday"},
-             {start + days{1}, false, std::chrono::Saturday, 1.0, "bank holiday"},
-             {start + days{2}, false, std::nullopt, 1.5, "street fair"}}));
+  const auto marked =
+      mustForecast(cleanHistory(monday(), 28, kLevel), start,
+                   marks({{start, true, std::nullopt, 1.0, "Easter Monday"},
+                          {start + days{1}, false, std::chrono::Saturday, 1.0, "bank holiday"},
+                          {start + days{2}, false, std::nullopt, 1.5, "street fair"}}));
   BOOST_TEST(!marked.days[0].open);
   BOOST_TEST(marked.days[0].total(Measure::kCovers) == 0);
   BOOST_TEST(marked.days[0].note == "Easter Monday: closed");
   BOOST_TEST(marked.days[1].note == "bank holiday: like a Saturday");
   BOOST_TEST((marked.days[1].shapedLike == std::chrono::Saturday));
-  BOOST_TEST(std::abs(marked.days[1].total(Measure::kNetSales) /
-                          plain.days[5].total(Measure::kNetSales) - 1) < 1e-6);
-  BOOST_TEST(std::abs(marked.days[2].total(Measure::kNetSales) /
-                          plain.days[2].total(Measure::kNetSales) - 1.5) < 1e-6);
+  BOOST_TEST(
+      std::abs(marked.days[1].total(Measure::kNetSales) / plain.days[5].total(Measure::kNetSales) -
+               1) < 1e-6);
+  BOOST_TEST(
+      std::abs(marked.days[2].total(Measure::kNetSales) / plain.days[2].total(Measure::kNetSales) -
+               1.5) < 1e-6);
   BOOST_TEST(marked.days[2].intervals[76].parts[0].special == 1.5);
 }
 
@@ -209,8 +212,8 @@ BOOST_AUTO_TEST_CASE(recoversTheWeekOfASyntheticSite) {
   // back within 10%, and no trading before 11:00.
   const SiteProfile profile = standardSiteProfiles()[0];
   const SyntheticHistory synthetic = generateHistory(profile, monday(), 16 * 7, 3);
-  const auto forecast = mustForecast(synthetic.history, monday() + days{16 * 7},
-                                     marks(synthetic.specials));
+  const auto forecast =
+      mustForecast(synthetic.history, monday() + days{16 * 7}, marks(synthetic.specials));
   const IntervalParts& saturday = forecast.days[5].intervals[76].parts[0];
   const IntervalParts& mondayParts = forecast.days[7].intervals[76].parts[0];
   BOOST_TEST(std::abs(saturday.dayOfWeek / mondayParts.dayOfWeek / (1.37 / 0.78) - 1) < 0.10);
@@ -274,12 +277,10 @@ BOOST_AUTO_TEST_CASE(explainsAnIntervalInWords) {
   const std::string friday = explainInterval(forecast.days[4], 76, Measure::kNetSales);
   BOOST_TEST(friday.rfind("Friday 19:00-19:15: ", 0) == 0, friday);
   BOOST_TEST(friday.find(" net sales = an ordinary day 610") != std::string::npos, friday);
-  BOOST_TEST(friday.find(" x Friday 1.30 x ") !=
-                 std::string::npos,
-             friday);
-  BOOST_TEST(friday.find("% of the day x trend 1.00 x special day 1.50 (fair x1.5)") !=
-                 std::string::npos,
-             friday);
+  BOOST_TEST(friday.find(" x Friday 1.30 x ") != std::string::npos, friday);
+  BOOST_TEST(
+      friday.find("% of the day x trend 1.00 x special day 1.50 (fair x1.5)") != std::string::npos,
+      friday);
   BOOST_TEST(explainInterval(forecast.days[4], 95, Measure::kCovers).find("23:45-00:00") !=
              std::string::npos);
 }

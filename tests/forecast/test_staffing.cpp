@@ -110,10 +110,10 @@ BOOST_AUTO_TEST_CASE(transactionsPerCashierPerQuarterHourAddUpCenters) {
   cashier.unitsPerHead = 10;
   cashier.periodMinutes = 15;
   cashier.revenueCenters = {"counter", "drive-through"};
-  const auto staffed = mustStaff({flatForecast("counter", 0, 12, 32, 33),
-                                  flatForecast("drive-through", 0, 8, 32, 33),
-                                  flatForecast("patio", 0, 50, 32, 33)},
-                                 {cashier});
+  const auto staffed =
+      mustStaff({flatForecast("counter", 0, 12, 32, 33),
+                 flatForecast("drive-through", 0, 8, 32, 33), flatForecast("patio", 0, 50, 32, 33)},
+                {cashier});
   BOOST_TEST(staffed[0].load[32] == 2.0);  // 20 transactions, the patio does not count
   BOOST_TEST(staffed[0].heads[32] == 2);
 }
