@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "domain/forecast/demand_model.h"
 
@@ -49,17 +50,17 @@ Result<RevenueCenterForecast> forecastDemand(const RevenueCenterHistory& history
   if (Status status = checkSettings(settings); !status) {
     return makeError(where + status.message(), ErrorKind::kInvalid);
   }
-  HistorySpan span;
+  // The history starts at its first row before the forecast, or maxHistoryWeeks back.
+  std::optional<std::chrono::local_days> first;
   for (const DemandInterval& row : history.intervals) {
     const auto day = std::chrono::floor<std::chrono::days>(row.start);
-    if (day >= firstDay) continue;
-    if (!span.any || day < span.first) span.first = day;
-    span.any = true;
+    if (day < firstDay && (!first || day < *first)) first = day;
   }
-  if (!span.any)
+  if (!first) {
     return makeError(where + "no sales history before the forecast", ErrorKind::kInvalid);
+  }
   const auto earliest = firstDay - std::chrono::weeks{settings.maxHistoryWeeks};
-  const auto historyFirst = std::max(span.first, earliest);
+  const auto historyFirst = std::max(*first, earliest);
   const int historyDays = static_cast<int>((firstDay - historyFirst).count());
   if (historyDays < 7) {
     return makeError(where + "needs at least a week of sales history", ErrorKind::kInvalid);

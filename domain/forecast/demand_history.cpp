@@ -109,18 +109,4 @@ Result<DemandGrid> gridFromHistory(const RevenueCenterHistory& history,
   return grid;
 }
 
-HistorySpan historySpan(const RevenueCenterHistory& history) {
-  HistorySpan span;
-  for (const DemandInterval& row : history.intervals) {
-    const auto day = std::chrono::floor<std::chrono::days>(row.start);
-    if (!span.any) {
-      span = HistorySpan{true, day, day};
-    } else {
-      span.first = std::min(span.first, day);
-      span.last = std::max(span.last, day);
-    }
-  }
-  return span;
-}
-
 }  // namespace atoms::forecast

@@ -69,12 +69,4 @@ std::string dayText(std::chrono::local_days day);
 // "Monday" ... "Sunday".
 const char* weekdayName(std::chrono::weekday weekday);
 
-// The first and last calendar day with any row; nullopt-like: {false} when there are none.
-struct HistorySpan {
-  bool any = false;
-  std::chrono::local_days first;
-  std::chrono::local_days last;
-};
-HistorySpan historySpan(const RevenueCenterHistory& history);
-
 }  // namespace atoms::forecast
