@@ -2,6 +2,7 @@
 
 #include "domain/forecast/shift_blocks.h"
 #include "domain/forecast/staffing.h"
+#include "domain/forecast/synthetic_demand.h"
 #include "tests/forecast/forecast_test_util.h"
 
 namespace atoms::forecast {
@@ -186,6 +187,32 @@ BOOST_AUTO_TEST_CASE(aShortRunAtTheEndOfTheDayStretchesEarlier) {
   BOOST_TEST((*blocks)[0].startMinute == 20 * 60);
   BOOST_TEST((*blocks)[0].endMinute == 24 * 60);
   BOOST_TEST((shiftBlocks(day, BlockRules{8 * 60, 4 * 60}).kind() == ErrorKind::kInvalid));
+}
+
+BOOST_AUTO_TEST_CASE(staffsTheWeekOfASyntheticSiteFromItsForecast) {
+  // History to forecast to heads to blocks: eight weeks of the casual dining profile, servers at
+  // 16 covers an hour with one always on while open.
+  const SyntheticHistory synthetic =
+      generateHistory(standardSiteProfiles()[0], monday() - days{56}, 56, 11);
+  auto marks = SpecialDays::make(synthetic.specials);
+  BOOST_REQUIRE(marks.ok());
+  auto forecast = forecastDemand(synthetic.history, *marks, monday());
+  BOOST_REQUIRE_MESSAGE(forecast.ok(), forecast.message());
+  const auto staffed = mustStaff({*forecast}, {servers()});
+  BOOST_REQUIRE_EQUAL(staffed.size(), 14u);
+  const StationDay& tuesday = staffed[1];
+  const StationDay& saturday = staffed[5];
+  BOOST_TEST(saturday.heads[76] > tuesday.heads[76]);  // Saturday dinner needs more than Tuesday's
+  BOOST_TEST(tuesday.heads[62] >= 1);                  // 15:30, quiet: the minimum crew
+  BOOST_TEST(saturday.heads[40] == 0);                 // 10:00, before opening
+  auto blocks = shiftBlocks(saturday, BlockRules{3 * 60, 8 * 60});
+  BOOST_REQUIRE(blocks.ok());
+  int headQuarters = 0;
+  int blockQuarters = 0;
+  for (int heads : saturday.heads) headQuarters += heads;
+  for (const ShiftBlock& block : *blocks)
+    blockQuarters += (block.endMinute - block.startMinute) / 15;
+  BOOST_TEST(blockQuarters >= headQuarters);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
