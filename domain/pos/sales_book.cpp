@@ -119,8 +119,7 @@ std::chrono::sys_seconds intervalStart(PosTime t, const site::TimeZone& zone) {
   const site::LocalTime local = zone.toLocal(utc);
   const auto localStart = std::chrono::floor<std::chrono::minutes>(local);
   const auto minutes = localStart.time_since_epoch().count();
-  const auto aligned = site::LocalTime(
-      std::chrono::minutes(minutes - ((minutes % 15) + 15) % 15));
+  const auto aligned = site::LocalTime(std::chrono::minutes(minutes - ((minutes % 15) + 15) % 15));
   return utc - (local - aligned);
 }
 
@@ -243,7 +242,9 @@ Result<std::optional<TimePoint>> sourceLastContact(Database& db, const std::stri
 SalesBook::SalesBook(atoms::StoreRunner& runner, site::TimeZone zone,
                      std::function<TimePoint()> now,
                      std::function<void(const OrderBatch&, const BatchOutcome&)> listener)
-    : runner_(runner), zone_(std::move(zone)), now_(std::move(now)),
+    : runner_(runner),
+      zone_(std::move(zone)),
+      now_(std::move(now)),
       listener_(std::move(listener)) {}
 
 Result<BatchOutcome> SalesBook::accept(const OrderBatch& batch) {

@@ -41,14 +41,14 @@ std::string_view orderStateName(OrderState state);  // "completed", "canceled", 
 std::optional<OrderState> parseOrderState(std::string_view name);
 
 struct PosOrder {
-  std::string id;              // the POS's order id: unique within one source
-  std::int64_t version = 1;    // higher replaces lower; the same is a duplicate
+  std::string id;            // the POS's order id: unique within one source
+  std::int64_t version = 1;  // higher replaces lower; the same is a duplicate
   OrderState state = OrderState::kCompleted;
   std::string revenueCenter = std::string(kDefaultRevenueCenter);
-  PosTime at{};                // when the sale closed (created when never closed)
-  PosTime updatedAt{};         // the provider's last change (the poll cursor follows it)
-  std::int64_t netCents = 0;   // the sale part: net sales of this order (>= 0 for a sale)
-  std::int64_t covers = 0;     // guests served; 0 when the POS does not say
+  PosTime at{};               // when the sale closed (created when never closed)
+  PosTime updatedAt{};        // the provider's last change (the poll cursor follows it)
+  std::int64_t netCents = 0;  // the sale part: net sales of this order (>= 0 for a sale)
+  std::int64_t covers = 0;    // guests served; 0 when the POS does not say
   // The sale this order returns from (empty for a plain sale), and the net amount refunded (>= 0;
   // it is subtracted in the sale's interval).
   std::string returnOf;
