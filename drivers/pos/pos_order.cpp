@@ -13,7 +13,7 @@ constexpr NameTable<OrderState, 3> kStateNames{{{OrderState::kCompleted, "comple
                                                 {OrderState::kCanceled, "canceled"},
                                                 {OrderState::kOpen, "open"}}};
 
-bool printableAscii(std::string_view s) {
+bool posPrintableAscii(std::string_view s) {
   for (char c : s) {
     const auto u = static_cast<unsigned char>(c);
     if (u < 0x20 || u >= 0x7f) return false;
@@ -21,13 +21,13 @@ bool printableAscii(std::string_view s) {
   return true;
 }
 
-bool centerChar(char c) {
+bool posCenterChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
          c == '_' || c == '.' || c == ' ';
 }
 
 // Exactly `n` digits at s[pos]; nullopt otherwise.
-std::optional<int> digitsAt(std::string_view s, std::size_t pos, std::size_t n) {
+std::optional<int> posDigitsAt(std::string_view s, std::size_t pos, std::size_t n) {
   if (pos + n > s.size()) return std::nullopt;
   int v = 0;
   for (std::size_t i = pos; i < pos + n; ++i) {
@@ -48,14 +48,14 @@ Status validateOrder(const PosOrder& o, const std::string& where) {
   auto bad = [&](const std::string& what) -> Status {
     return makeError(where + ": " + what, ErrorKind::kInvalid);
   };
-  if (o.id.empty() || o.id.size() > kMaxOrderIdLength || !printableAscii(o.id)) {
+  if (o.id.empty() || o.id.size() > kMaxOrderIdLength || !posPrintableAscii(o.id)) {
     return bad("order id '" + printable(o.id) + "' is not 1-128 printable ASCII characters");
   }
   if (o.revenueCenter.empty() || o.revenueCenter.size() > kMaxRevenueCenterLength) {
     return bad("revenue center '" + printable(o.revenueCenter) + "' is not 1-64 characters");
   }
   for (char c : o.revenueCenter) {
-    if (!centerChar(c)) {
+    if (!posCenterChar(c)) {
       return bad("revenue center '" + printable(o.revenueCenter) +
                  "' may hold only letters, digits, '-', '_', '.' and spaces");
     }
@@ -70,7 +70,7 @@ Status validateOrder(const PosOrder& o, const std::string& where) {
   if (o.covers < 0 || o.covers > kMaxCovers) {
     return bad("covers " + std::to_string(o.covers) + " is out of range");
   }
-  if (o.returnOf.size() > kMaxOrderIdLength || !printableAscii(o.returnOf)) {
+  if (o.returnOf.size() > kMaxOrderIdLength || !posPrintableAscii(o.returnOf)) {
     return bad("returned order id '" + printable(o.returnOf) + "' is not printable ASCII");
   }
   if (o.returnOf.empty() && o.returnedCents != 0) {
@@ -87,8 +87,9 @@ std::optional<PosTime> parsePosTime(std::string_view s) {
       s[13] != ':' || s[16] != ':') {
     return std::nullopt;
   }
-  const auto year = digitsAt(s, 0, 4), month = digitsAt(s, 5, 2), day = digitsAt(s, 8, 2);
-  const auto hour = digitsAt(s, 11, 2), minute = digitsAt(s, 14, 2), second = digitsAt(s, 17, 2);
+  const auto year = posDigitsAt(s, 0, 4), month = posDigitsAt(s, 5, 2), day = posDigitsAt(s, 8, 2);
+  const auto hour = posDigitsAt(s, 11, 2), minute = posDigitsAt(s, 14, 2),
+             second = posDigitsAt(s, 17, 2);
   if (!year || !month || !day || !hour || !minute || !second) return std::nullopt;
   if (*year < 1970 || *hour > 23 || *minute > 59 || *second > 59) return std::nullopt;
   const std::chrono::year_month_day ymd{std::chrono::year(*year),
@@ -114,7 +115,7 @@ std::optional<PosTime> parsePosTime(std::string_view s) {
     ++pos;
   } else if (s[pos] == '+' || s[pos] == '-') {
     const bool minus = s[pos] == '-';
-    const auto oh = digitsAt(s, pos + 1, 2), om = digitsAt(s, pos + 4, 2);
+    const auto oh = posDigitsAt(s, pos + 1, 2), om = posDigitsAt(s, pos + 4, 2);
     if (!oh || !om || pos + 3 >= s.size() || s[pos + 3] != ':' || *oh > 23 || *om > 59) {
       return std::nullopt;
     }

@@ -18,16 +18,16 @@ constexpr std::array<int, 24> kDailyCurve{0,   0,  0,  0,  0,  0,  0,  10,  20, 
 // Monday first.
 constexpr std::array<int, 7> kWeekday{80, 85, 90, 100, 130, 135, 110};
 
-std::uint64_t mix(std::uint64_t x) {
+std::uint64_t simMix(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
   return x ^ (x >> 31);
 }
 
-std::uint64_t draw(std::uint64_t seed, std::int64_t quarter, std::uint64_t index,
-                   std::uint64_t what) {
-  return mix(mix(mix(seed ^ static_cast<std::uint64_t>(quarter)) + index) + what);
+std::uint64_t simDraw(std::uint64_t seed, std::int64_t quarter, std::uint64_t index,
+                      std::uint64_t what) {
+  return simMix(simMix(simMix(seed ^ static_cast<std::uint64_t>(quarter)) + index) + what);
 }
 
 }  // namespace
@@ -53,9 +53,9 @@ void SimulatedPos::ordersOfQuarter(std::int64_t quarter, std::vector<PosOrder>& 
   const auto expected = static_cast<std::uint64_t>(options_.peakOrdersPerQuarter) *
                         static_cast<std::uint64_t>(percent);  // in 1/10000 of an order
   std::uint64_t count = expected / 10000;
-  if (draw(seed, quarter, 0, 1) % 10000 < expected % 10000) ++count;
+  if (simDraw(seed, quarter, 0, 1) % 10000 < expected % 10000) ++count;
   for (std::uint64_t i = 0; i < count; ++i) {
-    const std::uint64_t r = draw(seed, quarter, i + 1, 2);
+    const std::uint64_t r = simDraw(seed, quarter, i + 1, 2);
     PosOrder o;
     o.id = options_.source + "-" + std::to_string(quarter) + "-" + std::to_string(i);
     o.at = start + milliseconds(static_cast<std::int64_t>(r % kQuarterMillis));
@@ -65,7 +65,7 @@ void SimulatedPos::ordersOfQuarter(std::int64_t quarter, std::vector<PosOrder>& 
         options_.averageTicketCents * static_cast<std::int64_t>(40 + (r >> 28) % 121) / 100;
     o.covers = 1 + static_cast<std::int64_t>((r >> 36) % 4);
     o.updatedAt = o.at + seconds(2 + static_cast<std::int64_t>((r >> 40) % 30));
-    const std::uint64_t special = draw(seed, quarter, i + 1, 3);
+    const std::uint64_t special = simDraw(seed, quarter, i + 1, 3);
     if (options_.lateEvery > 0 && special % static_cast<std::uint64_t>(options_.lateEvery) == 0) {
       o.updatedAt = o.at + hours(1 + static_cast<std::int64_t>((special >> 16) % 71));
     }

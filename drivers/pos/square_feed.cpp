@@ -20,11 +20,11 @@
 namespace atoms::drivers::pos {
 namespace {
 
-bool loopbackHost(const std::string& host) {
+bool squareLoopback(const std::string& host) {
   return host == "127.0.0.1" || host == "localhost" || host == "::1" || host == "[::1]";
 }
 
-std::optional<std::chrono::seconds> retryAfter(const Poco::Net::HTTPResponse& response) {
+std::optional<std::chrono::seconds> squareRetryAfter(const Poco::Net::HTTPResponse& response) {
   if (!response.has("Retry-After")) return std::nullopt;
   const std::string value = response.get("Retry-After");
   long long n = 0;
@@ -33,7 +33,7 @@ std::optional<std::chrono::seconds> retryAfter(const Poco::Net::HTTPResponse& re
   return std::chrono::seconds(std::min<long long>(n, 24 * 3600));
 }
 
-std::string readBounded(std::istream& in) {
+std::string squareReadBounded(std::istream& in) {
   std::string out;
   char buf[16384];
   while (in && out.size() <= square::kMaxReplyBytes) {
@@ -51,7 +51,8 @@ Status validateSquareConfig(const SquareConfig& c) {
   };
   try {
     const Poco::URI uri(c.baseUrl);
-    if (uri.getScheme() != "https" && !(uri.getScheme() == "http" && loopbackHost(uri.getHost()))) {
+    if (uri.getScheme() != "https" &&
+        !(uri.getScheme() == "http" && squareLoopback(uri.getHost()))) {
       return bad("base_url '" + printable(c.baseUrl, 80) +
                  "': must be https (plain http only to a loopback address, for tests)");
     }
@@ -141,8 +142,8 @@ std::variant<FeedPage, FeedError> SquareFeed::fetch(const FeedQuery& query) {
     Poco::Net::HTTPResponse response;
     std::istream& in = session->receiveResponse(response);
     status = static_cast<int>(response.getStatus());
-    reply = readBounded(in);
-    wait = retryAfter(response);
+    reply = squareReadBounded(in);
+    wait = squareRetryAfter(response);
   } catch (const Poco::TimeoutException&) {
     return FeedError{Kind::kUnavailable, "no answer from " + where + " within the timeout", {}};
   } catch (const Poco::Exception& e) {

@@ -6,14 +6,14 @@
 namespace atoms::drivers::pos::square {
 namespace {
 
-const json::Value* member(const json::Value& o, std::string_view key) {
+const json::Value* squareMember(const json::Value& o, std::string_view key) {
   const json::Value* v = o.find(key);
   return v == nullptr || v->isNull() ? nullptr : v;
 }
 
-Result<std::string> text(const json::Value& o, std::string_view key, const std::string& where,
-                         bool required) {
-  const json::Value* v = member(o, key);
+Result<std::string> squareText(const json::Value& o, std::string_view key, const std::string& where,
+                               bool required) {
+  const json::Value* v = squareMember(o, key);
   if (v == nullptr) {
     if (required) return makeError(where + ": " + std::string(key) + " is missing");
     return std::string();
@@ -23,16 +23,16 @@ Result<std::string> text(const json::Value& o, std::string_view key, const std::
 }
 
 // A Money object's amount; 0 when absent.
-Result<std::int64_t> money(const json::Value& o, std::string_view key, std::string_view currency,
-                           const std::string& where) {
-  const json::Value* m = member(o, key);
+Result<std::int64_t> squareMoney(const json::Value& o, std::string_view key,
+                                 std::string_view currency, const std::string& where) {
+  const json::Value* m = squareMember(o, key);
   if (m == nullptr) return std::int64_t{0};
   const std::string field(key);
   if (!m->isObject()) return makeError(where + ": " + field + " is not an object");
-  const json::Value* amount = member(*m, "amount");
+  const json::Value* amount = squareMember(*m, "amount");
   if (amount == nullptr) return std::int64_t{0};
   if (!amount->isInt()) return makeError(where + ": " + field + ".amount is not an integer");
-  if (const json::Value* c = member(*m, "currency"); c != nullptr) {
+  if (const json::Value* c = squareMember(*m, "currency"); c != nullptr) {
     if (!c->isString() || c->asString() != currency) {
       return makeError(where + ": " + field + " is in " +
                        (c->isString() ? "'" + printable(c->asString(), 8) + "'" : "no currency") +
@@ -46,16 +46,16 @@ Result<std::int64_t> money(const json::Value& o, std::string_view key, std::stri
 }
 
 // total less tax, tip and service charge, with the given field names' prefix.
-Result<std::int64_t> netOf(const json::Value& o, bool orderLevel, std::string_view currency,
-                           const std::string& where) {
+Result<std::int64_t> squareNet(const json::Value& o, bool orderLevel, std::string_view currency,
+                               const std::string& where) {
   const std::string p = orderLevel ? "total_" : "";
-  auto total = money(o, "total_money", currency, where);
+  auto total = squareMoney(o, "total_money", currency, where);
   if (!total) return total.error();
-  auto tax = money(o, p + "tax_money", currency, where);
+  auto tax = squareMoney(o, p + "tax_money", currency, where);
   if (!tax) return tax.error();
-  auto tip = money(o, p + "tip_money", currency, where);
+  auto tip = squareMoney(o, p + "tip_money", currency, where);
   if (!tip) return tip.error();
-  auto service = money(o, p + "service_charge_money", currency, where);
+  auto service = squareMoney(o, p + "service_charge_money", currency, where);
   if (!service) return service.error();
   return *total - *tax - *tip - *service;
 }
@@ -85,21 +85,21 @@ std::string searchRequestBody(const std::vector<std::string>& locationIds, const
 Result<PosOrder> parseOrder(const json::Value& v, std::string_view currency,
                             const std::string& at) {
   if (!v.isObject()) return makeError(at + " is not an object");
-  auto id = text(v, "id", at, true);
+  auto id = squareText(v, "id", at, true);
   if (!id) return id.error();
   const std::string where = at + " (id '" + printable(*id) + "')";
   PosOrder o;
   o.id = *id;
-  auto location = text(v, "location_id", where, false);
+  auto location = squareText(v, "location_id", where, false);
   if (!location) return location.error();
   if (!location->empty()) o.revenueCenter = *location;
-  if (const json::Value* version = member(v, "version"); version != nullptr) {
+  if (const json::Value* version = squareMember(v, "version"); version != nullptr) {
     if (!version->isInt() || version->asInt() < 0) {
       return makeError(where + ": version is not a non-negative integer");
     }
     o.version = version->asInt();
   }
-  auto state = text(v, "state", where, true);
+  auto state = squareText(v, "state", where, true);
   if (!state) return state.error();
   if (*state == "COMPLETED") {
     o.state = OrderState::kCompleted;
@@ -110,11 +110,11 @@ Result<PosOrder> parseOrder(const json::Value& v, std::string_view currency,
   } else {
     return makeError(where + ": state '" + printable(*state) + "' is not one Square documents");
   }
-  auto updated = text(v, "updated_at", where, true);
+  auto updated = squareText(v, "updated_at", where, true);
   if (!updated) return updated.error();
-  auto closed = text(v, "closed_at", where, false);
+  auto closed = squareText(v, "closed_at", where, false);
   if (!closed) return closed.error();
-  auto created = text(v, "created_at", where, false);
+  auto created = squareText(v, "created_at", where, false);
   if (!created) return created.error();
   const std::optional<PosTime> updatedAt = parsePosTime(*updated);
   if (!updatedAt)
@@ -127,20 +127,20 @@ Result<PosOrder> parseOrder(const json::Value& v, std::string_view currency,
                      printable(when) + "' is not a time");
   }
   o.at = *at2;
-  auto net = netOf(v, true, currency, where);
+  auto net = squareNet(v, true, currency, where);
   if (!net) return net.error();
   o.netCents = *net;
-  if (const json::Value* returns = member(v, "returns"); returns != nullptr) {
+  if (const json::Value* returns = squareMember(v, "returns"); returns != nullptr) {
     if (!returns->isArray()) return makeError(where + ": returns is not an array");
     for (const json::Value& r : returns->asArray()) {
       if (!r.isObject()) return makeError(where + ": returns[] is not an object");
-      auto source = text(r, "source_order_id", where + ": returns[]", false);
+      auto source = squareText(r, "source_order_id", where + ": returns[]", false);
       if (!source) return source.error();
       if (o.returnOf.empty()) o.returnOf = *source;
     }
-    if (const json::Value* amounts = member(v, "return_amounts"); amounts != nullptr) {
+    if (const json::Value* amounts = squareMember(v, "return_amounts"); amounts != nullptr) {
       if (!amounts->isObject()) return makeError(where + ": return_amounts is not an object");
-      auto returned = netOf(*amounts, false, currency, where + ": return_amounts");
+      auto returned = squareNet(*amounts, false, currency, where + ": return_amounts");
       if (!returned) return returned.error();
       o.returnedCents = *returned < 0 ? -*returned : *returned;
     }
@@ -160,7 +160,7 @@ Result<FeedPage> parseSearchResponse(std::string_view body, std::string_view cur
   if (!parsed) return makeError("Square answer is not JSON: " + parsed.message());
   if (!parsed->isObject()) return makeError("Square answer is not a JSON object");
   FeedPage page;
-  if (const json::Value* orders = member(*parsed, "orders"); orders != nullptr) {
+  if (const json::Value* orders = squareMember(*parsed, "orders"); orders != nullptr) {
     if (!orders->isArray()) return makeError("Square answer: orders is not an array");
     std::size_t i = 0;
     for (const json::Value& v : orders->asArray()) {
@@ -169,7 +169,7 @@ Result<FeedPage> parseSearchResponse(std::string_view body, std::string_view cur
       page.orders.push_back(std::move(*o));
     }
   }
-  if (const json::Value* cursor = member(*parsed, "cursor"); cursor != nullptr) {
+  if (const json::Value* cursor = squareMember(*parsed, "cursor"); cursor != nullptr) {
     if (!cursor->isString()) return makeError("Square answer: cursor is not a string");
     page.next = cursor->asString();
   }
@@ -179,11 +179,11 @@ Result<FeedPage> parseSearchResponse(std::string_view body, std::string_view cur
 std::string describeErrors(std::string_view body) {
   auto parsed = json::parse(body);
   if (!parsed || !parsed->isObject()) return {};
-  const json::Value* errors = member(*parsed, "errors");
+  const json::Value* errors = squareMember(*parsed, "errors");
   if (errors == nullptr || !errors->isArray() || errors->asArray().empty()) return {};
   const json::Value& first = errors->asArray().front();
-  const json::Value* code = member(first, "code");
-  const json::Value* detail = member(first, "detail");
+  const json::Value* code = squareMember(first, "code");
+  const json::Value* detail = squareMember(first, "detail");
   std::string out = code != nullptr && code->isString() ? printable(code->asString(), 60) : "";
   if (detail != nullptr && detail->isString()) {
     out += (out.empty() ? "" : ": ") + printable(detail->asString(), 200);

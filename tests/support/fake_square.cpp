@@ -12,18 +12,18 @@
 namespace atoms::drivers::pos {
 namespace {
 
-json::Value moneyOf(std::int64_t cents) {
+json::Value fakeMoney(std::int64_t cents) {
   return json::Object{{"amount", cents}, {"currency", "USD"}};
 }
 
-std::string errorsBody(const std::string& category, const std::string& code,
+std::string fakeErrors(const std::string& category, const std::string& code,
                        const std::string& detail) {
   return json::canonical(json::Object{
       {"errors",
        json::Array{json::Object{{"category", category}, {"code", code}, {"detail", detail}}}}});
 }
 
-std::string textOf(const json::Value* v) {
+std::string fakeText(const json::Value* v) {
   return v != nullptr && v->isString() ? v->asString() : "";
 }
 
@@ -37,17 +37,17 @@ json::Value FakeSquareOrder::toJson() const {
       {"version", version},
       {"created_at", createdAt.empty() ? closedAt : createdAt},
       {"updated_at", updatedAt},
-      {"total_money", moneyOf(totalCents)},
-      {"total_tax_money", moneyOf(taxCents)},
-      {"total_tip_money", moneyOf(tipCents)},
-      {"total_service_charge_money", moneyOf(0)},
-      {"total_discount_money", moneyOf(0)},
-      {"net_amounts", json::Object{{"total_money", moneyOf(totalCents - returnedTotalCents)}}}};
+      {"total_money", fakeMoney(totalCents)},
+      {"total_tax_money", fakeMoney(taxCents)},
+      {"total_tip_money", fakeMoney(tipCents)},
+      {"total_service_charge_money", fakeMoney(0)},
+      {"total_discount_money", fakeMoney(0)},
+      {"net_amounts", json::Object{{"total_money", fakeMoney(totalCents - returnedTotalCents)}}}};
   if (!closedAt.empty()) o["closed_at"] = closedAt;
   if (!returnOf.empty()) {
     o["returns"] = json::Array{json::Object{{"uid", "ret-" + id}, {"source_order_id", returnOf}}};
-    o["return_amounts"] = json::Object{{"total_money", moneyOf(returnedTotalCents)},
-                                       {"tax_money", moneyOf(returnedTaxCents)}};
+    o["return_amounts"] = json::Object{{"total_money", fakeMoney(returnedTotalCents)},
+                                       {"tax_money", fakeMoney(returnedTaxCents)}};
   }
   return o;
 }
@@ -74,9 +74,9 @@ void FakeSquare::addOrder(const FakeSquareOrder& order) { addOrderJson(order.toJ
 
 void FakeSquare::addOrderJson(json::Value order) {
   std::lock_guard lock(mutex_);
-  const std::string id = textOf(order.find("id"));
+  const std::string id = fakeText(order.find("id"));
   auto same = std::find_if(orders_.begin(), orders_.end(),
-                           [&](const json::Value& o) { return textOf(o.find("id")) == id; });
+                           [&](const json::Value& o) { return fakeText(o.find("id")) == id; });
   if (same != orders_.end()) {
     *same = std::move(order);
   } else {
@@ -113,12 +113,12 @@ std::vector<std::string> FakeSquare::requests() const {
 void FakeSquare::serve(Poco::Net::HTTPServerRequest& request,
                        Poco::Net::HTTPServerResponse& response) {
   if (request.getURI() != "/v2/orders/search" || request.getMethod() != "POST") {
-    return sendJson(response, 404, errorsBody("INVALID_REQUEST_ERROR", "NOT_FOUND", "no route"),
+    return sendJson(response, 404, fakeErrors("INVALID_REQUEST_ERROR", "NOT_FOUND", "no route"),
                     false);
   }
   const std::optional<std::string> body = readRequestBody(request, 1 << 20);
   if (!body)
-    return sendJson(response, 413, errorsBody("INVALID_REQUEST_ERROR", "TOO_BIG", ""), false);
+    return sendJson(response, 413, fakeErrors("INVALID_REQUEST_ERROR", "TOO_BIG", ""), false);
   const std::string token = bearerToken(request);
   std::optional<FakeSquareFailure> failure;
   std::vector<json::Value> orders;
@@ -128,7 +128,7 @@ void FakeSquare::serve(Poco::Net::HTTPServerRequest& request,
     if (expired_ || token != options_.token) {
       return sendJson(
           response, 401,
-          errorsBody("AUTHENTICATION_ERROR", expired_ ? "ACCESS_TOKEN_EXPIRED" : "UNAUTHORIZED",
+          fakeErrors("AUTHENTICATION_ERROR", expired_ ? "ACCESS_TOKEN_EXPIRED" : "UNAUTHORIZED",
                      "This request could not be authorized."),
           true);
     }
@@ -145,25 +145,25 @@ void FakeSquare::serve(Poco::Net::HTTPServerRequest& request,
     }
     const bool limited = failure->status == 429;
     return sendJson(response, failure->status,
-                    errorsBody(limited ? "RATE_LIMIT_ERROR" : "API_ERROR",
+                    fakeErrors(limited ? "RATE_LIMIT_ERROR" : "API_ERROR",
                                limited ? "RATE_LIMITED" : "INTERNAL_SERVER_ERROR", "fake failure"),
                     true);
   }
   auto parsed = json::parse(*body);
   if (!parsed || !parsed->isObject()) {
-    return sendJson(response, 400, errorsBody("INVALID_REQUEST_ERROR", "BAD_REQUEST", "not JSON"),
+    return sendJson(response, 400, fakeErrors("INVALID_REQUEST_ERROR", "BAD_REQUEST", "not JSON"),
                     true);
   }
   const json::Value* queryValue = parsed->find("query");
   const std::string query = queryValue ? json::canonical(*queryValue) : "";
-  const std::string cursor = textOf(parsed->find("cursor"));
+  const std::string cursor = fakeText(parsed->find("cursor"));
   std::size_t offset = 0;
   if (!cursor.empty()) {
     std::lock_guard lock(mutex_);
     auto it = cursors_.find(cursor);
     if (it == cursors_.end() || it->second.first != query) {
       return sendJson(response, 400,
-                      errorsBody("INVALID_REQUEST_ERROR", "INVALID_CURSOR",
+                      fakeErrors("INVALID_REQUEST_ERROR", "INVALID_CURSOR",
                                  "the cursor does not belong to this query"),
                       true);
     }
@@ -171,7 +171,7 @@ void FakeSquare::serve(Poco::Net::HTTPServerRequest& request,
   }
   std::vector<std::string> locations;
   if (const json::Value* l = parsed->find("location_ids"); l != nullptr && l->isArray()) {
-    for (const json::Value& v : l->asArray()) locations.push_back(textOf(&v));
+    for (const json::Value& v : l->asArray()) locations.push_back(fakeText(&v));
   }
   std::optional<PosTime> from, to;
   if (queryValue != nullptr) {
@@ -179,8 +179,8 @@ void FakeSquare::serve(Poco::Net::HTTPServerRequest& request,
     const json::Value* d = f ? f->find("date_time_filter") : nullptr;
     const json::Value* u = d ? d->find("updated_at") : nullptr;
     if (u != nullptr) {
-      from = parsePosTime(textOf(u->find("start_at")));
-      to = parsePosTime(textOf(u->find("end_at")));
+      from = parsePosTime(fakeText(u->find("start_at")));
+      to = parsePosTime(fakeText(u->find("end_at")));
     }
   }
   std::size_t limit = options_.pageSize;
@@ -189,12 +189,12 @@ void FakeSquare::serve(Poco::Net::HTTPServerRequest& request,
   }
   std::vector<std::pair<PosTime, json::Value>> matching;
   for (json::Value& o : orders) {
-    const std::optional<PosTime> updated = parsePosTime(textOf(o.find("updated_at")));
+    const std::optional<PosTime> updated = parsePosTime(fakeText(o.find("updated_at")));
     if (!updated) continue;
     if (from && *updated < *from) continue;
     if (to && *updated >= *to) continue;
     if (!locations.empty() && std::find(locations.begin(), locations.end(),
-                                        textOf(o.find("location_id"))) == locations.end()) {
+                                        fakeText(o.find("location_id"))) == locations.end()) {
       continue;
     }
     matching.emplace_back(*updated, std::move(o));
