@@ -87,6 +87,7 @@ class SalesBook final : public drivers::pos::OrderSink {
 
   Result<BatchOutcome> accept(const OrderBatch& batch) override;
   Result<std::optional<std::string>> cursor(const std::string& source) override;
+  const site::TimeZone& zone() const { return zone_; }
 
  private:
   atoms::StoreRunner& runner_;

@@ -2,11 +2,11 @@
 // result, the column mapping (local times, voids, returns), a bad row naming the file and line
 // (nothing stored, moved to failed/), and the CSV reader's quoting.
 #include <boost/test/unit_test.hpp>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "domain/pos/site_local_time.h"
 #include "drivers/pos/csv_folder.h"
 #include "tests/pos/sales_site.h"
 
@@ -34,17 +34,7 @@ struct CsvSite : SalesSite {
     mapping.state = "Status";
     mapping.returnOf = "Refund Of";
     mapping.returned = "Refunded";
-    mapping.localTime = [this](std::string_view text) -> std::optional<PosTime> {
-      // "YYYY-MM-DD HH:MM" in the site's zone.
-      int y = 0, mo = 0, d = 0, h = 0, mi = 0;
-      if (std::sscanf(std::string(text).c_str(), "%d-%d-%d %d:%d", &y, &mo, &d, &h, &mi) != 5) {
-        return std::nullopt;
-      }
-      const local_seconds local = local_days(year(y) / mo / d) + hours(h) + minutes(mi);
-      auto utc = zone.toUtc(local);
-      if (!utc) return std::nullopt;
-      return time_point_cast<milliseconds>(*utc);
-    };
+    mapping.localTime = [this](std::string_view text) { return parseSiteLocalTime(text, zone); };
   }
   void drop_file(const std::string& name, const std::string& text) {
     std::ofstream(drop + "/" + name, std::ios::binary) << text;
