@@ -14,6 +14,7 @@
 #include <istream>
 #include <memory>
 
+#include "drivers/http/client_tls.h"
 #include "drivers/http/printable.h"
 #include "drivers/pos/square_orders.h"
 
@@ -92,11 +93,7 @@ SquareFeed::SquareFeed(SquareConfig config) : config_(std::move(config)) {
   while (!basePath_.empty() && basePath_.back() == '/') basePath_.pop_back();
   if (scheme_ == "https") {
     try {
-      tls_ = new Poco::Net::Context(Poco::Net::Context::TLS_CLIENT_USE, "",
-                                    Poco::Net::Context::VERIFY_STRICT, 9, true,
-                                    "HIGH:!aNULL:!eNULL:!MD5:!RC4:!3DES");
-      tls_->disableProtocols(Poco::Net::Context::PROTO_SSLV2 | Poco::Net::Context::PROTO_SSLV3 |
-                             Poco::Net::Context::PROTO_TLSV1 | Poco::Net::Context::PROTO_TLSV1_1);
+      tls_ = clientTlsContext();
     } catch (const Poco::Exception&) {
       tls_.reset();
     }

@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/canonical_json.h"
 #include "base/result.h"
 #include "drivers/pos/order_feed.h"
 #include "drivers/pos/pos_order.h"

@@ -22,22 +22,13 @@
 #include <memory>
 
 #include "base/bytes.h"
+#include "drivers/http/client_tls.h"
 #include "drivers/sms/twilio/twilio_webhook.h"
 
 namespace atoms::drivers::twilio {
 namespace {
 
 constexpr std::size_t kMaxReplyBytes = 4 * 1024 * 1024;
-
-Poco::Net::Context::Ptr clientContext() {
-  // System CAs, peer and host name verified; no SSLv3/TLS 1.0/1.1.
-  Poco::Net::Context::Ptr context = new Poco::Net::Context(
-      Poco::Net::Context::TLS_CLIENT_USE, "", Poco::Net::Context::VERIFY_STRICT, 9, true,
-      "HIGH:!aNULL:!eNULL:!MD5:!RC4:!3DES");
-  context->disableProtocols(Poco::Net::Context::PROTO_SSLV2 | Poco::Net::Context::PROTO_SSLV3 |
-                            Poco::Net::Context::PROTO_TLSV1 | Poco::Net::Context::PROTO_TLSV1_1);
-  return context;
-}
 
 std::string readBounded(std::istream& in) {
   std::string out;
@@ -100,7 +91,7 @@ TwilioRestClient::TwilioRestClient(const TwilioConfig& config)
   while (!basePath_.empty() && basePath_.back() == '/') basePath_.pop_back();
   if (scheme_ == "https") {
     try {
-      tls_ = clientContext();
+      tls_ = clientTlsContext();
     } catch (const Poco::Exception& e) {
       tlsError_ = "cannot set up TLS for Twilio: " + oneLine(e.displayText());
     }
