@@ -61,8 +61,6 @@ class PosSubsystem final : public ServiceSubsystem {
 
   // The sources' health; any thread, valid while the subsystem lives.
   pos::PosHealth& health() { return health_; }
-  // Whether any POS front door is configured (then BRK-CONN-pos exists).
-  bool active() const { return active_; }
   std::uint16_t pushPort() const;
 
  protected:
@@ -82,7 +80,7 @@ class PosSubsystem final : public ServiceSubsystem {
   drivers::ReadinessCheck readiness_;
   std::function<void(BreakerReport)> breakerReports_;
   pos::PosHealth health_;
-  bool active_ = false;
+  bool active_ = false;  // engine thread once started (health audits check it)
 
   std::unique_ptr<PostingStoreRunner> runner_;
   std::unique_ptr<pos::SalesBook> book_;

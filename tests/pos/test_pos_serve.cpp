@@ -10,6 +10,7 @@
 #include <map>
 #include <thread>
 
+#include "daemon/api/pos_health_json.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/pos_subsystem.h"
 #include "daemon/service/store_subsystem.h"
@@ -180,6 +181,19 @@ BOOST_AUTO_TEST_CASE(anExpiredSquareTokenIsHaltedAndAudited) {
   BOOST_TEST_REQUIRE(health.ok());
   BOOST_TEST_REQUIRE(health->size() == 1u);
   BOOST_TEST(json::canonical((*health)[0].body).find(R"("state":"halted")") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(theSettingsJsonShowsEachSourceAndSinceWhen) {
+  pos::PosHealth health;
+  const auto t0 = sys_days(2026y / 11 / 30) + hours(18);
+  health.watch("square", minutes(5), t0, t0);
+  (void)health.record({"square", drivers::pos::SourceStatus::Kind::kFailing, "HTTP 503"},
+                      t0 + minutes(1));
+  BOOST_TEST(json::canonical(api::posHealthJson(health, t0 + minutes(2))) ==
+             R"({"fresh":false,"on":true,"reason":"POS square is failing: HTTP 503",)"
+             R"("sources":[{"detail":"HTTP 503","lastOk":"2026-11-30T18:00:00.000Z",)"
+             R"("since":"2026-11-30T18:01:00.000Z","source":"square","state":"failing"}],)"
+             R"("staleSince":"2026-11-30T18:01:00.000Z"})");
 }
 
 BOOST_AUTO_TEST_CASE(aBadConfigurationIsRefusedNamingTheKey) {
