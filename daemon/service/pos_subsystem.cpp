@@ -13,6 +13,7 @@
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/listen_address.h"
+#include "daemon/service/refusal_audit.h"
 #include "daemon/service/store_subsystem.h"
 #include "domain/pos/sales_book.h"
 #include "domain/pos/site_local_time.h"
@@ -185,13 +186,25 @@ Status PosSubsystem::startPush(const Poco::Util::AbstractConfiguration& config) 
   options.port = listen->port;
   options.readiness = readiness_;
   options.onStatus = [this](const SourceStatus& s) { onStatus(s); };
+  refusalAudit_ =
+      std::make_unique<RefusalAudit>("pos.refused", "POS push refused", kRefusalAuditsPerMinute);
   options.onRefused = [this](const drivers::pos::RefusedPush& r) {
-    logWarning(logger_, "POS push refused",
-               {{"status", r.httpStatus}, {"reason", r.reason}, {"pos", r.pos}, {"peer", r.peer}});
     if (breakerReports_ && (r.httpStatus == 401 || r.httpStatus == 403)) {
       breakerReports_(
           {BreakerReport::Kind::kAuthFailure, connectionBreakerId("pos"), r.reason, "pos"});
     }
+    // Server thread: hand the audit to the engine, which owns the store; never wait here.
+    const TimePoint now = engine_.clock().now();
+    (void)engine_.engine().post([this, r, now] {
+      if (!active_) return;
+      json::Object body{{"status", static_cast<std::int64_t>(r.httpStatus)},
+                        {"reason", r.reason},
+                        {"peer", r.peer}};
+      if (!r.pos.empty()) body["pos"] = r.pos;
+      refusalAudit_->record(
+          store_.store(), logger_, r.pos.empty() ? "pos" : "pos:" + r.pos, std::move(body), now,
+          {{"status", r.httpStatus}, {"reason", r.reason}, {"pos", r.pos}, {"peer", r.peer}});
+    });
   };
   if (configString(config, "pos.push.tls") == "on") {
     drivers::ServerTlsFiles files{configString(config, "pos.push.cert_file"),
@@ -287,6 +300,7 @@ void PosSubsystem::tearDown() {
   squarePoller_.reset();
   squareFeed_.reset();
   csvFolder_.reset();
+  refusalAudit_.reset();
   book_.reset();
   runner_.reset();
 }

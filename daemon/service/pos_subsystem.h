@@ -9,6 +9,9 @@
 // The site must have a time zone (the site file imported) before any is on: the 15-minute
 // intervals are the site's.
 //
+// Refused push requests (bad token, another POS's body, a bad field...) are audited as
+// `pos.refused` from the engine thread, at most kRefusalAuditsPerMinute a minute.
+//
 // Health (issue 19 item 7): every driver report goes to the PosHealth (health()), which the API
 // shows and what is forecast-driven asks; a change of state is logged, audited as `pos.health`
 // (actor `pos:<source>`) and reported to the breaker BRK-CONN-pos.
@@ -34,6 +37,7 @@ namespace atoms {
 
 class StoreSubsystem;
 class EngineSubsystem;
+class RefusalAudit;
 class PostingStoreRunner;
 namespace pos {
 class SalesBook;
@@ -49,6 +53,7 @@ struct SourceStatus;
 
 class PosSubsystem final : public ServiceSubsystem {
  public:
+  static constexpr int kRefusalAuditsPerMinute = 20;
   PosSubsystem(Poco::Logger& logger, StoreSubsystem& store, EngineSubsystem& engine);
   ~PosSubsystem() override;
   const char* name() const override { return "pos"; }
@@ -90,6 +95,7 @@ class PosSubsystem final : public ServiceSubsystem {
   std::unique_ptr<drivers::pos::PushServer> pushServer_;
   std::unique_ptr<drivers::pos::CsvFolder> csvFolder_;
   std::unique_ptr<drivers::pos::PollThread> csvThread_;
+  std::unique_ptr<RefusalAudit> refusalAudit_;  // engine thread only
 };
 
 }  // namespace atoms

@@ -1,6 +1,12 @@
 // The POS drivers in `serve`: PosSubsystem in-process with the real store and engine, from the
 // configuration: the Square poller against the fake Square over loopback, the push server over
-// real HTTP, the CSV folder; health on the way; refusals of a bad configuration naming the key.
+// real HTTP and HTTPS, the CSV folder; health on the way; refusals of a bad configuration naming
+// the key.
+#include <Poco/Net/Context.h>
+#include <Poco/Net/HTTPRequest.h>
+#include <Poco/Net/HTTPResponse.h>
+#include <Poco/Net/HTTPSClientSession.h>
+#include <Poco/StreamCopier.h>
 #include <sys/stat.h>
 
 #include <boost/test/unit_test.hpp>
@@ -137,6 +143,9 @@ BOOST_AUTO_TEST_CASE(everyDriverStoresThroughServe) {
         R"({"pos":"register-1","orders":[{"id":"P-1","closed_at":")" +
             drivers::pos::formatPosTime(hourAgo) + R"(","net_cents":300}]})");
     BOOST_TEST(pushed.status == 200);
+    const auto refused = atoms::testing::apiRequest(s.pos->pushPort(), "POST", "/v1/pos/orders",
+                                                    std::string("wrong"), "{}");
+    BOOST_TEST(refused.status == 401);
     BOOST_TEST(within(seconds(20), [&] {
       for (const pos::SourceHealth& h : s.pos->health().sources(system_clock::now())) {
         if (h.source == "square" && h.lastOk) return true;
@@ -156,6 +165,55 @@ BOOST_AUTO_TEST_CASE(everyDriverStoresThroughServe) {
   auto imports = atoms::testing::entriesOfKind((*store)->log(), "pos.import");
   BOOST_TEST_REQUIRE(imports.ok());
   BOOST_TEST(imports->size() == 3u);
+  auto refusals = atoms::testing::entriesOfKind((*store)->log(), "pos.refused");
+  BOOST_TEST_REQUIRE(refusals.ok());
+  BOOST_TEST_REQUIRE(refusals->size() == 1u);
+  BOOST_TEST(json::canonical((*refusals)[0].body).find(R"("reason":"unknown token")") !=
+             std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(thePushServerSpeaksHttpsWithTheBoxCertificate) {
+  PosSite site;
+  auto keys = site.keys();
+  keys.erase("pos.push.tls");  // on by default
+  keys.erase("pos.square.location_ids");
+  keys.erase("pos.csv.directory");
+  PosServices s(keys);
+  Status started = s.start();
+  BOOST_TEST_REQUIRE(started.ok(), started.message());
+  // The client trusts exactly the box's certificate, as a POS set up by docs/pos.md would.
+  Poco::Net::Context::Params params;
+  params.caLocation = site.stateDir + "/panel.crt";
+  params.verificationMode = Poco::Net::Context::VERIFY_RELAXED;
+  params.loadDefaultCAs = false;
+  Poco::Net::HTTPSClientSession session(
+      "127.0.0.1", s.pos->pushPort(),
+      new Poco::Net::Context(Poco::Net::Context::TLS_CLIENT_USE, params));
+  const std::string body =
+      R"({"pos":"register-1","orders":[{"id":"P-9","closed_at":"2026-11-30T19:05:00Z",)"
+      R"("net_cents":300}]})";
+  Poco::Net::HTTPRequest request(Poco::Net::HTTPRequest::HTTP_POST, "/v1/pos/orders",
+                                 Poco::Net::HTTPMessage::HTTP_1_1);
+  request.set("Authorization", "Bearer " + kPushToken);
+  request.setContentType("application/json");
+  request.setContentLength(static_cast<std::streamsize>(body.size()));
+  session.sendRequest(request) << body;
+  Poco::Net::HTTPResponse response;
+  std::string answer;
+  Poco::StreamCopier::copyToString(session.receiveResponse(response), answer);
+  BOOST_TEST(static_cast<int>(response.getStatus()) == 200);
+  BOOST_TEST(answer == R"({"pos":"register-1","results":[{"id":"P-9","outcome":"stored"}]})");
+  // Plain HTTP to the same port gets nowhere.
+  Poco::Net::HTTPClientSession plain("127.0.0.1", s.pos->pushPort());
+  plain.setTimeout(Poco::Timespan(5, 0));
+  BOOST_CHECK_THROW(
+      {
+        Poco::Net::HTTPRequest get(Poco::Net::HTTPRequest::HTTP_GET, "/v1/pos/orders");
+        plain.sendRequest(get);
+        Poco::Net::HTTPResponse r;
+        plain.receiveResponse(r);
+      },
+      Poco::Exception);
 }
 
 BOOST_AUTO_TEST_CASE(anExpiredSquareTokenIsHaltedAndAudited) {
