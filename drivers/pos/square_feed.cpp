@@ -14,6 +14,7 @@
 #include <istream>
 #include <memory>
 
+#include "drivers/http/base_url.h"
 #include "drivers/http/client_tls.h"
 #include "drivers/http/printable.h"
 #include "drivers/pos/square_orders.h"
@@ -81,16 +82,12 @@ SquareFeed::SquareFeed(SquareConfig config) : config_(std::move(config)) {
   OPENSSL_cleanse(config_.accessToken.data(), config_.accessToken.size());
   config_.accessToken.clear();
   Poco::Net::initializeSSL();
-  try {
-    const Poco::URI uri(config_.baseUrl);
-    scheme_ = uri.getScheme();
-    host_ = uri.getHost();
-    port_ = uri.getPort();
-    basePath_ = uri.getPath();
-  } catch (const Poco::Exception&) {
-    // validateSquareConfig refuses such a URL; fetches then fail clearly.
-  }
-  while (!basePath_.empty() && basePath_.back() == '/') basePath_.pop_back();
+  // validateSquareConfig refuses a URL that does not parse; fetches then fail clearly.
+  const BaseUrl url = BaseUrl::parse(config_.baseUrl);
+  scheme_ = url.scheme;
+  host_ = url.host;
+  port_ = url.port;
+  basePath_ = url.basePath;
   if (scheme_ == "https") {
     try {
       tls_ = clientTlsContext();

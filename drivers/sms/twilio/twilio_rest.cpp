@@ -13,7 +13,6 @@
 #include <Poco/Net/NetException.h>
 #include <Poco/Net/NetSSL.h>
 #include <Poco/Net/SSLException.h>
-#include <Poco/URI.h>
 #include <openssl/crypto.h>
 
 #include <charconv>
@@ -22,6 +21,7 @@
 #include <memory>
 
 #include "base/bytes.h"
+#include "drivers/http/base_url.h"
 #include "drivers/http/client_tls.h"
 #include "drivers/sms/twilio/twilio_webhook.h"
 
@@ -79,16 +79,12 @@ TwilioRestClient::TwilioRestClient(const TwilioConfig& config)
       connectTimeout_(config.connectTimeout),
       requestTimeout_(config.requestTimeout) {
   Poco::Net::initializeSSL();
-  try {
-    const Poco::URI uri(config.apiBaseUrl);
-    scheme_ = uri.getScheme();
-    host_ = uri.getHost();
-    port_ = uri.getPort();
-    basePath_ = uri.getPath();
-  } catch (const Poco::Exception&) {
-    // validateTwilioConfig refuses such a URL; requests then fail with a clear error.
-  }
-  while (!basePath_.empty() && basePath_.back() == '/') basePath_.pop_back();
+  // validateTwilioConfig refuses a URL that does not parse; requests then fail with a clear error.
+  const BaseUrl url = BaseUrl::parse(config.apiBaseUrl);
+  scheme_ = url.scheme;
+  host_ = url.host;
+  port_ = url.port;
+  basePath_ = url.basePath;
   if (scheme_ == "https") {
     try {
       tls_ = clientTlsContext();
