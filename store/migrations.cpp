@@ -286,6 +286,25 @@ constexpr Migration kStoreMigrations[] = {
     {24, "callout_receipts",
      "CREATE TABLE callout_receipt(callout_id INTEGER NOT NULL, seq INTEGER NOT NULL,"
      " PRIMARY KEY(callout_id, seq));"},
+    // POS sales (domain/pos/sales_book.h, docs/pos.md): one row per (source, the POS's order id),
+    // its latest version only. interval_start is the UTC start of the site-local 15-minute
+    // interval of the close time (Unix seconds); a return's refund counts in return_interval /
+    // return_center (its sale's when the sale is stored). Amounts are integer cents; other
+    // instants Unix milliseconds. pos_source: each source's durable cursor and last contact.
+    {25, "pos_sales",
+     "CREATE TABLE pos_order(source TEXT NOT NULL, order_id TEXT NOT NULL,"
+     " version INTEGER NOT NULL, state TEXT NOT NULL CHECK(state IN"
+     " ('completed','canceled','open')), revenue_center TEXT NOT NULL,"
+     " closed_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, interval_start INTEGER NOT NULL,"
+     " net_cents INTEGER NOT NULL, transactions INTEGER NOT NULL, covers INTEGER NOT NULL,"
+     " return_of TEXT NOT NULL, returned_cents INTEGER NOT NULL, return_center TEXT NOT NULL,"
+     " return_interval INTEGER NOT NULL, received_at INTEGER NOT NULL,"
+     " PRIMARY KEY(source, order_id));"
+     "CREATE INDEX pos_order_by_interval ON pos_order(interval_start);"
+     "CREATE INDEX pos_order_by_return_interval ON pos_order(return_interval);"
+     "CREATE INDEX pos_order_by_return_of ON pos_order(source, return_of);"
+     "CREATE TABLE pos_source(source TEXT PRIMARY KEY, cursor TEXT,"
+     " last_contact_at INTEGER NOT NULL);"},
 };
 
 constexpr std::string_view kCreateTable =

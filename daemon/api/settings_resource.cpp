@@ -107,6 +107,7 @@ ApiAnswer SettingsResource::handle(const ApiRequest& request) {
       {"sync", std::move(*sync)},
       {"terminals", std::move(*terminals)},
       {"apiTokens", std::move(apiTokens)},
+      {"pos", access_.pos ? access_.pos() : json::Value(json::Object{{"on", false}})},
       {"panelAccounts", std::move(*accounts)}});
 }
 

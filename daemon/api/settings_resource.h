@@ -1,8 +1,9 @@
 // SettingsResource: the panel's Settings page, read-only (docs/api.md, "Settings"):
 //   GET /v1/settings  {"sms":{"driver","connection"},"sync":{"brokerConfigured","logSize",
 //                      "ackedSize","backlog"},"terminals":{"on","ids"},
-//                      "apiTokens":{"on","people"},"panelAccounts":[{"person","role","state",
-//                      "lastSignInAt"}]}
+//                      "apiTokens":{"on","people"},"pos":{"on","fresh","staleSince","reason",
+//                      "sources":[...]} (pos_health_json.h),"panelAccounts":[{"person","role",
+//                      "state","lastSignInAt"}]}
 // "connection" is the SMS driver's connection breaker (BRK-CONN-<driver>, site_breakers.h) or
 // null; terminal and token lists carry ids only, never a token or its hash. "lastSignInAt" is the
 // newest live session's start (null when the person has none). For owners and managers of
@@ -35,6 +36,8 @@ struct SettingsAccess {
   // function: that front door is off.
   std::function<Result<std::vector<std::string>>()> terminalIds;
   std::function<Result<std::vector<std::string>>()> apiTokenPeople;
+  // The POS health (posHealthJson); an empty function: {"on":false}.
+  std::function<json::Value()> pos;
 };
 
 class SettingsResource final : public ApiResource {

@@ -230,6 +230,12 @@ int runCalloutDemo(const std::string& stateDir, const CalloutDemoOptions& option
       << " on the simulated clock. Shown with policy.graduation.staffing_scheduling =\n"
          "autonomous: offers and clean assignments go ahead, premium pay waits for a manager. The\n"
          "default, propose, also asks a manager before offers go out and before each assignment.\n";
+  if (auto sales = site->salesToday()) {
+    out << "The register (a simulated POS, polled like Square) has sent today's orders so far: $"
+        << sales->netCents / 100 << "." << (sales->netCents % 100 < 10 ? "0" : "")
+        << sales->netCents % 100 << " net sales, " << sales->transactions << " transactions, "
+        << sales->covers << " covers (docs/pos.md).\n";
+  }
   Walkthrough walk(*site, narrator, out, err);
   const bool walked = walk.run();
 

@@ -138,6 +138,19 @@ Result<std::unique_ptr<SimulatedSite>> SimulatedSite::open(SiteStore& store, con
   if (Status s = site->punchArrivals(setup.start - std::chrono::hours(12), setup.start); !s) {
     return s.error();
   }
+  // The register: a seeded simulated POS in the site's zone, polled like Square would be. The
+  // first poll reads three days back, so the demo opens on a site with sales.
+  drivers::pos::SimulatedPosOptions register_;
+  register_.seed = 2026;
+  register_.utcOffset = std::chrono::duration_cast<std::chrono::minutes>(
+      site->zone_.offsetAt(site::toInstant(setup.start)));
+  site->register_ = std::make_unique<drivers::pos::SimulatedPos>(register_);
+  site->sales_ = std::make_unique<pos::SalesBook>(w.runner, site->zone_,
+                                                  [self] { return self->clock_->now(); });
+  site->salesPoller_ = std::make_unique<drivers::pos::FeedPoller>(
+      *site->register_, *site->sales_, drivers::pos::FeedPollerOptions{});
+  site->nextSalesPoll_ = setup.start;
+  if (Status s = site->pollSales(); !s) return s.error();
   w.engine.start();
   if (Status s = w.runner.run([self](SiteStore& st) -> Status {
         self->narrated_ = st.log().size();
@@ -173,6 +186,7 @@ Status SimulatedSite::wait(std::chrono::minutes minutes) {
     const TimePoint now = clock_->now();
     if (Status s = punchArrivals(now, now + std::chrono::minutes(1)); !s) return s;
     clock_->advance(std::chrono::minutes(1));
+    if (Status s = pollSales(); !s) return s;
     if (!wiring_->engine.drain(kStepDeadline)) {
       return makeError("the engine did not finish in time");
     }
@@ -206,6 +220,37 @@ Status SimulatedSite::punchArrivals(TimePoint from, TimePoint to) {
     if (!punched) return punched.error();
     return Status::success();
   });
+}
+
+Status SimulatedSite::pollSales() {
+  const TimePoint now = clock_->now();
+  if (now < nextSalesPoll_) return Status::success();
+  nextSalesPoll_ = now + kSalesPollInterval;
+  (void)salesPoller_->pollOnce(std::chrono::time_point_cast<std::chrono::milliseconds>(now));
+  if (!salesPoller_->lastError().empty()) {
+    return makeError("the demo register: " + salesPoller_->lastError());
+  }
+  return Status::success();
+}
+
+Result<SimulatedSite::SalesToday> SimulatedSite::salesToday() {
+  const site::LocalTime local = zone_.toLocal(site::toInstant(clock_->now()));
+  const auto midnight = std::chrono::floor<std::chrono::days>(local);
+  auto from = zone_.toUtc(midnight);
+  if (!from) return from.error();
+  SalesToday today;
+  Status read = wiring_->runner.run([&](SiteStore& st) -> Status {
+    auto rows = pos::salesIntervals(st.db(), *from, *from + std::chrono::hours(24));
+    if (!rows) return rows.error();
+    for (const pos::SalesInterval& i : *rows) {
+      today.netCents += i.netCents;
+      today.transactions += i.transactions;
+      today.covers += i.covers;
+    }
+    return Status::success();
+  });
+  if (!read) return read.error();
+  return today;
 }
 
 const site::Person* SimulatedSite::find(std::string_view who) const {

@@ -6,7 +6,8 @@
 // is a person's phone texting the box; what the box sends arrives on the phones and is printed as
 // it goes out ("       -> phone of Cleo Park: ..."), after what the box decided (the `narrate`
 // function given to open(), fed the new audit entries after each step). The time clock by the
-// door punches people in as their shifts start (simulated_time_clock.h).
+// door punches people in as their shifts start (simulated_time_clock.h), and the register (the
+// simulated POS, drivers/pos/simulated_pos.h) feeds the sales book.
 //
 // Ownership: the store and the output stream must outlive the site. Threading: every method on the
 // owning thread; the conversation layer and its timers run on the site's engine thread, the
@@ -28,7 +29,10 @@
 #include "daemon/demo/simulated_time_clock.h"
 #include "domain/callout/callout_desk.h"
 #include "domain/policy/policy_gate.h"
+#include "domain/pos/sales_book.h"
 #include "domain/site/site_model.h"
+#include "drivers/pos/feed_poller.h"
+#include "drivers/pos/simulated_pos.h"
 #include "sms/conversation/roster.h"
 #include "store/audit_entry.h"
 #include "store/site_store.h"
@@ -70,6 +74,14 @@ class SimulatedSite {
   // held texts released) and what they send goes out at its minute.
   Status wait(std::chrono::minutes minutes);
 
+  // The register's sales so far today (site-local day), from the simulated POS polled every
+  // kSalesPollInterval of simulated time into the sales book (docs/pos.md).
+  static constexpr std::chrono::minutes kSalesPollInterval{5};
+  struct SalesToday {
+    std::int64_t netCents = 0, transactions = 0, covers = 0;
+  };
+  Result<SalesToday> salesToday();
+
   // `personId` stops clocking in (simulated_time_clock.h): the no-show watch will notice.
   void stayAway(const std::string& personId) { timeClock_.stayAway(personId); }
   std::chrono::minutes noShowGrace() const { return noShowGrace_; }
@@ -102,6 +114,8 @@ class SimulatedSite {
   Status settle();
   // The time clock's punches for the shifts starting in (from, to].
   Status punchArrivals(TimePoint from, TimePoint to);
+  // Polls the simulated POS when a poll is due.
+  Status pollSales();
 
   std::ostream& out_;
   site::SiteModel model_;
@@ -110,6 +124,10 @@ class SimulatedSite {
   std::unique_ptr<SimulatedClock> clock_;
   std::unique_ptr<Wiring> wiring_;
   SimulatedTimeClock timeClock_;
+  std::unique_ptr<drivers::pos::SimulatedPos> register_;
+  std::unique_ptr<pos::SalesBook> sales_;
+  std::unique_ptr<drivers::pos::FeedPoller> salesPoller_;
+  TimePoint nextSalesPoll_{};
   int inbound_ = 0;  // texts from the phones, for their provider ids
   std::chrono::minutes noShowGrace_{0};
   std::map<std::string, std::string> names_;  // phone -> name

@@ -14,6 +14,7 @@
 #include "daemon/api/packets_resource.h"
 #include "daemon/api/people_resource.h"
 #include "daemon/api/policy_resource.h"
+#include "daemon/api/pos_health_json.h"
 #include "daemon/api/safety_resource.h"
 #include "daemon/api/settings_resource.h"
 #include "daemon/api/shadow_resource.h"
@@ -25,6 +26,7 @@
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/listen_address.h"
 #include "daemon/service/policy_subsystem.h"
+#include "daemon/service/pos_subsystem.h"
 #include "daemon/service/refusal_audit.h"
 #include "daemon/service/site_breakers.h"
 #include "daemon/service/store_subsystem.h"
@@ -377,6 +379,14 @@ std::shared_ptr<api::ApiResource> ApiSubsystem::settingsResource(
   if (!configString(config, "api.listen").empty()) {
     access.apiTokenPeople =
         idsOf(configString(config, "api.tokens_file"), "api.tokens_file", "person");
+  }
+  const bool posOn = !configString(config, "pos.square.location_ids").empty() ||
+                     !configString(config, "pos.push.listen").empty() ||
+                     !configString(config, "pos.csv.directory").empty();
+  if (pos_ != nullptr && posOn) {
+    PosSubsystem* pos = pos_;
+    EngineSubsystem* engine = &engine_;
+    access.pos = [pos, engine] { return api::posHealthJson(pos->health(), engine->clock().now()); };
   }
   return std::make_shared<api::SettingsResource>(std::move(access));
 }

@@ -38,6 +38,7 @@ namespace atoms {
 
 class EngineSubsystem;
 class PolicySubsystem;
+class PosSubsystem;
 class RefusalAudit;
 class StoreSubsystem;
 namespace api {
@@ -86,6 +87,8 @@ class ApiSubsystem final : public ServiceSubsystem {
   // Before start().
   void setReadiness(drivers::ReadinessCheck readiness) { readiness_ = std::move(readiness); }
   void setPolicy(PolicySubsystem* policy) { policy_ = policy; }
+  // The POS health shown on /v1/settings (docs/pos.md); before start(), may stay unset.
+  void setPos(PosSubsystem* pos) { pos_ = pos; }
 
   // The port the server is bound to (useful with port 0); 0 when stopped or off.
   std::uint16_t port() const;
@@ -125,6 +128,7 @@ class ApiSubsystem final : public ServiceSubsystem {
   sms::conversation::SafetyDesk* safety_ = nullptr;
   sms::conversation::ChecklistDesk* checklists_ = nullptr;
   PolicySubsystem* policy_ = nullptr;
+  PosSubsystem* pos_ = nullptr;
   drivers::ReadinessCheck readiness_;
   std::vector<std::string> owners_;  // policy.owners, read at start
   bool syncConfigured_ = false;      // sync.broker is set, read at start

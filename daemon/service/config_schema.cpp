@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "daemon/log/setup.h"
 #include "daemon/panel/panel_config.h"
@@ -133,6 +134,72 @@ std::vector<ConfigKey> serviceConfigSchema() {
                     if (v.empty() || v[0] == '/') return std::nullopt;
                     return "an absolute path or empty";
                   }});
+  // POS drivers (daemon/service/pos_subsystem.h, docs/pos.md).
+  const ConfigValidator pathOrEmpty = [](const std::string& v) -> std::optional<std::string> {
+    if (v.empty() || v[0] == '/') return std::nullopt;
+    return "an absolute path or empty";
+  };
+  const ConfigValidator anyText = [](const std::string&) -> std::optional<std::string> {
+    return std::nullopt;
+  };
+  rows.push_back({"pos.square.location_ids", "",
+                  "Square location ids to poll orders of, separated by commas (1-10); empty: off",
+                  anyText});
+  rows.push_back({"pos.square.access_token_file", "",
+                  "file holding the Square access token (mode 0600); needed with "
+                  "pos.square.location_ids",
+                  pathOrEmpty});
+  rows.push_back({"pos.square.base_url", "https://connect.squareup.com",
+                  "Square API base URL (https; plain http only to loopback, for tests)", anyText});
+  rows.push_back({"pos.square.version", "2024-10-17", "Square-Version header sent", anyText});
+  rows.push_back({"pos.square.currency", "USD", "the locations' currency (3 letters)", anyText});
+  rows.push_back(
+      {"pos.square.poll_seconds", "60", "how often Square is polled", integerIn(15, 3600)});
+  rows.push_back({"pos.square.overlap_minutes", "10",
+                  "how far before the cursor each poll reads again (late updates)",
+                  integerIn(1, 24 * 60)});
+  rows.push_back({"pos.push.listen", "",
+                  "host:port on-site POS systems POST orders to (LAN or loopback); empty: off",
+                  [](const std::string& v) -> std::optional<std::string> {
+                    if (v.empty() || parseListenAddress(v)) return std::nullopt;
+                    return "host:port (e.g. 0.0.0.0:8471) or empty";
+                  }});
+  rows.push_back({"pos.push.tokens_file", "",
+                  "file of `pos-id sha256-of-token` lines (mode 0600); needed with pos.push.listen",
+                  pathOrEmpty});
+  rows.push_back({"pos.push.tls", "on",
+                  "HTTPS for the push server (off: plain HTTP, for a POS that cannot do TLS)",
+                  oneOf({"on", "off"})});
+  rows.push_back({"pos.push.cert_file", "",
+                  "PEM certificate of the push server (empty: the box's own, as the panel's)",
+                  pathOrEmpty});
+  rows.push_back({"pos.push.key_file", "", "PEM key of pos.push.cert_file", pathOrEmpty});
+  rows.push_back({"pos.csv.directory", "",
+                  "folder a POS drops CSV exports into (done/ and failed/ are made in it); empty: "
+                  "off",
+                  pathOrEmpty});
+  rows.push_back(
+      {"pos.csv.name", "drop", "the folder's source name (orders stored as csv:NAME)", anyText});
+  rows.push_back(
+      {"pos.csv.scan_seconds", "30", "how often the folder is scanned", integerIn(5, 3600)});
+  rows.push_back({"pos.csv.delimiter", ",", "field delimiter: one character, or `tab`", anyText});
+  rows.push_back({"pos.csv.amounts", "decimal",
+                  "how amounts are written: decimal (12.50) or cents (1250)",
+                  oneOf({"decimal", "cents"})});
+  for (const auto& [column, fallback, what] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"id", "order_id", "the order id (required)"},
+           {"closed_at", "closed_at",
+            "the close time: RFC 3339, or site-local YYYY-MM-DD HH:MM[:SS] (required)"},
+           {"net", "net_sales", "net sales, without tax and tips (required)"},
+           {"covers", "", "guests (empty: none)"},
+           {"revenue_center", "", "revenue center (empty: main)"},
+           {"state", "", "completed / canceled (void) / open (empty: completed)"},
+           {"return_of", "", "the sale a return refunds (empty: none)"},
+           {"returned", "", "the refunded amount (empty: none)"},
+           {"version", "", "the row's version, higher replaces (empty: 1)"}}) {
+    rows.push_back({"pos.csv.column." + column, fallback, "CSV column: " + what, anyText});
+  }
   // The approvals JSON API (daemon/service/api_subsystem.h, docs/api.md).
   rows.push_back({"api.listen", "",
                   "host:port (or a port, on 127.0.0.1) the approvals API listens on; empty: off",

@@ -7,6 +7,7 @@
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/panel_subsystem.h"
 #include "daemon/service/policy_subsystem.h"
+#include "daemon/service/pos_subsystem.h"
 #include "daemon/service/sms_subsystem.h"
 #include "daemon/service/store_subsystem.h"
 #include "daemon/service/sync_subsystem.h"
@@ -43,8 +44,12 @@ EdgeServices::EdgeServices(Poco::Util::Application& app, Clock& clock)
   terminal_ = &add<TerminalSubsystem>(Poco::Logger::get("terminal"), *store_, *engine_);
   terminal_->setReadiness(readiness);
   terminal_->setBreakerReports([this](BreakerReport r) { policy_->reportBreaker(std::move(r)); });
+  pos_ = &add<PosSubsystem>(Poco::Logger::get("pos"), *store_, *engine_);
+  pos_->setReadiness(readiness);
+  pos_->setBreakerReports([this](BreakerReport r) { policy_->reportBreaker(std::move(r)); });
   api_ = &add<ApiSubsystem>(Poco::Logger::get("api"), *store_, *engine_);
   api_->setPolicy(policy_);
+  api_->setPos(pos_);
   api_->setReadiness(readiness);
   panel_ = &add<PanelSubsystem>(Poco::Logger::get("panel"), *store_);
   panel_->setReadiness(readiness);

@@ -1,9 +1,9 @@
 // EdgeServices: the services of `atoms-edge serve` and how they are wired together, in start
 // order: store, engine, policy, SMS (with the conversation layer and the call-out desk behind
-// it), time-clock terminals, the approvals API, the panel, sync. EdgeServer runs them on the system
-// clock under Poco's ServerApplication; tests of the whole service run the very same wiring
-// in-process on a SimulatedClock (tests/callout/served_site.h), which is why it is a class of its
-// own.
+// it), time-clock terminals, the POS drivers, the approvals API, the panel, sync. EdgeServer runs
+// them on the system clock under Poco's ServerApplication; tests of the whole service run the very
+// same wiring in-process on a SimulatedClock (tests/callout/served_site.h), which is why it is a
+// class of its own.
 //
 // Adding a service: write a ServiceSubsystem, then add one line to the constructor in
 // edge_services.cpp (later services may take earlier ones in their constructors). Every HTTP
@@ -36,6 +36,7 @@ class SmsSubsystem;
 class StoreSubsystem;
 class SyncSubsystem;
 class TerminalSubsystem;
+class PosSubsystem;
 class WatchdogSubsystem;
 
 class EdgeServices {
@@ -56,6 +57,7 @@ class EdgeServices {
   PolicySubsystem& policy() { return *policy_; }
   SmsSubsystem& sms() { return *sms_; }
   TerminalSubsystem& terminal() { return *terminal_; }
+  PosSubsystem& pos() { return *pos_; }
   ApiSubsystem& api() { return *api_; }
   PanelSubsystem& panel() { return *panel_; }
   SyncSubsystem& sync() { return *sync_; }
@@ -82,7 +84,8 @@ class EdgeServices {
   PolicySubsystem* policy_ = nullptr;
   SmsSubsystem* sms_ = nullptr;            // later services send through sms_->outbox()
   TerminalSubsystem* terminal_ = nullptr;  // setPunchListener for who watches clock-ins
-  ApiSubsystem* api_ = nullptr;            // the approvals of sms_'s call-out desk
+  PosSubsystem* pos_ = nullptr;
+  ApiSubsystem* api_ = nullptr;  // the approvals of sms_'s call-out desk
   PanelSubsystem* panel_ = nullptr;
   SyncSubsystem* sync_ = nullptr;
   WatchdogSubsystem* watchdog_ = nullptr;

@@ -24,6 +24,11 @@ std::vector<std::string> configuredConnections(const Poco::Util::AbstractConfigu
   }
   if (!configString(config, "terminal.listen").empty()) out.push_back("terminals");
   if (!configString(config, "sync.broker").empty()) out.push_back("broker");
+  if (!configString(config, "pos.square.location_ids").empty() ||
+      !configString(config, "pos.push.listen").empty() ||
+      !configString(config, "pos.csv.directory").empty()) {
+    out.push_back("pos");
+  }
   return out;
 }
 

@@ -53,7 +53,8 @@ std::string connectionBreakerId(std::string_view system);
 
 // The connections the configuration turns on: the SMS gateway by its driver's name ("twilio",
 // "modem", "simulated") and the modem behind Twilio when sms.failover = modem; "terminals" when
-// terminal.listen is set; "broker" when sync.broker is set.
+// terminal.listen is set; "broker" when sync.broker is set; "pos" when any POS driver is
+// (docs/pos.md).
 std::vector<std::string> configuredConnections(const Poco::Util::AbstractConfiguration& config);
 
 class SiteBreakers {

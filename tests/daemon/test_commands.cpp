@@ -585,6 +585,8 @@ BOOST_AUTO_TEST_CASE(demoWalksThroughACalloutFromTheLeadsTextToTheReceipts) {
   BOOST_TEST_REQUIRE(r.status == 0, r.err);
   const std::string callout = r.out.substr(r.out.find("A call-out, start to finish"));
   for (const char* told : {
+           // The register (the simulated POS) fed the sales book before the day's story.
+           "The register (a simulated POS, polled like Square) has sent today's orders so far: $",
            // The lead's text, and who was offered the shift and who was not, and why.
            "Rosa Diaz texts: \"Jamal isn't here, I'm alone on the line\"",
            "1. Ben Ode         no premium",

@@ -13,7 +13,6 @@
 #include <Poco/Net/NetException.h>
 #include <Poco/Net/NetSSL.h>
 #include <Poco/Net/SSLException.h>
-#include <Poco/URI.h>
 #include <openssl/crypto.h>
 
 #include <charconv>
@@ -22,22 +21,14 @@
 #include <memory>
 
 #include "base/bytes.h"
+#include "drivers/http/base_url.h"
+#include "drivers/http/client_tls.h"
 #include "drivers/sms/twilio/twilio_webhook.h"
 
 namespace atoms::drivers::twilio {
 namespace {
 
 constexpr std::size_t kMaxReplyBytes = 4 * 1024 * 1024;
-
-Poco::Net::Context::Ptr clientContext() {
-  // System CAs, peer and host name verified; no SSLv3/TLS 1.0/1.1.
-  Poco::Net::Context::Ptr context = new Poco::Net::Context(
-      Poco::Net::Context::TLS_CLIENT_USE, "", Poco::Net::Context::VERIFY_STRICT, 9, true,
-      "HIGH:!aNULL:!eNULL:!MD5:!RC4:!3DES");
-  context->disableProtocols(Poco::Net::Context::PROTO_SSLV2 | Poco::Net::Context::PROTO_SSLV3 |
-                            Poco::Net::Context::PROTO_TLSV1 | Poco::Net::Context::PROTO_TLSV1_1);
-  return context;
-}
 
 std::string readBounded(std::istream& in) {
   std::string out;
@@ -88,19 +79,15 @@ TwilioRestClient::TwilioRestClient(const TwilioConfig& config)
       connectTimeout_(config.connectTimeout),
       requestTimeout_(config.requestTimeout) {
   Poco::Net::initializeSSL();
-  try {
-    const Poco::URI uri(config.apiBaseUrl);
-    scheme_ = uri.getScheme();
-    host_ = uri.getHost();
-    port_ = uri.getPort();
-    basePath_ = uri.getPath();
-  } catch (const Poco::Exception&) {
-    // validateTwilioConfig refuses such a URL; requests then fail with a clear error.
-  }
-  while (!basePath_.empty() && basePath_.back() == '/') basePath_.pop_back();
+  // validateTwilioConfig refuses a URL that does not parse; requests then fail with a clear error.
+  const BaseUrl url = BaseUrl::parse(config.apiBaseUrl);
+  scheme_ = url.scheme;
+  host_ = url.host;
+  port_ = url.port;
+  basePath_ = url.basePath;
   if (scheme_ == "https") {
     try {
-      tls_ = clientContext();
+      tls_ = clientTlsContext();
     } catch (const Poco::Exception& e) {
       tlsError_ = "cannot set up TLS for Twilio: " + oneLine(e.displayText());
     }
