@@ -1,0 +1,30 @@
+// What one desk operation reads first (week_desk.h): the site as stored, its rule tables and
+// zone, and the week's draft. Private to week_desk.cpp and week_publish.cpp.
+#pragma once
+
+#include <optional>
+
+#include "domain/labor/rule_table.h"
+#include "domain/site/site_model.h"
+#include "domain/site/time_zone.h"
+#include "domain/week/week_desk.h"
+
+namespace atoms::week {
+
+struct WeekDesk::Loaded {
+  Week week{};
+  site::SiteModel live;
+  std::optional<labor::RuleBook> rules;
+  std::optional<site::TimeZone> zone;
+  std::optional<WeekDraft> draft;
+
+  // The published shifts of the week, in start order.
+  std::vector<site::Shift> liveWeek() const;
+};
+
+// The findings of `check` about any of `shiftIds` or any of `people`.
+std::vector<WeekFinding> findingsAbout(const WeekCheck& check,
+                                       const std::vector<std::string>& shiftIds,
+                                       const std::vector<std::string>& people);
+
+}  // namespace atoms::week
