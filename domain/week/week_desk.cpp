@@ -33,6 +33,11 @@ std::string_view deskStatusName(DeskStatus s) {
   return "done";
 }
 
+std::string staleMessage(const NewerVersion& newer, const std::string& outcome) {
+  return "This week was changed by " + newer.by + " at " + formatTimestamp(newer.at) +
+         " (version " + std::to_string(newer.version) + "); " + outcome;
+}
+
 std::vector<site::Shift> WeekDesk::Loaded::liveWeek() const {
   std::vector<site::Shift> out;
   for (const site::Shift& s : live.shifts) {
@@ -153,10 +158,9 @@ Result<EditOutcome> WeekDesk::editLoaded(Loaded& l, std::int64_t version, const 
   if (*newer) {
     out.status = DeskStatus::kStale;
     out.newer = *newer;
-    out.message = "This week was changed by " + (*newer)->by + " at " +
-                  formatTimestamp((*newer)->at) + " (version " + std::to_string((*newer)->version) +
-                  "); your change was made on version " + std::to_string(version) +
-                  " and was not saved. Reload and try again.";
+    out.message =
+        staleMessage(**newer, "your change was made on version " + std::to_string(version) +
+                                  " and was not saved. Reload and try again.");
     return out;
   }
 

@@ -22,6 +22,9 @@ struct WeekDesk::Loaded {
   std::vector<site::Shift> liveWeek() const;
 };
 
+// The words of a stale refusal: who made the draft's version and when, then `outcome`.
+std::string staleMessage(const NewerVersion& newer, const std::string& outcome);
+
 // The findings of `check` about any of `shiftIds` or any of `people`.
 std::vector<WeekFinding> findingsAbout(const WeekCheck& check,
                                        const std::vector<std::string>& shiftIds,

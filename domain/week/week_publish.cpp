@@ -157,10 +157,8 @@ Result<PublishOutcome> WeekDesk::publish(Week week, std::int64_t version, const 
   if (*newer) {
     out.status = DeskStatus::kStale;
     out.newer = *newer;
-    out.message = "This week was changed by " + (*newer)->by + " at " +
-                  formatTimestamp((*newer)->at) + " (version " + std::to_string((*newer)->version) +
-                  "); nothing was published. Reload, check "
-                  "it and publish again.";
+    out.message =
+        staleMessage(**newer, "nothing was published. Reload, check it and publish again.");
     return out;
   }
   const site::Instant instant = site::toInstant(now);
