@@ -72,8 +72,8 @@ function AddShift({ week, busy, onAdd }) {
     <label>Day <input type="date" value=${day} required onInput=${(e) => setDay(e.target.value)} /></label>
     <label>From <input type="time" value=${start} required onInput=${(e) => setStart(e.target.value)} /></label>
     <label>To <input type="time" value=${end} required onInput=${(e) => setEnd(e.target.value)} /></label>
-    <label>Station (id) <input value=${where} required onInput=${(e) => setWhere(e.target.value)} /></label>
-    <label>Person (id; empty for an open shift) <input value=${who} onInput=${(e) => setWho(e.target.value)} /></label>
+    <label>Station (id) <input name="station" value=${where} required onInput=${(e) => setWhere(e.target.value)} /></label>
+    <label>Person (id; empty for an open shift) <input name="person" value=${who} onInput=${(e) => setWho(e.target.value)} /></label>
     <button type="submit" disabled=${busy}>Add the shift</button>
   </form>`;
 }
