@@ -189,10 +189,14 @@ Result<PublishOutcome> WeekDesk::publish(Week week, std::int64_t version, const 
       out.conflicts.push_back(id);
     }
   }
-  // What has started stays as it is published (it is being worked).
+  // What has started stays as it is published (it is being worked); a draft shift that was
+  // never published and has started meanwhile is dropped (nobody was told of it).
   for (const auto& [id, s] : live) {
     if (s.start.utc <= instant) merged[id] = s;
   }
+  std::erase_if(merged, [&](const auto& entry) {
+    return entry.second.start.utc <= instant && !live.contains(entry.first);
+  });
   if (!out.conflicts.empty()) {
     out.status = DeskStatus::kConflict;
     out.message = "Shift " + out.conflicts.front() +

@@ -340,6 +340,25 @@ BOOST_FIXTURE_TEST_CASE(aCoverMadeOutsideTheDraftIsKeptAndAClashIsAConflict, Wee
   BOOST_TEST(*findShift(storedShifts(), "s-2")->assignee == "p-ana");
 }
 
+BOOST_FIXTURE_TEST_CASE(whatHasStartedIsNotEditedAndAnUnpublishedStartedShiftIsDropped,
+                        WeekFixture) {
+  auto added = desk->edit(kWeek1, 1, addAt(kWeek1, 2, 9, 17, "p-ben"), "p-kwame", now);
+  BOOST_TEST_REQUIRE(added.ok(), added.message());
+  const std::string id = added->view.draft.shifts[1].id;  // after Ana's Monday
+  BOOST_TEST(id == "2026-03-08-1");
+  // Tuesday 10:00: Ana's Monday and Ben's new Tuesday shift have started.
+  now = at(kWeek1, 2, 10);
+  auto late = desk->edit(kWeek1, 2, DeleteShiftEdit{"s-1"}, "p-kwame", now);
+  BOOST_TEST(late.kind() == ErrorKind::kInvalid);
+  BOOST_TEST(late.message().find("has already started") != std::string::npos);
+  auto published = desk->publish(kWeek1, 2, "p-kwame", now);
+  BOOST_TEST_REQUIRE(published.ok(), published.message());
+  BOOST_TEST(published->status == DeskStatus::kDone, published->message);
+  BOOST_TEST(findShift(storedShifts(), id) == nullptr);
+  BOOST_TEST(findShift(storedShifts(), "s-1") != nullptr);
+  BOOST_TEST(texts.empty());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace atoms::week::testing
