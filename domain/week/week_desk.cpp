@@ -33,6 +33,12 @@ std::string_view deskStatusName(DeskStatus s) {
   return "done";
 }
 
+Status checkOverrideReason(const std::optional<std::string>& reason) {
+  if (!reason || (!reason->empty() && reason->size() <= kMaxReason && json::isValidUtf8(*reason)))
+    return Status::success();
+  return makeError("override reason: give one line of at most 500 characters", ErrorKind::kInvalid);
+}
+
 std::string staleMessage(const NewerVersion& newer, const std::string& outcome) {
   return "This week was changed by " + newer.by + " at " + formatTimestamp(newer.at) +
          " (version " + std::to_string(newer.version) + "); " + outcome;
@@ -144,11 +150,7 @@ Result<std::optional<NewerVersion>> WeekDesk::staleCheck(const WeekDraft& draft,
 Result<EditOutcome> WeekDesk::editLoaded(Loaded& l, std::int64_t version, const DraftEdit& edit,
                                          const std::string& actor, TimePoint now,
                                          const std::optional<std::string>& overrideReason) {
-  if (overrideReason && (overrideReason->empty() || overrideReason->size() > kMaxReason ||
-                         !json::isValidUtf8(*overrideReason))) {
-    return makeError("override reason: give one line of at most 500 characters",
-                     ErrorKind::kInvalid);
-  }
+  if (Status s = checkOverrideReason(overrideReason); !s) return s.error();
   auto opened = openIn(l, actor, now);
   if (!opened) return opened.error();
   EditOutcome out;

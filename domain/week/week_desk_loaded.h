@@ -22,6 +22,9 @@ struct WeekDesk::Loaded {
   std::vector<site::Shift> liveWeek() const;
 };
 
+// An override reason, when given: one line of UTF-8, 1..500 bytes; kInvalid otherwise.
+Status checkOverrideReason(const std::optional<std::string>& reason);
+
 // The words of a stale refusal: who made the draft's version and when, then `outcome`.
 std::string staleMessage(const NewerVersion& newer, const std::string& outcome);
 

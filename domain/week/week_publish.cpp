@@ -141,11 +141,7 @@ std::string weekNoticeText(const site::SiteModel& site, const site::Person& pers
 Result<PublishOutcome> WeekDesk::publish(Week week, std::int64_t version, const std::string& actor,
                                          TimePoint now,
                                          const std::optional<std::string>& overrideReason) {
-  if (overrideReason && (overrideReason->empty() || overrideReason->size() > 500 ||
-                         !json::isValidUtf8(*overrideReason))) {
-    return makeError("override reason: give one line of at most 500 characters",
-                     ErrorKind::kInvalid);
-  }
+  if (Status s = checkOverrideReason(overrideReason); !s) return s.error();
   auto l = load(week);
   if (!l) return l.error();
   auto opened = openIn(*l, actor, now);
