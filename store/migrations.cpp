@@ -305,6 +305,38 @@ constexpr Migration kStoreMigrations[] = {
      "CREATE INDEX pos_order_by_return_of ON pos_order(source, return_of);"
      "CREATE TABLE pos_source(source TEXT PRIMARY KEY, cursor TEXT,"
      " last_contact_at INTEGER NOT NULL);"},
+    // The manager's schedule drafts (domain/week/draft_store.h, docs/decisions/0032): one draft per
+    // workweek ('YYYY-MM-DD', its first local day) with a version every edit must name; its shifts
+    // (columns as site_shift); the live shifts of the week as they stood when the draft was
+    // opened or last published (the base a publication merges against); the edits, the
+    // overrides of denied findings with their reasons, and the saved week templates (a shift as a
+    // day of the week 0..6, a local start minute and a length). Shift times are Unix seconds and
+    // local seconds as in site_shift; the other instants are Unix milliseconds (UTC).
+    {26, "schedule_drafts",
+     "CREATE TABLE schedule_draft(week TEXT PRIMARY KEY, version INTEGER NOT NULL,"
+     " next_shift INTEGER NOT NULL, opened_at INTEGER NOT NULL, updated_by TEXT NOT NULL,"
+     " updated_at INTEGER NOT NULL, published_version TEXT, published_at INTEGER);"
+     "CREATE TABLE schedule_draft_shift(week TEXT NOT NULL, id TEXT NOT NULL,"
+     " station_id TEXT NOT NULL, start_utc INTEGER NOT NULL, start_local INTEGER NOT NULL,"
+     " end_utc INTEGER NOT NULL, end_local INTEGER NOT NULL, certification_id TEXT,"
+     " assignee_id TEXT, PRIMARY KEY(week, id));"
+     "CREATE TABLE schedule_draft_base(week TEXT NOT NULL, id TEXT NOT NULL,"
+     " station_id TEXT NOT NULL, start_utc INTEGER NOT NULL, start_local INTEGER NOT NULL,"
+     " end_utc INTEGER NOT NULL, end_local INTEGER NOT NULL, certification_id TEXT,"
+     " assignee_id TEXT, PRIMARY KEY(week, id));"
+     "CREATE TABLE schedule_draft_edit(week TEXT NOT NULL, version INTEGER NOT NULL,"
+     " kind TEXT NOT NULL, actor TEXT NOT NULL, at INTEGER NOT NULL, detail TEXT NOT NULL,"
+     " PRIMARY KEY(week, version));"
+     "CREATE TABLE schedule_draft_override(week TEXT NOT NULL, rule_id TEXT NOT NULL,"
+     " shift_id TEXT NOT NULL, person_id TEXT NOT NULL, reason TEXT NOT NULL,"
+     " actor TEXT NOT NULL, at INTEGER NOT NULL, version INTEGER NOT NULL,"
+     " PRIMARY KEY(week, rule_id, shift_id, person_id));"
+     "CREATE TABLE schedule_template(name TEXT PRIMARY KEY, created_by TEXT NOT NULL,"
+     " created_at INTEGER NOT NULL);"
+     "CREATE TABLE schedule_template_shift(name TEXT NOT NULL, position INTEGER NOT NULL,"
+     " station_id TEXT NOT NULL, day INTEGER NOT NULL, start_minute INTEGER NOT NULL,"
+     " minutes INTEGER NOT NULL, certification_id TEXT, assignee_id TEXT,"
+     " PRIMARY KEY(name, position));"},
 };
 
 constexpr std::string_view kCreateTable =

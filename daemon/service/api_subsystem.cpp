@@ -16,6 +16,7 @@
 #include "daemon/api/policy_resource.h"
 #include "daemon/api/pos_health_json.h"
 #include "daemon/api/safety_resource.h"
+#include "daemon/api/schedule_resource.h"
 #include "daemon/api/settings_resource.h"
 #include "daemon/api/shadow_resource.h"
 #include "daemon/api/today_resource.h"
@@ -33,6 +34,7 @@
 #include "domain/callout/callout_store.h"
 #include "domain/callout/shadow_judge.h"
 #include "domain/site/site_repository.h"
+#include "domain/week/week_desk.h"
 #include "drivers/http/bearer_tokens.h"
 #include "sms/conversation/checklist_desk.h"
 #include "sms/conversation/offers_pause.h"
@@ -64,6 +66,7 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
   resources.push_back(peopleResource(
       std::chrono::minutes(configInteger(app.config(), "callout.no_show_grace_minutes"))));
   resources.push_back(safetyResource());
+  resources.push_back(scheduleResource(configString(app.config(), "labor.rules_dir")));
   resources.push_back(settingsResource(app.config()));
   if (policy_ != nullptr) {
     resources.push_back(killSwitchResource());
@@ -344,6 +347,35 @@ std::shared_ptr<api::ApiResource> ApiSubsystem::safetyResource() {
     return std::optional(api::SafetyAckOutcome::kAcknowledged);
   };
   return std::make_shared<api::SafetyResource>(std::move(access));
+}
+
+std::shared_ptr<api::ApiResource> ApiSubsystem::scheduleResource(const std::string& laborDir) {
+  week::RulesSource rules = [this,
+                             laborDir](const site::SiteModel& site) -> Result<labor::RuleBook> {
+    if (!rules_ || rulesFor_ != site.site.jurisdictions) {
+      auto loaded = labor::loadRuleBook(laborDir, site.site.jurisdictions);
+      if (!loaded) return loaded.error();
+      rules_ = std::move(*loaded);
+      rulesFor_ = site.site.jurisdictions;
+    }
+    return *rules_;
+  };
+  week::ScheduleTexter texter = [this](AuditLog::Batch& batch,
+                                       const sms::conversation::OutreachRequest& request)
+      -> Result<sms::conversation::OutreachResult> {
+    return outreach_->sendIn(store_.store(), batch, request);
+  };
+  weekDesk_ =
+      std::make_unique<week::WeekDesk>(store_.store(), std::move(rules), labor::LaborOptions{},
+                                       outreach_ != nullptr ? texter : week::ScheduleTexter{});
+  api::ScheduleAccess access;
+  access.roles = [this](const std::string& person) { return rolesOf(person); };
+  access.desk = [this]() -> week::WeekDesk* { return active_ ? weekDesk_.get() : nullptr; };
+  access.now = [this] { return engine_.clock().now(); };
+  access.published = [this] {
+    if (shiftsChanged_) shiftsChanged_();
+  };
+  return std::make_shared<api::ScheduleResource>(std::move(access));
 }
 
 std::shared_ptr<api::ApiResource> ApiSubsystem::settingsResource(

@@ -26,11 +26,14 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "daemon/service/service_subsystem.h"
+#include "domain/labor/rule_table.h"
 #include "domain/policy/panel_kill_switch.h"
 #include "drivers/http/health_probe.h"
 
@@ -52,8 +55,12 @@ class ApprovalBook;
 }  // namespace callout
 namespace sms::conversation {
 class ChecklistDesk;
+class Outreach;
 class SafetyDesk;
 }  // namespace sms::conversation
+namespace week {
+class WeekDesk;
+}  // namespace week
 
 // Where api.listen = "8480" (a bare port) listens (parseListenAddress, listen_address.h).
 inline constexpr char kApiBareHost[] = "127.0.0.1";
@@ -77,6 +84,14 @@ class ApiSubsystem final : public ServiceSubsystem {
   void setSafety(sms::conversation::SafetyDesk* desk, sms::conversation::ChecklistDesk* lists) {
     safety_ = desk;
     checklists_ = lists;
+  }
+  // Before start(): the SMS layer's Outreach, through which a published week texts the people
+  // (/v1/schedule, schedule_resource.h), and what to call after a publication changed the site's
+  // shifts (the call-out flow reads them again); the same lifetime as the book. nullptr: weeks
+  // are still published, and the publication says nobody was texted.
+  void setScheduling(sms::conversation::Outreach* outreach, std::function<void()> shiftsChanged) {
+    outreach_ = outreach;
+    shiftsChanged_ = std::move(shiftsChanged);
   }
   // Before start(): the policy service, for the kill switch at /v1/killswitch (set by the people
   // of policy.owners and the managers of record, panel_kill_switch.h) and the owner's controls at
@@ -115,6 +130,7 @@ class ApiSubsystem final : public ServiceSubsystem {
   std::shared_ptr<api::ApiResource> auditResource();
   std::shared_ptr<api::ApiResource> peopleResource(std::chrono::minutes noShowGrace);
   std::shared_ptr<api::ApiResource> safetyResource();
+  std::shared_ptr<api::ApiResource> scheduleResource(const std::string& laborDir);
   std::shared_ptr<api::ApiResource> settingsResource(
       const Poco::Util::AbstractConfiguration& config);
   // Engine thread: the person's roles for the kill switch and the owner's controls; nullopt when
@@ -127,6 +143,12 @@ class ApiSubsystem final : public ServiceSubsystem {
   callout::ApprovalBook* book_ = nullptr;
   sms::conversation::SafetyDesk* safety_ = nullptr;
   sms::conversation::ChecklistDesk* checklists_ = nullptr;
+  sms::conversation::Outreach* outreach_ = nullptr;
+  std::function<void()> shiftsChanged_;
+  std::unique_ptr<week::WeekDesk> weekDesk_;  // engine thread, once started
+  // The rule tables of the site's jurisdictions, loaded on the first schedule request.
+  std::optional<labor::RuleBook> rules_;
+  std::vector<std::string> rulesFor_;
   PolicySubsystem* policy_ = nullptr;
   PosSubsystem* pos_ = nullptr;
   drivers::ReadinessCheck readiness_;

@@ -39,6 +39,8 @@ EdgeServices::EdgeServices(Poco::Util::Application& app, Clock& clock)
         }
         api_->setApprovals((*processor)->approvals());  // the API stops before SMS does
         api_->setSafety((*processor)->safety(), (*processor)->checklists());
+        sms_site::ConversationProcessor* live = processor->get();
+        api_->setScheduling(&live->outreach(), [live] { live->siteShiftsChanged(); });
         return std::move(*processor);
       });
   terminal_ = &add<TerminalSubsystem>(Poco::Logger::get("terminal"), *store_, *engine_);

@@ -91,6 +91,11 @@ class ConversationProcessor final : public InboundProcessor {
   callout::ApprovalBook* approvals() { return approvals_.get(); }
   // The safety desk, for the panel's ACK (engine thread only).
   sms::conversation::SafetyDesk* safety() { return safety_.get(); }
+  // The site's shifts changed in the store outside the call-out flow (a week published on the
+  // panel): the call-out flow reads the site again before its next step (engine thread only).
+  void siteShiftsChanged() {
+    if (site_) site_->invalidate();
+  }
   // The checklists' desk, for the panel's Safety page; nullptr without checklists.
   sms::conversation::ChecklistDesk* checklists() { return checklists_.get(); }
 

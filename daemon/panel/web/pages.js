@@ -1,6 +1,5 @@
 // The panel's pages, in the navigation's order: each route, its heading and its component (a
-// preact component given `who`, the signed-in session). A page not built yet says so.
-import { html } from "./ui.js";
+// preact component given `who`, the signed-in session).
 import { Today } from "./today.js";
 import { Approvals } from "./approvals.js";
 import { Callouts } from "./callouts.js";
@@ -9,16 +8,13 @@ import { Audit } from "./audit.js";
 import { People } from "./people.js";
 import { Safety } from "./safety.js";
 import { Settings } from "./settings.js";
-
-function notBuilt(title) {
-  return () => html`<p class="note">The ${title} page is not built yet.</p>`;
-}
+import { Schedule } from "./schedule.js";
 
 export const pages = {
   "/today": { title: "Today", component: Today },
   "/approvals": { title: "Approvals", component: Approvals },
   "/call-outs": { title: "Call-outs", component: Callouts },
-  "/schedule": { title: "Schedule", component: notBuilt("Schedule") },
+  "/schedule": { title: "Schedule", component: Schedule },
   "/people": { title: "People", component: People },
   "/safety": { title: "Safety", component: Safety },
   "/policy": { title: "Policy", component: Policy },

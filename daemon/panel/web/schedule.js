@@ -1,0 +1,128 @@
+// Schedule (docs/panel.md, "Schedule"; docs/api.md, "Schedule"; decision 0032): the week's draft
+// by person, each shift with the labor rules' findings beside it, labor hours and cost per day,
+// adding and deleting shifts, and publishing. Every change names the draft version it was made on:
+// when another manager changed the week first, the page says who and when and reloads.
+import { useState } from "./vendor/hooks.module.js";
+import { html, name, station, money, Badge, Alert, Loading } from "./ui.js";
+import { useLive } from "./live.js";
+import { postJson } from "./api.js";
+
+// The coming Sunday, "YYYY-MM-DD" (the default workweek start; the box says when the site's
+// differs).
+function comingSunday() {
+  const d = new Date();
+  d.setDate(d.getDate() + ((7 - d.getDay()) % 7 || 7));
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
+const hhmm = (local) => local.slice(11, 16);
+const hours = (minutes) => `${(minutes / 60).toFixed(1)} h`;
+const effectKind = { denied: "danger", needs_consent: "warn", allowed_with_premium: "info" };
+
+function Finding({ f }) {
+  const kind = effectKind[f.effect] || "muted";
+  return html`<li>
+    <${Badge} kind=${kind} text=${f.denied ? "not allowed" : f.consentNeeded ? "needs their consent" : f.premiumCents > 0 ? `premium ${money(f.premiumCents)}` : "note"} />
+    ${" "}${f.detail} <span class="note">(${f.ruleId})</span></li>`;
+}
+
+function Labor({ labor }) {
+  return html`<table class="labor">
+    <thead><tr><th scope="col">Day</th><th scope="col">Hours</th><th scope="col">Cost</th><th scope="col">Open</th></tr></thead>
+    <tbody>
+      ${labor.days.map((d) => html`<tr key=${d.day}><th scope="row">${d.day}</th><td>${hours(d.minutes)}</td><td>${money(d.costCents)}</td><td>${d.openMinutes > 0 ? hours(d.openMinutes) : ""}</td></tr>`)}
+      <tr><th scope="row">Week</th><td>${hours(labor.minutes)}</td><td>${money(labor.costCents)}${labor.premiumCents > 0 ? ` (premiums ${money(labor.premiumCents)})` : ""}</td><td>${labor.openMinutes > 0 ? hours(labor.openMinutes) : ""}</td></tr>
+    </tbody></table>`;
+}
+
+function ByPerson({ draft, onDelete, busy }) {
+  const rows = new Map();
+  for (const s of draft.shifts) {
+    const key = s.assignee || "";
+    if (!rows.has(key)) rows.set(key, []);
+    rows.get(key).push(s);
+  }
+  if (rows.size === 0) return html`<p class="note">No shifts this week yet.</p>`;
+  return [...rows.entries()].map(([person, shifts]) => html`
+    <article class="card" key=${person || "open"}>
+      <h3>${person ? name({ id: person }) : "Open shifts"}</h3>
+      <ul class="rows">
+        ${shifts.map((s) => html`<li key=${s.id}>
+          ${s.start.slice(0, 10)} ${hhmm(s.start)}–${hhmm(s.end)} ${station(s.station)}
+          ${" "}<button type="button" class="secondary" disabled=${busy} onClick=${() => onDelete(s)}>Delete</button>
+          <ul class="rows">${draft.findings.filter((f) => f.shift === s.id).map((f) => html`<${Finding} f=${f} />`)}</ul>
+        </li>`)}
+      </ul>
+    </article>`);
+}
+
+function AddShift({ week, busy, onAdd }) {
+  const [day, setDay] = useState(week);
+  const [start, setStart] = useState("09:00");
+  const [end, setEnd] = useState("17:00");
+  const [where, setWhere] = useState("");
+  const [who, setWho] = useState("");
+  function submit(e) {
+    e.preventDefault();
+    const edit = { kind: "add", station: where, start: `${day}T${start}`, end: `${day}T${end}` };
+    if (who) edit.assignee = who;
+    onAdd(edit);
+  }
+  return html`<form class="sign-in" onSubmit=${submit}>
+    <label>Day <input type="date" value=${day} required onInput=${(e) => setDay(e.target.value)} /></label>
+    <label>From <input type="time" value=${start} required onInput=${(e) => setStart(e.target.value)} /></label>
+    <label>To <input type="time" value=${end} required onInput=${(e) => setEnd(e.target.value)} /></label>
+    <label>Station (id) <input name="station" value=${where} required onInput=${(e) => setWhere(e.target.value)} /></label>
+    <label>Person (id; empty for an open shift) <input name="person" value=${who} onInput=${(e) => setWho(e.target.value)} /></label>
+    <button type="submit" disabled=${busy}>Add the shift</button>
+  </form>`;
+}
+
+export function Schedule({ who }) {
+  const [week, setWeek] = useState(comingSunday());
+  const live = useLive(`/v1/schedule/weeks/${week}`);
+  const [busy, setBusy] = useState(false);
+  const [answer, setAnswer] = useState(null);
+  const [reason, setReason] = useState("");
+  const draft = live.body;
+
+  async function send(tail, body) {
+    setBusy(true);
+    const result = await postJson(`/v1/schedule/weeks/${week}${tail}`, body, who.csrf);
+    setBusy(false);
+    setAnswer(result);
+    live.reload();
+  }
+  const edit = (e) => send("/edits", { version: draft.version, edit: e, overrideReason: reason || undefined });
+  const publish = () => send("/publish", { version: draft.version, overrideReason: reason || undefined });
+
+  const said = answer && answer.body;
+  const denials = said ? said.newDenials || said.denials || [] : [];
+  return html`
+    <label>Week starting <input type="date" value=${week} onInput=${(e) => { setAnswer(null); setWeek(e.target.value); }} /></label>
+    ${!draft ? html`<${Loading} live=${live} />` : html`
+      <p class="note">Draft version ${draft.version}, last changed by ${draft.updatedBy}.
+        ${draft.publishedVersion ? ` Published as ${draft.publishedVersion}.` : " Not published yet."}</p>
+      ${said && said.message && html`<p role="status">${said.message}</p>`}
+      ${answer && answer.status !== 200 && html`<${Alert} text=${said.error || `the box answered ${answer.status}`} />`}
+      ${denials.length > 0 && html`<ul class="rows">${denials.map((f) => html`<${Finding} f=${f} />`)}</ul>`}
+      <section aria-labelledby="week-h">
+        <h2 id="week-h">The week by person</h2>
+        <${ByPerson} draft=${draft} busy=${busy} onDelete=${(s) => edit({ kind: "delete", shift: s.id })} />
+      </section>
+      <section aria-labelledby="labor-h">
+        <h2 id="labor-h">Labor</h2>
+        <${Labor} labor=${draft.labor} />
+      </section>
+      <section aria-labelledby="add-h">
+        <h2 id="add-h">Add a shift</h2>
+        <${AddShift} week=${week} busy=${busy} onAdd=${edit} />
+      </section>
+      <section aria-labelledby="publish-h">
+        <h2 id="publish-h">Publish</h2>
+        <p class="note">Posts the week, texts each person whose shifts are new, changed or gone, and signs a receipt.</p>
+        <label>Reason, when a rule allows an override (time off, a late posting)
+          <input value=${reason} onInput=${(e) => setReason(e.target.value)} /></label>
+        <button type="button" class="primary" disabled=${busy} onClick=${publish}>Publish the week</button>
+      </section>`}`;
+}
