@@ -14,6 +14,7 @@
 #include "daemon/api/packets_resource.h"
 #include "daemon/api/people_resource.h"
 #include "daemon/api/policy_resource.h"
+#include "daemon/api/requests_resource.h"
 #include "daemon/api/safety_resource.h"
 #include "daemon/api/settings_resource.h"
 #include "daemon/api/shadow_resource.h"
@@ -72,8 +73,12 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
   const api::BookSource books = [this]() -> callout::ApprovalBook* {
     return active_ ? book_ : nullptr;
   };
+  const api::RequestBookSource requestBooks = [this]() -> requests::RequestBook* {
+    return active_ ? requests_ : nullptr;
+  };
   std::vector<std::shared_ptr<api::ApiResource>> all{
-      std::make_shared<api::ApprovalsResource>(books)};
+      std::make_shared<api::ApprovalsResource>(books),
+      std::make_shared<api::RequestsResource>(requestBooks)};
   all.insert(all.end(), resources.begin(), resources.end());
   router_ = std::make_unique<api::ApiRouter>(engine_.engine(), std::move(all),
                                              api::ApiRouterOptions{kMaxBodyBytes, timeout});

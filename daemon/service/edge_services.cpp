@@ -37,6 +37,7 @@ EdgeServices::EdgeServices(Poco::Util::Application& app, Clock& clock)
           return nullptr;
         }
         api_->setApprovals((*processor)->approvals());  // the API stops before SMS does
+        api_->setRequests((*processor)->requests());
         api_->setSafety((*processor)->safety(), (*processor)->checklists());
         return std::move(*processor);
       });
