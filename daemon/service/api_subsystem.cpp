@@ -73,12 +73,10 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
   const api::BookSource books = [this]() -> callout::ApprovalBook* {
     return active_ ? book_ : nullptr;
   };
-  const api::RequestBookSource requestBooks = [this]() -> requests::RequestBook* {
-    return active_ ? requests_ : nullptr;
-  };
+  resources.push_back(std::make_shared<api::RequestsResource>(
+      [this]() -> requests::RequestBook* { return active_ ? requests_ : nullptr; }));
   std::vector<std::shared_ptr<api::ApiResource>> all{
-      std::make_shared<api::ApprovalsResource>(books),
-      std::make_shared<api::RequestsResource>(requestBooks)};
+      std::make_shared<api::ApprovalsResource>(books)};
   all.insert(all.end(), resources.begin(), resources.end());
   router_ = std::make_unique<api::ApiRouter>(engine_.engine(), std::move(all),
                                              api::ApiRouterOptions{kMaxBodyBytes, timeout});

@@ -264,6 +264,16 @@ Result<RequestDecision> RequestDesk::decide(RequestStep& step, const callout::De
       return refuse(DecisionOutcome::kRefusedPolicy, "policy", requestPausedText(ctx),
                     gate.toJson());
     }
+    // As for call-out approvals (seed 001 EC-RISK-001): the box is about to write what was OKed;
+    // while that kind's breaker is open nothing is written and the request stays pending.
+    policy::ProposedAction act = action;
+    act.actor = "engine";
+    act.automated = true;
+    const policy::GateDecision atAct = desk_.gate(act);
+    if (!atAct.breaker.empty()) {
+      return refuse(DecisionOutcome::kRefusedPolicy, "held_by_breaker", requestPausedText(ctx),
+                    atAct.toJson());
+    }
   }
   auto view = this->view(row, step.now);
   if (!view) return view.error();
