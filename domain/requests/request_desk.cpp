@@ -94,7 +94,8 @@ Result<std::optional<RequestAnswer>> RequestDesk::receive(RequestStep& step,
   if (intent.kind == sms::RequestKind::kNone) return std::optional<RequestAnswer>();
 
   sms::conversation::ReplyContext ctx = desk_.contextFor(sender.personId);
-  ctx.language = language;
+  // The language the request is written in, else the turn's (the roster's).
+  ctx.language = sms::conversation::parseLanguage(intent.language).value_or(language);
   json::Array matched;
   for (const std::string& m : intent.matched) matched.push_back(m);
   if (!intent.clear()) {
@@ -127,6 +128,17 @@ Result<std::optional<RequestAnswer>> RequestDesk::receive(RequestStep& step,
   row.inboxId = step.inboxId;
   row.createdAt = step.now;
   RequestStore rows(step.store.db());
+  // The same request again (a retyped text, a double send): the one already filed is the answer.
+  auto pending = rows.pendingFor(row.personId);
+  if (!pending) return pending.error();
+  for (const RequestRow& p : *pending) {
+    if (p.kind == row.kind && p.fromDate == row.fromDate && p.toDate == row.toDate &&
+        p.part == row.part && p.weekdays == row.weekdays && p.change == row.change) {
+      return std::optional<RequestAnswer>(
+          RequestAnswer{"request_repeated",
+                        requestReceivedText(ctx, requestWords(p, ctx.spanish()), p.id), p.id});
+    }
+  }
   auto id = rows.insert(row);
   if (!id) return id.error();
   row.id = *id;
@@ -144,7 +156,7 @@ Result<std::optional<RequestAnswer>> RequestDesk::receive(RequestStep& step,
     const sms::conversation::ReplyContext actx = desk_.contextFor(approver->id);
     auto sent =
         send(step, "request-" + std::to_string(row.id) + "-manager", approver->phone,
-             MessageClass::kEscalation,
+             MessageClass::kNotice,
              requestForManagerText(actx, desk_.nameOf(row.personId),
                                    requestWords(row, actx.spanish()), row.id, view->touched.size()),
              row);
@@ -301,7 +313,7 @@ Result<RequestDecision> RequestDesk::decide(RequestStep& step, const callout::De
     const std::string what = requestWords(row, pctx.spanish());
     auto sent =
         send(step, "request-" + std::to_string(row.id) + "-decided", person->phone,
-             MessageClass::kNotice,
+             MessageClass::kThreadReply,
              approve ? requestApprovedText(pctx, what) : requestDeniedText(pctx, what), row);
     if (!sent) return sent.error();
   }

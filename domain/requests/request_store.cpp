@@ -143,4 +143,12 @@ Result<std::vector<RequestRow>> RequestStore::list(RequestFilter filter, TimePoi
   return readRows(*s, readRequest);
 }
 
+Result<std::vector<RequestRow>> RequestStore::pendingFor(std::string_view personId) {
+  auto s = db_.cached("SELECT " + std::string(kRequestColumns) +
+                      " FROM staff_request WHERE state = 'pending' AND person_id = ? ORDER BY id");
+  if (!s) return s.error();
+  s->bind(1, personId);
+  return readRows(*s, readRequest);
+}
+
 }  // namespace atoms::requests

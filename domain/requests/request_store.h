@@ -61,6 +61,8 @@ class RequestStore {
   Status update(const RequestRow& row);
   Result<std::optional<RequestRow>> get(std::int64_t id);
   Result<std::vector<RequestRow>> list(RequestFilter filter, TimePoint now);
+  // The person's pending requests, oldest first.
+  Result<std::vector<RequestRow>> pendingFor(std::string_view personId);
 
  private:
   Database& db_;

@@ -101,6 +101,21 @@ constexpr std::array<std::string_view, 6> kOnlyWords = {"only",      "just",    
 constexpr std::array<std::string_view, 5> kAvailabilityWords = {
     "availability", "available", "disponibilidad", "disponible", "disponibles"};
 
+// Words that tell the language of a request (folded).
+constexpr std::array<std::string_view, 44> kSpanishWords = {
+    "libre",   "libres",  "vacaciones", "permiso", "manana",   "mananas",    "tarde",     "tardes",
+    "noche",   "noches",  "sabado",     "domingo", "lunes",    "martes",     "miercoles", "jueves",
+    "viernes", "sabados", "domingos",   "puedo",   "necesito", "quiero",     "semana",    "fines",
+    "dia",     "dias",    "el",         "del",     "al",       "los",        "las",       "hoy",
+    "solo",    "ya",      "pasado",     "proxima", "trabajar", "disponible", "favor",     "por",
+    "tengo",   "pedir",   "puede",      "hasta"};
+constexpr std::array<std::string_view, 40> kEnglishWords = {
+    "off",     "need",      "can't",    "cant",   "cannot", "saturday", "sunday",    "monday",
+    "tuesday", "wednesday", "thursday", "friday", "the",    "weekend",  "weekends",  "mornings",
+    "morning", "only",      "tomorrow", "next",   "week",   "work",     "available", "i",
+    "please",  "day",       "days",     "have",   "can",    "anymore",  "evenings",  "nights",
+    "night",   "want",      "get",      "my",     "this",   "and",      "to",        "do"};
+
 struct PartWord {
   std::string_view word;
   DayPart part;
@@ -697,6 +712,13 @@ RequestIntent Reader::read() {
   decide();
   if (intent_.kind == RequestKind::kNone) return RequestIntent{};
   for (std::size_t i : markerTokens_) intent_.matched.push_back(at(i).folded);
+  int spanish = 0;
+  int english = 0;
+  for (const Token& t : tokens_) {
+    spanish += isOneOf(kSpanishWords, t.folded) ? 1 : 0;
+    english += isOneOf(kEnglishWords, t.folded) ? 1 : 0;
+  }
+  if (spanish != english) intent_.language = spanish > english ? "es" : "en";
   return intent_;
 }
 

@@ -77,6 +77,9 @@ struct RequestIntent {
   AvailabilityChange change = AvailabilityChange::kCannot;
   std::string question;  // "" when clear; else one of the codes above
   std::vector<std::string> matched;
+  // The language the text is written in, when its words say so: "es", "en"; "" when they do not
+  // (dates and numbers only). The reply follows it, as replies to keywords do.
+  std::string language;
 
   bool clear() const { return kind != RequestKind::kNone && question.empty(); }
 };

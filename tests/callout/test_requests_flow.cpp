@@ -135,7 +135,9 @@ BOOST_AUTO_TEST_CASE(theCallOutDeskSeesApprovedTimeOffWhenItLooksForCover) {
 BOOST_AUTO_TEST_CASE(aSpanishAvailabilityChangeDeniedByTextChangesNothing) {
   CalloutFixture f;
   f.text(kBen, "ya no puedo en las mañanas");
-  BOOST_TEST(contains(f.lastTo(kBen), "request R1"), f.lastTo(kBen));
+  // Answered in the language he wrote in; Kwame in his own.
+  BOOST_TEST(contains(f.lastTo(kBen), "Recibido: pediste sin mañanas (solicitud R1)"),
+             f.lastTo(kBen));
   BOOST_TEST(contains(f.lastTo(kKwame), "no mornings (R1)"), f.lastTo(kKwame));
   f.text(kKwame, "DENY R1 we need you on brunch");
   BOOST_TEST(contains(f.lastTo(kKwame), "Denied: request R1"));
@@ -188,6 +190,17 @@ BOOST_AUTO_TEST_CASE(anUnclearTextGetsOneKindQuestionAndNoRequest) {
   BOOST_TEST(field(asked[0], "question") == "which_day");
   f.text(kAna, "can I have Monday and Thursday off");
   BOOST_TEST(contains(f.lastTo(kAna), "one text per day or stretch"), f.lastTo(kAna));
+}
+
+BOOST_AUTO_TEST_CASE(theSameRequestTwiceIsFiledOnce) {
+  CalloutFixture f;
+  f.text(kAna, "I need Saturday off");
+  f.text(kAna, "i need saturday off!!");
+  BOOST_TEST(contains(f.lastTo(kAna), "(request R1)"), f.lastTo(kAna));
+  BOOST_TEST(!requestRow(*f.runner, 2).has_value());
+  BOOST_TEST(f.textsTo(kKwame).size() == 1u);
+  f.text(kAna, "and Sunday off too");  // another request
+  BOOST_TEST(contains(f.lastTo(kAna), "Sun Mar 8 off (request R2)"), f.lastTo(kAna));
 }
 
 BOOST_AUTO_TEST_CASE(aWorkerWithdrawsAPendingRequestAndItIsClosed) {

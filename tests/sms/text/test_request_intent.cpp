@@ -198,6 +198,14 @@ BOOST_AUTO_TEST_CASE(weekdayNamesMeanTheNextSuchDayWhateverToday) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(tellsTheLanguageTheRequestIsWrittenIn) {
+  BOOST_TEST(parseRequestIntent("I need Saturday off", kCalendar).language == "en");
+  BOOST_TEST(parseRequestIntent("necesito el sábado libre", kCalendar).language == "es");
+  BOOST_TEST(parseRequestIntent("ya no puedo en las mañanas", kCalendar).language == "es");
+  BOOST_TEST(parseRequestIntent("12/14 off", kCalendar).language == "en");
+  BOOST_TEST(parseRequestIntent("Jamal didn't show", kCalendar).language == "");
+}
+
 BOOST_AUTO_TEST_CASE(nextWeekFollowsTheSitesWorkweek) {
   const RequestIntent r = parseRequestIntent("next week off", RequestCalendar{kToday, 1});
   BOOST_TEST((r.from == d(2026, 3, 9)));
