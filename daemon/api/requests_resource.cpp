@@ -13,29 +13,10 @@ using callout::DecisionOutcome;
 using requests::RequestBook;
 using requests::RequestFilter;
 
-enum class RequestRoute { kList, kOne, kDecision };
-
-struct RequestTarget {
-  RequestRoute route = RequestRoute::kList;
-  std::int64_t id = 0;
-};
-
-// "/v1/staff-requests", "/v1/staff-requests/3", "/v1/staff-requests/3/decision"; nullopt for
+// "/v1/staff-requests", "/v1/staff-requests/12", "/v1/staff-requests/12/decision"; nullopt for
 // anything else.
-std::optional<RequestTarget> requestRoute(std::string_view path) {
-  const std::string_view base = kStaffRequestsPath;
-  if (path == base) return RequestTarget{RequestRoute::kList, 0};
-  if (path.substr(0, base.size()) != base || path.size() <= base.size() + 1 ||
-      path[base.size()] != '/') {
-    return std::nullopt;
-  }
-  std::string_view rest = path.substr(base.size() + 1);
-  const std::size_t slash = rest.find('/');
-  const std::optional<std::int64_t> id = parseIdSegment(rest.substr(0, slash));
-  if (!id) return std::nullopt;
-  if (slash == std::string_view::npos) return RequestTarget{RequestRoute::kOne, *id};
-  if (rest.substr(slash) == "/decision") return RequestTarget{RequestRoute::kDecision, *id};
-  return std::nullopt;
+std::optional<ItemTarget> requestRoute(std::string_view path) {
+  return itemRoute(path, kStaffRequestsPath, "decision");
 }
 
 ApiAnswer requestDecision(RequestBook& book, const std::string& person, std::int64_t id,
@@ -76,18 +57,18 @@ ApiAnswer requestDecision(RequestBook& book, const std::string& person, std::int
 }  // namespace
 
 std::vector<std::string> RequestsResource::methods(std::string_view path) const {
-  const std::optional<RequestTarget> target = requestRoute(path);
+  const std::optional<ItemTarget> target = requestRoute(path);
   if (!target) return {};
-  return {target->route == RequestRoute::kDecision ? "POST" : "GET"};
+  return {target->route == ItemRoute::kAction ? "POST" : "GET"};
 }
 
 bool RequestsResource::takesQuery(std::string_view path) const {
-  const std::optional<RequestTarget> target = requestRoute(path);
-  return target && target->route == RequestRoute::kList;
+  const std::optional<ItemTarget> target = requestRoute(path);
+  return target && target->route == ItemRoute::kList;
 }
 
 ApiAnswer RequestsResource::handle(const ApiRequest& request) {
-  const std::optional<RequestTarget> target = requestRoute(request.path);
+  const std::optional<ItemTarget> target = requestRoute(request.path);
   if (!target) return apiRefusal(404, "not found", "no such path");
   RequestFilter filter = RequestFilter::kPending;
   if (request.query == "state=all") {
@@ -97,7 +78,7 @@ ApiAnswer RequestsResource::handle(const ApiRequest& request) {
     return apiRefusal(400, error, error + " (got '" + drivers::printable(request.query, 60) + "')");
   }
   RequestDecisionBody decision;
-  if (target->route == RequestRoute::kDecision) {
+  if (target->route == ItemRoute::kAction) {
     auto parsed = parseRequestDecision(request.body);
     if (!parsed) return apiRefusal(400, parsed.message(), parsed.message());
     decision = std::move(*parsed);
@@ -114,7 +95,7 @@ ApiAnswer RequestsResource::handle(const ApiRequest& request) {
                       "person '" + request.person + "' is not on the site");
   }
   switch (target->route) {
-    case RequestRoute::kList: {
+    case ItemRoute::kList: {
       auto listed = book->list(filter);
       if (!listed) return apiStoreFailed("read the requests", listed.error());
       json::Array out;
@@ -122,7 +103,7 @@ ApiAnswer RequestsResource::handle(const ApiRequest& request) {
       return apiOk(json::Object{{"requests", std::move(out)},
                                 {"state", filter == RequestFilter::kPending ? "pending" : "all"}});
     }
-    case RequestRoute::kOne: {
+    case ItemRoute::kOne: {
       auto found = book->get(target->id);
       if (!found) return apiStoreFailed("read the request", found.error());
       if (!*found) {
@@ -131,7 +112,7 @@ ApiAnswer RequestsResource::handle(const ApiRequest& request) {
       }
       return apiOk(requestJson(**found));
     }
-    case RequestRoute::kDecision:
+    case ItemRoute::kAction:
       return requestDecision(*book, request.person, target->id, std::move(decision));
   }
   return apiRefusal(404, "not found", "no such route");

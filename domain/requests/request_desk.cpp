@@ -6,7 +6,6 @@
 #include "base/canonical_json.h"
 #include "domain/requests/request_effect.h"
 #include "domain/requests/request_texts.h"
-#include "sms/mailbox/message_checks.h"
 #include "store/row_reader.h"
 
 namespace atoms::requests {
@@ -236,18 +235,11 @@ Result<RequestDecision> RequestDesk::decide(RequestStep& step, const callout::De
   RequestRow row = **found;
   auto refuse = [&](DecisionOutcome outcome, std::string_view reason, std::string text,
                     json::Value gate = json::Value()) -> Result<RequestDecision> {
-    if (Status s = step.batch.record(
-            step.now, "request.refused", "engine",
-            json::Object{
-                {"request", row.id},
-                {"reason", reason},
-                {"via", who.via},
-                {"from", who.phone.empty() ? json::Value()
-                                           : json::Value(sms::mailbox::maskNumber(who.phone))},
-                {"person", who.personId},
-                {"inbox", step.inboxId ? json::Value(*step.inboxId) : json::Value()},
-                {"gate", std::move(gate)}});
-        !s) {
+    json::Object facts = callout::deciderFacts(who, step.inboxId);
+    facts["request"] = row.id;
+    facts["reason"] = reason;
+    facts["gate"] = std::move(gate);
+    if (Status s = step.batch.record(step.now, "request.refused", "engine", std::move(facts)); !s) {
       return s.error();
     }
     return RequestDecision{outcome,
