@@ -238,6 +238,18 @@ BOOST_AUTO_TEST_CASE(anOpenSchedulingBreakerHoldsAnApprovalAndTheRequestStaysPen
   BOOST_TEST(stateOf(*f.runner, 1) == "approved");
 }
 
+BOOST_AUTO_TEST_CASE(writesFrozenByTheKillSwitchRefuseAnApprovalOnTheApi) {
+  CalloutFixture f;
+  f.text(kAna, "I need Saturday off");
+  f.policy.level = policy::KillSwitchLevel::kL2;
+  requests::StoreRequests book(*f.requestDesk, *f.runner);
+  auto decided = book.decide("p-kwame", 1, true, "");
+  BOOST_TEST_REQUIRE(decided.ok(), decided.message());
+  BOOST_TEST(callout::decisionOutcomeName(decided->outcome) == "refused_policy");
+  BOOST_TEST(stateOf(*f.runner, 1) == "pending");
+  BOOST_TEST(storedPerson(*f.runner, "p-ana").timeOff.empty());
+}
+
 BOOST_AUTO_TEST_CASE(theBookDecidesOnTheApiWithTheSameRules) {
   CalloutFixture f;
   f.text(kAna, "Fri-Sun off");
