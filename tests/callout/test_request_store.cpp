@@ -8,6 +8,8 @@
 
 #include "domain/requests/request_effect.h"
 #include "domain/requests/request_store.h"
+#include "domain/requests/request_texts.h"
+#include "sms/text/content_lint.h"
 #include "store/migrations.h"
 #include "store/row_reader.h"
 #include "tests/callout/callout_fixture.h"
@@ -204,6 +206,43 @@ BOOST_AUTO_TEST_CASE(touchedShiftsAreTheAssignedOnesTheRequestCovers) {
       now);
   BOOST_TEST_REQUIRE(sundays.ok());
   BOOST_TEST(sundays->empty());
+}
+
+BOOST_AUTO_TEST_CASE(everyRequestTextPassesTheContentLintAndNamesAHumanWhereItShould) {
+  const sms::ContentLint lint;
+  for (const bool spanish : {false, true}) {
+    requests::ReplyContext c;
+    c.language =
+        spanish ? sms::conversation::Language::kSpanish : sms::conversation::Language::kEnglish;
+    c.site = "Bistro Maree";
+    c.human = {"Kwame", kKwame};
+    const RequestRow off = timeOffRow("2026-03-06", "2026-03-08", sms::DayPart::kNight);
+    const RequestRow only =
+        availabilityRow(sms::AvailabilityChange::kOnly, {0, 6}, sms::DayPart::kAllDay);
+    const std::string what = requests::requestWords(off, spanish);
+    std::vector<std::string> texts = {
+        requests::requestReceivedText(c, what, 3),
+        requests::requestApprovedText(c, requests::requestWords(only, spanish)),
+        requests::requestDeniedText(c, what),
+        requests::requestWithdrawnText(c, 3),
+        requests::requestForManagerText(c, "Ana", what, 3, 2),
+        requests::requestRecordedText(c, 3, true, 2),
+        requests::requestRecordedText(c, 3, false, 0),
+        requests::requestClosedText(c, 3),
+        requests::requestNotYoursText(c, 3),
+        requests::requestSelfText(c, 3),
+        requests::requestPausedText(c)};
+    for (const char* q : {"which_day", "one_range", "too_long", "which_times", "can_or_cannot"}) {
+      texts.push_back(requests::requestQuestionText(c, q));
+    }
+    for (const std::string& t : texts) {
+      BOOST_TEST_CONTEXT(t) {
+        BOOST_TEST(lint.check(t).empty());
+        BOOST_TEST(t.size() <= 320u);  // short
+      }
+    }
+    BOOST_TEST(texts[2].find("Kwame") != std::string::npos);  // a denial names who to talk to
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
