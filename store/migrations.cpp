@@ -337,6 +337,20 @@ constexpr Migration kStoreMigrations[] = {
      " station_id TEXT NOT NULL, day INTEGER NOT NULL, start_minute INTEGER NOT NULL,"
      " minutes INTEGER NOT NULL, certification_id TEXT, assignee_id TEXT,"
      " PRIMARY KEY(name, position));"},
+    // Requests by text (domain/requests/, docs/requests.md): time off (local dates from..to,
+    // 'YYYY-MM-DD', inclusive, and a part of the day) or an availability change (weekdays as
+    // c_encoding digits "06", a part, cannot/only), the approver named at receipt, and the
+    // decision. Never a reason. Instants are Unix milliseconds (UTC). Numbered 27: 25 and 26 are
+    // other wings' (the runner only needs increasing versions).
+    {27, "staff_requests",
+     "CREATE TABLE staff_request(id INTEGER PRIMARY KEY, person_id TEXT NOT NULL,"
+     " kind TEXT NOT NULL CHECK(kind IN ('time_off','availability')),"
+     " state TEXT NOT NULL CHECK(state IN ('pending','approved','denied','withdrawn')),"
+     " from_date TEXT NOT NULL, to_date TEXT NOT NULL, part TEXT NOT NULL,"
+     " weekdays TEXT NOT NULL, availability_change TEXT NOT NULL, approver_id TEXT NOT NULL,"
+     " inbox_id INTEGER, created_at INTEGER NOT NULL, decided_by TEXT NOT NULL,"
+     " decided_via TEXT NOT NULL, decided_at INTEGER, remark TEXT NOT NULL);"
+     "CREATE INDEX staff_request_by_state ON staff_request(state, id);"},
 };
 
 constexpr std::string_view kCreateTable =

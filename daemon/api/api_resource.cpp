@@ -48,4 +48,20 @@ std::optional<std::int64_t> parseIdSegment(std::string_view text) {
   return std::stoll(std::string(text));
 }
 
+std::optional<ItemTarget> itemRoute(std::string_view path, std::string_view base,
+                                    std::string_view action) {
+  if (path == base) return ItemTarget{ItemRoute::kList, 0};
+  if (path.substr(0, base.size()) != base || path.size() <= base.size() + 1 ||
+      path[base.size()] != '/') {
+    return std::nullopt;
+  }
+  std::string_view rest = path.substr(base.size() + 1);
+  const std::size_t slash = rest.find('/');
+  const std::optional<std::int64_t> id = parseIdSegment(rest.substr(0, slash));
+  if (!id) return std::nullopt;
+  if (slash == std::string_view::npos) return ItemTarget{ItemRoute::kOne, *id};
+  if (rest.substr(slash + 1) == action) return ItemTarget{ItemRoute::kAction, *id};
+  return std::nullopt;
+}
+
 }  // namespace atoms::api

@@ -67,6 +67,17 @@ std::variant<policy::PanelRoles, ApiAnswer> rolesOrRefusal(const RolesLookup& ro
 // A path segment that is an id: 1..15 decimal digits without a leading zero; nullopt otherwise.
 std::optional<std::int64_t> parseIdSegment(std::string_view text);
 
+// The routes of a collection of numbered items: `base`, `base`/{id}, `base`/{id}/`action`.
+enum class ItemRoute { kList, kOne, kAction };
+struct ItemTarget {
+  ItemRoute route = ItemRoute::kList;
+  std::int64_t id = 0;
+};
+// Which of them `path` is; nullopt for anything else (an id that is not parseIdSegment's, another
+// action).
+std::optional<ItemTarget> itemRoute(std::string_view path, std::string_view base,
+                                    std::string_view action);
+
 class ApiResource {
  public:
   virtual ~ApiResource() = default;

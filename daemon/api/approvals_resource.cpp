@@ -14,28 +14,9 @@ using callout::ApprovalFilter;
 using callout::ApprovalState;
 using callout::DecisionOutcome;
 
-enum class ApprovalRoute { kList, kOne, kDecision };
-
-struct ApprovalTarget {
-  ApprovalRoute route = ApprovalRoute::kList;
-  std::int64_t id = 0;
-};
-
 // "/v1/approvals", "/v1/approvals/12", "/v1/approvals/12/decision"; nullopt for anything else.
-std::optional<ApprovalTarget> approvalRoute(std::string_view path) {
-  const std::string_view base = kApprovalsPath;
-  if (path == base) return ApprovalTarget{ApprovalRoute::kList, 0};
-  if (path.substr(0, base.size()) != base || path.size() <= base.size() + 1 ||
-      path[base.size()] != '/') {
-    return std::nullopt;
-  }
-  std::string_view rest = path.substr(base.size() + 1);
-  const std::size_t slash = rest.find('/');
-  const std::optional<std::int64_t> id = parseIdSegment(rest.substr(0, slash));
-  if (!id) return std::nullopt;
-  if (slash == std::string_view::npos) return ApprovalTarget{ApprovalRoute::kOne, *id};
-  if (rest.substr(slash) == "/decision") return ApprovalTarget{ApprovalRoute::kDecision, *id};
-  return std::nullopt;
+std::optional<ItemTarget> approvalRoute(std::string_view path) {
+  return itemRoute(path, kApprovalsPath, "decision");
 }
 
 std::string stateWords(const callout::ApprovalRow& a) {
@@ -90,7 +71,7 @@ ApiAnswer decision(ApprovalBook& book, const std::string& person, std::int64_t i
   return apiRefusal(404, "no " + name, "no " + name);
 }
 
-ApiAnswer answerApproval(const BookSource& books, const ApprovalTarget& target,
+ApiAnswer answerApproval(const BookSource& books, const ItemTarget& target,
                          const std::string& person, ApprovalFilter filter,
                          const callout::ApprovalAnswer& request) {
   ApprovalBook* book = books ? books() : nullptr;
@@ -105,7 +86,7 @@ ApiAnswer answerApproval(const BookSource& books, const ApprovalTarget& target,
                       "person '" + person + "' is not on the site");
   }
   switch (target.route) {
-    case ApprovalRoute::kList: {
+    case ItemRoute::kList: {
       auto listed = book->list(filter);
       if (!listed) return apiStoreFailed("read the approvals", listed.error());
       json::Array approvals;
@@ -113,7 +94,7 @@ ApiAnswer answerApproval(const BookSource& books, const ApprovalTarget& target,
       return apiOk(json::Object{{"approvals", std::move(approvals)},
                                 {"state", filter == ApprovalFilter::kPending ? "pending" : "all"}});
     }
-    case ApprovalRoute::kOne: {
+    case ItemRoute::kOne: {
       auto found = book->get(target.id);
       if (!found) return apiStoreFailed("read the approval", found.error());
       if (!*found) {
@@ -122,7 +103,7 @@ ApiAnswer answerApproval(const BookSource& books, const ApprovalTarget& target,
       }
       return apiOk(approvalJson(**found));
     }
-    case ApprovalRoute::kDecision:
+    case ItemRoute::kAction:
       return decision(*book, person, target.id, request);
   }
   return apiRefusal(404, "not found", "no such route");
@@ -131,18 +112,18 @@ ApiAnswer answerApproval(const BookSource& books, const ApprovalTarget& target,
 }  // namespace
 
 std::vector<std::string> ApprovalsResource::methods(std::string_view path) const {
-  const std::optional<ApprovalTarget> target = approvalRoute(path);
+  const std::optional<ItemTarget> target = approvalRoute(path);
   if (!target) return {};
-  return {target->route == ApprovalRoute::kDecision ? "POST" : "GET"};
+  return {target->route == ItemRoute::kAction ? "POST" : "GET"};
 }
 
 bool ApprovalsResource::takesQuery(std::string_view path) const {
-  const std::optional<ApprovalTarget> target = approvalRoute(path);
-  return target && target->route == ApprovalRoute::kList;
+  const std::optional<ItemTarget> target = approvalRoute(path);
+  return target && target->route == ItemRoute::kList;
 }
 
 ApiAnswer ApprovalsResource::handle(const ApiRequest& request) {
-  const std::optional<ApprovalTarget> target = approvalRoute(request.path);
+  const std::optional<ItemTarget> target = approvalRoute(request.path);
   if (!target) return apiRefusal(404, "not found", "no such path");
   ApprovalFilter filter = ApprovalFilter::kPending;
   if (request.query == "state=all") {
@@ -152,7 +133,7 @@ ApiAnswer ApprovalsResource::handle(const ApiRequest& request) {
     return apiRefusal(400, error, error + " (got '" + drivers::printable(request.query, 60) + "')");
   }
   callout::ApprovalAnswer decisionRequest;
-  if (target->route == ApprovalRoute::kDecision) {
+  if (target->route == ItemRoute::kAction) {
     Result<callout::ApprovalAnswer> parsed = parseDecisionRequest(request.body);
     if (!parsed) return apiRefusal(400, parsed.message(), parsed.message());
     decisionRequest = std::move(*parsed);

@@ -15,6 +15,7 @@
 #include "daemon/api/people_resource.h"
 #include "daemon/api/policy_resource.h"
 #include "daemon/api/pos_health_json.h"
+#include "daemon/api/requests_resource.h"
 #include "daemon/api/safety_resource.h"
 #include "daemon/api/schedule_resource.h"
 #include "daemon/api/settings_resource.h"
@@ -77,6 +78,8 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
   const api::BookSource books = [this]() -> callout::ApprovalBook* {
     return active_ ? book_ : nullptr;
   };
+  resources.push_back(std::make_shared<api::RequestsResource>(
+      [this]() -> requests::RequestBook* { return active_ ? requests_ : nullptr; }));
   std::vector<std::shared_ptr<api::ApiResource>> all{
       std::make_shared<api::ApprovalsResource>(books)};
   all.insert(all.end(), resources.begin(), resources.end());

@@ -53,6 +53,9 @@ struct RefusedApiRequest;
 namespace callout {
 class ApprovalBook;
 }  // namespace callout
+namespace requests {
+class RequestBook;
+}  // namespace requests
 namespace sms::conversation {
 class ChecklistDesk;
 class Outreach;
@@ -77,6 +80,9 @@ class ApiSubsystem final : public ServiceSubsystem {
   // Before start(): the call-out desk's approvals (ConversationProcessor::approvals()), used on the
   // engine thread; it must stay valid until stop() returns. nullptr (the default): none.
   void setApprovals(callout::ApprovalBook* book) { book_ = book; }
+  // Before start(): workers' requests by text (ConversationProcessor::requests()), for
+  // /v1/staff-requests; the same lifetime and thread as the approvals. nullptr: it answers 503.
+  void setRequests(requests::RequestBook* book) { requests_ = book; }
   // Before start(): the SMS layer's safety desk (ConversationProcessor::safety()), for the
   // panel's ACK at /v1/safety/incidents/{id}/ack, and its checklists (may be null), for today's
   // checklists at /v1/safety; the same lifetime as the book. nullptr: the ACK answers 503 (the
@@ -141,6 +147,7 @@ class ApiSubsystem final : public ServiceSubsystem {
   StoreSubsystem& store_;
   EngineSubsystem& engine_;
   callout::ApprovalBook* book_ = nullptr;
+  requests::RequestBook* requests_ = nullptr;
   sms::conversation::SafetyDesk* safety_ = nullptr;
   sms::conversation::ChecklistDesk* checklists_ = nullptr;
   sms::conversation::Outreach* outreach_ = nullptr;

@@ -38,6 +38,7 @@ EdgeServices::EdgeServices(Poco::Util::Application& app, Clock& clock)
           return nullptr;
         }
         api_->setApprovals((*processor)->approvals());  // the API stops before SMS does
+        api_->setRequests((*processor)->requests());
         api_->setSafety((*processor)->safety(), (*processor)->checklists());
         sms_site::ConversationProcessor* live = processor->get();
         api_->setScheduling(&live->outreach(), [live] { live->siteShiftsChanged(); });

@@ -110,11 +110,20 @@ Result<std::unique_ptr<ConversationProcessor>> ConversationProcessor::create(
       ConversationProcessor* self = processor.get();
       processor->approvals_ = std::make_unique<callout::CalloutApprovals>(
           *processor->desk_, *processor->site_, mailbox.store, [self] { self->scheduleCallout(); });
+      processor->requestDesk_ =
+          std::make_unique<requests::RequestDesk>(processor->desk_->context());
+      processor->requestHandler_ = std::make_unique<requests::RequestHandler>(
+          *processor->requestDesk_, *processor->handler_);
+      processor->requests_ =
+          std::make_unique<requests::StoreRequests>(*processor->requestDesk_, mailbox.store);
     }
   }
+  sms::conversation::ReplyHandler* handler =
+      processor->requestHandler_
+          ? static_cast<sms::conversation::ReplyHandler*>(processor->requestHandler_.get())
+          : processor->handler_.get();
   processor->conversation_ = std::make_unique<sms::conversation::Conversation>(
-      mailbox.store, mailbox.inbox, *processor->outreach_, processor->handler_.get(),
-      processor->safety_.get());
+      mailbox.store, mailbox.inbox, *processor->outreach_, handler, processor->safety_.get());
   processor->conversation_->setOnClassified(mailbox.onClassified);
   if (!mailbox.conversation.checklists.empty()) {
     // With call-outs on, the owners come from the site snapshot, which the engine thread (where

@@ -42,6 +42,9 @@
 #include "domain/callout/no_show_watch.h"
 #include "domain/callout/shadow_judge.h"
 #include "domain/callout/site_snapshot.h"
+#include "domain/requests/request_book.h"
+#include "domain/requests/request_desk.h"
+#include "domain/requests/request_handler.h"
 #include "sms/conversation/checklist_desk.h"
 #include "sms/conversation/conversation.h"
 #include "sms/conversation/outreach.h"
@@ -89,6 +92,9 @@ class ConversationProcessor final : public InboundProcessor {
   // Its approvals, for the approvals API (engine thread only; a decision sets the call-out timer
   // again); nullptr when call-outs are off.
   callout::ApprovalBook* approvals() { return approvals_.get(); }
+  // Workers' requests by text, for the requests API (engine thread only); nullptr when call-outs
+  // are off (requests are read in front of the call-out flow, over its site snapshot).
+  requests::RequestBook* requests() { return requests_.get(); }
   // The safety desk, for the panel's ACK (engine thread only).
   sms::conversation::SafetyDesk* safety() { return safety_.get(); }
   // The site's shifts changed in the store outside the call-out flow (a week published on the
@@ -125,6 +131,9 @@ class ConversationProcessor final : public InboundProcessor {
   std::unique_ptr<callout::ShadowJudge> shadowJudge_;
   std::unique_ptr<callout::CoverVerifier> covers_;
   std::unique_ptr<callout::CalloutApprovals> approvals_;
+  std::unique_ptr<requests::RequestDesk> requestDesk_;
+  std::unique_ptr<requests::RequestHandler> requestHandler_;  // in front of handler_
+  std::unique_ptr<requests::StoreRequests> requests_;
   std::unique_ptr<sms::conversation::ChecklistDesk> checklists_;  // null without checklists
   bool checklistsCaughtUp_ = false;  // the first pass sends what was missed while down
   std::unique_ptr<sms::conversation::Conversation> conversation_;

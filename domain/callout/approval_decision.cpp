@@ -38,6 +38,15 @@ std::string_view decisionOutcomeName(DecisionOutcome o) {
   return "unknown";
 }
 
+json::Object deciderFacts(const Decider& who, std::optional<std::int64_t> inboxId) {
+  return json::Object{
+      {"via", who.via},
+      {"from",
+       who.phone.empty() ? json::Value() : json::Value(sms::mailbox::maskNumber(who.phone))},
+      {"person", who.personId},
+      {"inbox", inboxId ? json::Value(*inboxId) : json::Value()}};
+}
+
 Result<DeskAnswer> decideByText(const DeskContext& desk, DeskStep& step,
                                 const sms::conversation::Contact& sender,
                                 std::string_view reference, bool approve, std::string_view remark) {
@@ -74,19 +83,11 @@ Result<Decision> decideApproval(const DeskContext& desk, DeskStep& step, const D
   }
   auto refuse = [&](DecisionOutcome outcome, std::string_view reason, std::string text,
                     json::Value gate = json::Value()) -> Result<Decision> {
-    if (Status s =
-            audit(step, "approval.refused",
-                  {{"approval", a.id},
-                   {"reason", reason},
-                   {"via", who.via},
-                   {"from", who.phone.empty() ? json::Value()
-                                              : json::Value(sms::mailbox::maskNumber(who.phone))},
-                   {"person", who.personId},
-                   {"inbox", step.inboxId ? json::Value(*step.inboxId) : json::Value()},
-                   {"gate", std::move(gate)}});
-        !s) {
-      return s.error();
-    }
+    json::Object facts = deciderFacts(who, step.inboxId);
+    facts["approval"] = a.id;
+    facts["reason"] = reason;
+    facts["gate"] = std::move(gate);
+    if (Status s = audit(step, "approval.refused", std::move(facts)); !s) return s.error();
     return Decision{outcome,
                     {"approval_refused_" + std::string(reason), std::move(text), a.calloutId}};
   };

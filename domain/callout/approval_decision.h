@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/canonical_json.h"
 #include "base/result.h"
 #include "domain/callout/desk_context.h"
 #include "domain/callout/desk_turn.h"
@@ -33,6 +34,11 @@ struct Decider {
   std::string phone;     // the text's sender; empty on the API
   std::string via;       // "sms" or "api", for the audit entries
 };
+
+// Who decided and how, for the entries of a refused decision (approvals here, workers' requests in
+// domain/requests/): via, from (the sender's number masked; null on the API), person, inbox (the
+// text's row; null on the API).
+json::Object deciderFacts(const Decider& who, std::optional<std::int64_t> inboxId);
 
 // A person's answer to an approval. `overrideReason` (a deny only; the panel gives one, a DENY
 // text does not): why the box's proposal was wrong, seed 001 section 6's override, which costs the

@@ -124,6 +124,8 @@ class CalloutDesk {
     return desk_.words(shiftId, now);
   }
   std::string nameOf(std::string_view personId) const { return desk_.nameOf(personId); }
+  // What the flows share (the requests desk names people, writes and asks the gate through it).
+  const DeskContext& context() const { return desk_; }
 
  private:
   DeskContext desk_;

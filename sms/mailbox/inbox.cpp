@@ -15,9 +15,9 @@ constexpr std::string_view kInboxColumns =
     "id, gateway, provider_id, from_number, to_number, body, state, refusal, received_at,"
     " stored_at, handled_at";
 
-constexpr NameTable<InboxState, 3> kStateNames{{{InboxState::kNew, "new"},
-                                                {InboxState::kHandled, "handled"},
-                                                {InboxState::kRefused, "refused"}}};
+constexpr NameTable<InboxState, 3> kInboxStateNames{{{InboxState::kNew, "new"},
+                                                     {InboxState::kHandled, "handled"},
+                                                     {InboxState::kRefused, "refused"}}};
 
 Result<InboxRow> readInboxRow(RowReader& r) {
   InboxRow row;
@@ -27,7 +27,7 @@ Result<InboxRow> readInboxRow(RowReader& r) {
   row.from = r.text();
   row.to = r.text();
   row.body = r.text();
-  auto state = r.named(kStateNames);
+  auto state = r.named(kInboxStateNames);
   if (!state) return makeError("SMS inbox row " + std::to_string(row.id) + " has an unknown state");
   row.state = *state;
   row.refusal = r.text();
@@ -75,7 +75,7 @@ std::string unidentifiedReason(const drivers::InboundSms& m, const std::string& 
 
 }  // namespace
 
-std::string_view inboxStateName(InboxState state) { return nameOf(kStateNames, state); }
+std::string_view inboxStateName(InboxState state) { return nameOf(kInboxStateNames, state); }
 
 Inbox::Inbox(StoreRunner& store, Outbox& outbox, std::string gateway, NowFunction now,
              std::size_t maxBatch)

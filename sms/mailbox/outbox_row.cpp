@@ -5,7 +5,7 @@
 namespace atoms::sms::mailbox {
 namespace {
 
-constexpr NameTable<OutboxState, 8> kStateNames{{
+constexpr NameTable<OutboxState, 8> kOutboxStateNames{{
     {OutboxState::kQueued, "queued"},
     {OutboxState::kSending, "sending"},
     {OutboxState::kSent, "sent"},
@@ -24,10 +24,10 @@ constexpr NameTable<MessageClass, 3> kClassNames{{
 
 }  // namespace
 
-std::string_view outboxStateName(OutboxState state) { return nameOf(kStateNames, state); }
+std::string_view outboxStateName(OutboxState state) { return nameOf(kOutboxStateNames, state); }
 
 std::optional<OutboxState> parseOutboxState(std::string_view name) {
-  return fromName(kStateNames, name);
+  return fromName(kOutboxStateNames, name);
 }
 
 int outboxStateRank(OutboxState state) {

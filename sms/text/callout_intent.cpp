@@ -269,21 +269,6 @@ bool contains(const Range& range, const Value& value) {
   return std::find(range.begin(), range.end(), value) != range.end();
 }
 
-// Optimal string alignment distance, cut off above 1.
-bool withinOneEdit(std::string_view a, std::string_view b) {
-  if (a == b) return true;
-  if (a.size() > b.size()) std::swap(a, b);
-  if (b.size() - a.size() > 1) return false;
-  std::size_t i = 0;
-  while (i < a.size() && a[i] == b[i]) ++i;
-  if (a.size() == b.size()) {
-    if (a.substr(i + 1) == b.substr(i + 1)) return true;  // one substitution
-    return i + 1 < a.size() && a[i] == b[i + 1] && a[i + 1] == b[i] &&
-           a.substr(i + 2) == b.substr(i + 2);  // one transposition
-  }
-  return a.substr(i) == b.substr(i + 1);  // one insertion
-}
-
 std::string_view stripPossessive(std::string_view w) {
   if (w.size() > 2 && w.substr(w.size() - 2) == "'s") w.remove_suffix(2);
   return w;

@@ -164,6 +164,13 @@ std::string_view keywordKindName(KeywordKind kind) {
   return "none";
 }
 
+bool isRequestReference(std::string_view reference) {
+  return reference.size() >= 2 && reference.size() <= 10 &&
+         (reference.front() == 'r' || reference.front() == 'R') &&
+         std::all_of(reference.begin() + 1, reference.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
 KeywordParser::KeywordParser() : optOutPhrases_(kOptOutPhrases) {}
 
 bool isProviderKeyword(std::string_view body) {
@@ -215,6 +222,9 @@ ParsedKeyword KeywordParser::parse(std::string_view body,
     std::size_t restFrom = tokens.front().end;
     if (tokens.size() > 1 && tokens[1].numeric && tokens[1].folded.size() <= 9) {
       reference = tokens[1].folded;
+      restFrom = tokens[1].end;
+    } else if (tokens.size() > 1 && isRequestReference(tokens[1].folded)) {
+      reference = tokens[1].folded;  // a worker's request by text: "APPROVE R3"
       restFrom = tokens[1].end;
     }
     return make(approve ? KeywordKind::kApprove : KeywordKind::kDeny, approve ? "APPROVE" : "DENY",

@@ -21,7 +21,8 @@
 // with two open codes, it is kAmbiguousOffer (the caller asks again, nothing is booked). A message
 // that is just a code that is not open is kUnknownOfferCode (the caller says the offer is closed).
 // Manager replies: the message starts with APPROVE or APPROVED, or DENY, DENIED, DECLINE, REJECT,
-// then the request number ("APPROVE 12", "deny #12 no budget"); the text after the number is kept
+// then the request number ("APPROVE 12", "deny #12 no budget") or a worker's request ("APPROVE R3",
+// isRequestReference()); the text after the number is kept
 // as the remark. Whether the sender may approve is the caller's check.
 //
 // Pure and thread-safe after construction.
@@ -67,6 +68,10 @@ struct ParsedKeyword {
 // long codes: STOP STOPALL UNSUBSCRIBE CANCEL END QUIT REVOKE OPTOUT; START UNSTOP YES). "Stop
 // please", ALTO or "stop texting me" are not: the provider neither blocks nor confirms them.
 bool isProviderKeyword(std::string_view body);
+
+// Whether a reference names a worker's request by text ("r3", "R12": docs/requests.md) rather
+// than a call-out approval (a number).
+bool isRequestReference(std::string_view reference);
 
 class KeywordParser {
  public:

@@ -1,6 +1,7 @@
 #include "sms/text/tokens.h"
 
 #include <string_view>
+#include <utility>
 
 #include "drivers/sms/encoding/utf.h"
 
@@ -143,6 +144,20 @@ std::vector<Token> tokenize(std::string_view text) {
   }
   close();
   return tokens;
+}
+
+bool withinOneEdit(std::string_view a, std::string_view b) {
+  if (a == b) return true;
+  if (a.size() > b.size()) std::swap(a, b);
+  if (b.size() - a.size() > 1) return false;
+  std::size_t i = 0;
+  while (i < a.size() && a[i] == b[i]) ++i;
+  if (a.size() == b.size()) {
+    if (a.substr(i + 1) == b.substr(i + 1)) return true;  // one substitution
+    return i + 1 < a.size() && a[i] == b[i + 1] && a[i + 1] == b[i] &&
+           a.substr(i + 2) == b.substr(i + 2);  // one transposition
+  }
+  return a.substr(i) == b.substr(i + 1);  // one insertion
 }
 
 }  // namespace atoms::sms

@@ -32,4 +32,8 @@ std::vector<Token> tokenize(std::string_view text);
 // True for the invisible format characters the tokenizer drops (see above).
 bool isInvisibleFormatCharacter(char32_t c);
 
+// Whether `a` and `b` are at most one edit apart (optimal string alignment: one substitution,
+// insertion, deletion or transposition of neighbours): the typo tolerance of names and dates.
+bool withinOneEdit(std::string_view a, std::string_view b);
+
 }  // namespace atoms::sms

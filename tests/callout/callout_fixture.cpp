@@ -153,14 +153,19 @@ void CalloutFixture::open() {
         return random_;
       });
   handler = std::make_unique<CalloutHandler>(*desk, *site);
-  conversation =
-      std::make_unique<sms::conversation::Conversation>(*runner, *inbox, *outreach, handler.get());
+  // As the daemon has it (conversation_processor.cpp): requests by text in front of the call-outs.
+  requestDesk = std::make_unique<requests::RequestDesk>(desk->context());
+  requestHandler = std::make_unique<requests::RequestHandler>(*requestDesk, *handler);
+  conversation = std::make_unique<sms::conversation::Conversation>(*runner, *inbox, *outreach,
+                                                                   requestHandler.get());
   BOOST_TEST_REQUIRE(gateway.start(*inbox).ok());
 }
 
 void CalloutFixture::close() {
   gateway.stop();
   conversation.reset();
+  requestHandler.reset();
+  requestDesk.reset();
   handler.reset();
   desk.reset();
   gate.reset();

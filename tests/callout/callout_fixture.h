@@ -21,6 +21,8 @@
 #include "domain/callout/callout_handler.h"
 #include "domain/callout/site_snapshot.h"
 #include "domain/policy/policy_gate.h"
+#include "domain/requests/request_desk.h"
+#include "domain/requests/request_handler.h"
 #include "domain/site/site_model.h"
 #include "drivers/sms/simulated/simulated_gateway.h"
 #include "sms/conversation/conversation.h"
@@ -121,6 +123,8 @@ class CalloutFixture {
   std::unique_ptr<policy::PolicyGate> gate;
   std::unique_ptr<CalloutDesk> desk;
   std::unique_ptr<CalloutHandler> handler;
+  std::unique_ptr<requests::RequestDesk> requestDesk;
+  std::unique_ptr<requests::RequestHandler> requestHandler;
   std::unique_ptr<sms::conversation::Conversation> conversation;
 
  private:

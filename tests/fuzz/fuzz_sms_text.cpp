@@ -11,6 +11,7 @@
 // injection flag and the tokenizer report lies inside the input; keywords carry the references
 // their kind promises; a call-out intent quotes words of the text, names only people of the roster
 // (only for a no-show), states minutes only for lateness, and asks a question exactly when unsure.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -149,7 +150,10 @@ void checkWords(std::string_view text) {
     require(k.reference == open[0] || k.reference == open[1], "an offer reply names an open code");
   }
   if (k.kind == sms::KeywordKind::kApprove || k.kind == sms::KeywordKind::kDeny) {
-    for (char c : k.reference) require(c >= '0' && c <= '9', "a request number is digits");
+    require(sms::isRequestReference(k.reference) ||
+                std::all_of(k.reference.begin(), k.reference.end(),
+                            [](char c) { return c >= '0' && c <= '9'; }),
+            "a request number is digits, or R and digits");
   }
   require(k.kind == sms::KeywordKind::kNone || !k.keyword.empty(), "a keyword names itself");
 
