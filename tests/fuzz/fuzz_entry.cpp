@@ -4,8 +4,8 @@
 // Properties: an accepted entry validates and entryText gives back exactly the input (the entry
 // bytes are what the leaf hash covers, so one entry has one text); checkEntry agrees with
 // parseEntry on what it accepts; parseEntryHead accepts what parseEntry accepts, with the same
-// fields and the body's canonical text, and refuses the rest with parseEntry's message; a receipt entry re-signed with the fixed key passes checkEntry
-// exactly when its body has the receipt shape.
+// fields and the body's canonical text, and refuses the rest with parseEntry's message; a receipt
+// entry re-signed with the fixed key passes checkEntry exactly when its body has the receipt shape.
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -1,6 +1,5 @@
 #include "tests/support/mosquitto_broker.h"
 
-#include <algorithm>
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -13,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -264,8 +264,8 @@ Status MosquittoBroker::stop(std::chrono::milliseconds deadline) {
   bool reaped = false;
   while (!reaped && std::chrono::steady_clock::now() < until) {
     ::kill(pid_, SIGTERM);
-    reaped = reapBy(pid_, std::min(until, std::chrono::steady_clock::now() +
-                                              std::chrono::milliseconds(500)));
+    reaped = reapBy(
+        pid_, std::min(until, std::chrono::steady_clock::now() + std::chrono::milliseconds(500)));
   }
   if (!reaped) {
     kill();
