@@ -36,6 +36,9 @@ Result<callout::ApprovalAnswer> parseDecisionRequest(std::string_view body);
 // byte offset, or "the body is not a JSON object").
 Result<json::Object> parseBodyObject(std::string_view body);
 
+// The longest free text (a reason, a note) a request body may carry.
+inline constexpr std::size_t kMaxFreeTextBytes = 500;
+
 // nullopt when `text` (the field `field` of a request body) is at most `maxBytes` without control
 // characters; else the problem, one line naming the field.
 std::optional<std::string> freeTextProblem(std::string_view field, const std::string& text,

@@ -9,8 +9,6 @@ namespace {
 
 using drivers::printable;
 
-constexpr std::size_t kMaxTextBytes = 500;
-
 enum class PacketRoute { kList, kOne, kClose, kRequest };
 
 struct PacketTarget {
@@ -62,7 +60,8 @@ Result<policy::ActionAsk> parseActionAsk(std::string_view body) {
       if (!site::isValidId(text)) return makeError("subject: expected a person id");
       ask.subject = text;
     } else {
-      if (auto problem = freeTextProblem("reason", text, kMaxTextBytes)) return makeError(*problem);
+      if (auto problem = freeTextProblem("reason", text, kMaxFreeTextBytes))
+        return makeError(*problem);
       ask.reason = text;
     }
   }
@@ -80,7 +79,7 @@ Result<std::string> parseCloseNote(std::string_view body) {
   for (const auto& [key, value] : *object) {
     if (key != "note") return makeError("unknown field '" + printable(key) + "'");
     if (!value.isString()) return makeError("note: not a string");
-    if (auto problem = freeTextProblem("note", value.asString(), kMaxTextBytes)) {
+    if (auto problem = freeTextProblem("note", value.asString(), kMaxFreeTextBytes)) {
       return makeError(*problem);
     }
     note = value.asString();

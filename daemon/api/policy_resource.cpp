@@ -8,8 +8,6 @@ namespace {
 
 using drivers::printable;
 
-constexpr std::size_t kMaxReasonBytes = 500;
-
 enum class PolicyRoute { kTrust, kAdvance, kRegress, kIncident, kCloseIncident, kBreakers, kAck };
 
 struct PolicyTarget {
@@ -94,7 +92,7 @@ Result<RegressRequest> parseRegressRequest(std::string_view body) {
       request.to = value.asString();
     } else if (key == "reason") {
       if (!value.isString()) return makeError("reason: not a string");
-      if (auto problem = freeTextProblem("reason", value.asString(), kMaxReasonBytes)) {
+      if (auto problem = freeTextProblem("reason", value.asString(), kMaxFreeTextBytes)) {
         return makeError(*problem);
       }
       request.reason = value.asString();

@@ -16,8 +16,6 @@ namespace {
 
 using drivers::printable;
 
-constexpr std::size_t kMaxReasonBytes = 500;
-
 json::Value optionalText(const std::optional<std::string>& s) {
   return s ? json::Value(*s) : json::Value();
 }
@@ -118,7 +116,7 @@ Result<VersionedBody> parseVersionedBody(std::string_view body,
       if (!value.isString() || value.asString().empty()) {
         return makeError("overrideReason: give the reason in words");
       }
-      if (auto problem = freeTextProblem("overrideReason", value.asString(), kMaxReasonBytes)) {
+      if (auto problem = freeTextProblem("overrideReason", value.asString(), kMaxFreeTextBytes)) {
         return makeError(*problem);
       }
       out.overrideReason = value.asString();
