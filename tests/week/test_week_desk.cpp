@@ -308,7 +308,8 @@ BOOST_FIXTURE_TEST_CASE(aChangeAfterPostingCostsItsPremiumAndTellsThePerson, Wee
   BOOST_TEST(published->premiumCents > 0);
   BOOST_TEST_REQUIRE(texts.size() == 1u);
   BOOST_TEST(texts[0].body.find("Wed Mar 11 12:00-20:00") != std::string::npos);
-  const site::Shift* s2 = findShift(storedShifts(), "s-2");
+  const std::vector<site::Shift> stored = storedShifts();
+  const site::Shift* s2 = findShift(stored, "s-2");
   BOOST_TEST_REQUIRE(s2 != nullptr);
   BOOST_TEST((s2->start.local == local(kWeek1, 3, 12)));
 }
