@@ -27,7 +27,7 @@ std::string toBase64(std::span<const std::uint8_t> bytes);
 // Strict: padding required, no whitespace; nullopt on any error.
 std::optional<Bytes> fromBase64(std::string_view text);
 
-// SHA-256.
+// SHA-256 (OpenSSL, one context per thread).
 Hash32 sha256(std::span<const std::uint8_t> data);
 // SHA-256(prefix || data): the Merkle tree's domain-separated leaf and node hashes.
 Hash32 sha256Prefixed(std::uint8_t prefix, std::span<const std::uint8_t> data);

@@ -29,7 +29,9 @@ Status fsyncFile(const std::string& path) {
 // Copies every page of src's main database into the new database at `path` (created with `key`)
 // in one step: one read snapshot of src, however busy its writer is.
 Status copyPages(Database& src, const std::string& path, const SecretBytes& key) {
-  auto dest = Database::open(path, key, OpenMode::Create);
+  auto pageSize = src.pageSize();  // the backup API copies pages as they are
+  if (!pageSize) return pageSize.error();
+  auto dest = Database::open(path, key, OpenMode::Create, *pageSize);
   if (!dest) return dest.error();
   sqlite3_backup* backup = sqlite3_backup_init(dest->handle(), "main", src.handle(), "main");
   if (backup == nullptr) {

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -101,9 +102,9 @@ Status precheckExisting(const std::string& path) {
   if (st.st_size == 0) {
     return makeError("cannot open database " + path + ": the file is empty (truncated?)");
   }
-  if (st.st_size % kCipherPageSize != 0) {
+  if (st.st_size % kLegacyCipherPageSize != 0) {
     return makeError("cannot open database " + path + ": file size " + std::to_string(st.st_size) +
-                     " is not a multiple of the " + std::to_string(kCipherPageSize) +
+                     " is not a multiple of the " + std::to_string(kLegacyCipherPageSize) +
                      "-byte page size (truncated?)");
   }
   return Status::success();
@@ -132,35 +133,48 @@ Status createEmptyFile(const std::string& path) {
   return Status::success();
 }
 
-Status configureCipher(sqlite3* db, const std::string& path) {
+Status execRaw(sqlite3* db, const std::string& path, const char* sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err != nullptr ? err : sqlite3_errmsg(db);
+    sqlite3_free(err);
+    return makeError("database " + path + ": " + msg + " (SQL: " + sql + ")");
+  }
+  return Status::success();
+}
+
+Status configureCipher(sqlite3* db, const std::string& path, int pageSize) {
   auto version = queryText(db, "PRAGMA cipher_version");
   if (!version.ok() || version->empty()) {
     return makeError("cannot open database " + path +
                      ": the linked SQLite library has no SQLCipher codec");
   }
-  // SQLCipher 4 defaults to a different file format (4096-byte pages, SHA-512 HMAC and KDF);
-  // compatibility 3 keeps reading and writing the 3.x format this project creates.
+  // SQLCipher 4 defaults to a different file format (SHA-512 HMAC and KDF); compatibility 3
+  // keeps reading and writing the 3.x format this project creates.
   if (std::atoi(version->c_str()) >= 4) {
-    char* err = nullptr;
-    if (sqlite3_exec(db, "PRAGMA cipher_compatibility = 3", nullptr, nullptr, &err) != SQLITE_OK) {
-      std::string msg = err != nullptr ? err : sqlite3_errmsg(db);
-      sqlite3_free(err);
-      return makeError("cannot open database " + path + ": " + msg);
-    }
+    if (auto s = execRaw(db, path, "PRAGMA cipher_compatibility = 3"); !s) return s;
   }
-  return Status::success();
+  const std::string sql = "PRAGMA cipher_page_size = " + std::to_string(pageSize);
+  return execRaw(db, path, sql.c_str());
 }
 
-Status verifyReadable(sqlite3* db, const std::string& path) {
+// The primary result code of reading the schema: SQLITE_NOTADB when page 1 does not decrypt
+// (a wrong key or page size, or not a SQLCipher database).
+int probeReadable(sqlite3* db) {
   sqlite3_stmt* stmt = nullptr;
   int rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &stmt, nullptr);
   if (rc == SQLITE_OK) {
     rc = sqlite3_step(stmt);
     if (rc == SQLITE_ROW) rc = SQLITE_OK;
   }
-  std::string msg = sqlite3_errmsg(db);
   sqlite3_finalize(stmt);
-  switch (rc & 0xff) {
+  return rc & 0xff;
+}
+
+Status verifyReadable(sqlite3* db, const std::string& path) {
+  const int rc = probeReadable(db);
+  std::string msg = sqlite3_errmsg(db);
+  switch (rc) {
     case SQLITE_OK:
       return Status::success();
     case SQLITE_NOTADB:
@@ -172,16 +186,6 @@ Status verifyReadable(sqlite3* db, const std::string& path) {
     default:
       return makeError("cannot open database " + path + ": " + msg);
   }
-}
-
-Status execRaw(sqlite3* db, const std::string& path, const char* sql) {
-  char* err = nullptr;
-  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string msg = err != nullptr ? err : sqlite3_errmsg(db);
-    sqlite3_free(err);
-    return makeError("database " + path + ": " + msg + " (SQL: " + sql + ")");
-  }
-  return Status::success();
 }
 
 Status configureConnection(sqlite3* db, const std::string& path, OpenMode mode) {
@@ -215,6 +219,39 @@ Status configureConnection(sqlite3* db, const std::string& path, OpenMode mode) 
     if (auto s = execRaw(db, path, "PRAGMA query_only = 1"); !s) return s;
   }
   return Status::success();
+}
+
+// Opens `path` (which exists) with the key and the page size; nothing is read yet.
+// Never SQLITE_OPEN_CREATE: for Create the (empty) file exists already, and for the other modes a
+// missing file must be an error, not a new database.
+// A reader opens read-write when the file lets it, with query_only set later: SQLite then lets
+// the last connection to close remove the -wal and -shm files, which a SQLITE_OPEN_READONLY
+// connection can never do (`identity` would leave them behind on a stopped box). A file that is
+// write-protected opens read-only all the same.
+Result<sqlite3*> openKeyed(const std::string& path, const SecretBytes& key, int pageSize) {
+  sqlite3* raw = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string msg = raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc);
+    closeRaw(raw);
+    return makeError("cannot open database " + path + ": " + msg);
+  }
+  sqlite3_extended_result_codes(raw, 1);
+  sqlite3_busy_timeout(raw, kBusyTimeoutMs);
+  {
+    SecretBytes keyText = rawKeyText(key);
+    rc = sqlite3_key_v2(raw, "main", keyText.data(), static_cast<int>(keyText.size()));
+  }
+  if (rc != SQLITE_OK) {
+    std::string msg = sqlite3_errmsg(raw);
+    closeRaw(raw);
+    return makeError("cannot open database " + path + ": cannot set key: " + msg);
+  }
+  if (auto s = configureCipher(raw, path, pageSize); !s) {
+    closeRaw(raw);
+    return s.error();
+  }
+  return raw;
 }
 
 }  // namespace
@@ -312,7 +349,8 @@ Database::Database(sqlite3* db, std::string path, OpenMode mode)
       mode_(mode),
       cache_(std::make_shared<StatementCache>(kStatementCacheCapacity)) {}
 
-Result<Database> Database::open(const std::string& path, const SecretBytes& key, OpenMode mode) {
+Result<Database> Database::open(const std::string& path, const SecretBytes& key, OpenMode mode,
+                                int createPageSize) {
   if (key.size() != kKeySize) {
     return makeError("cannot open database " + path + ": the key must be " +
                      std::to_string(kKeySize) + " bytes, got " + std::to_string(key.size()));
@@ -323,39 +361,38 @@ Result<Database> Database::open(const std::string& path, const SecretBytes& key,
     if (auto s = precheckExisting(path); !s) return s.error();
   }
 
-  // Never SQLITE_OPEN_CREATE: for Create the (empty) file exists already, and for the other modes
-  // a missing file must be an error, not a new database.
-  // A reader opens read-write when the file lets it, with query_only set below: SQLite then lets
-  // the last connection to close remove the -wal and -shm files, which a SQLITE_OPEN_READONLY
-  // connection can never do (`identity` would leave them behind on a stopped box). A file that is
-  // write-protected opens read-only all the same.
-  int flags = SQLITE_OPEN_READWRITE;
+  // A database created now has kCipherPageSize pages; one from before kLegacyCipherPageSize.
+  // The page size is not stored in clear, so an existing file is tried with the current size
+  // first: a wrong page size fails page 1's HMAC before anything is read or written.
   sqlite3* raw = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
   auto fail = [&](Error error) -> Result<Database> {
     closeRaw(raw);
     if (mode == OpenMode::Create) removeCreated(path);
     return error;
   };
-  if (rc != SQLITE_OK) {
-    std::string msg = raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc);
-    return fail(makeError("cannot open database " + path + ": " + msg));
+  const std::array<int, 2> pageSizes =
+      mode == OpenMode::Create ? std::array<int, 2>{createPageSize, 0}
+                               : std::array<int, 2>{kCipherPageSize, kLegacyCipherPageSize};
+  for (int pageSize : pageSizes) {
+    if (pageSize == 0) break;
+    if (raw != nullptr) {
+      if (probeReadable(raw) != SQLITE_NOTADB) break;
+      closeRaw(raw);
+      raw = nullptr;
+    }
+    auto opened = openKeyed(path, key, pageSize);
+    if (!opened.ok()) return fail(opened.error());
+    raw = *opened;
   }
-  sqlite3_extended_result_codes(raw, 1);
-  sqlite3_busy_timeout(raw, kBusyTimeoutMs);
-
-  {
-    SecretBytes keyText = rawKeyText(key);
-    rc = sqlite3_key_v2(raw, "main", keyText.data(), static_cast<int>(keyText.size()));
-  }
-  if (rc != SQLITE_OK) {
-    return fail(
-        makeError("cannot open database " + path + ": cannot set key: " + sqlite3_errmsg(raw)));
-  }
-  if (auto s = configureCipher(raw, path); !s) return fail(s.error());
   if (auto s = verifyReadable(raw, path); !s) return fail(s.error());
   if (auto s = configureConnection(raw, path, mode); !s) return fail(s.error());
   return Database(raw, path, mode);
+}
+
+Result<int> Database::pageSize() {
+  auto size = queryText(db_, "PRAGMA cipher_page_size");
+  if (!size) return makeError("database " + path_ + ": " + size.message());
+  return std::atoi(size->c_str());
 }
 
 Database::~Database() { close(); }

@@ -47,8 +47,12 @@ enum class OpenMode {
 // Written into the database header at Create ("ATMS"); checked at every open, so a SQLCipher file
 // of another program that happens to share the key is refused too.
 inline constexpr std::int32_t kAtomsApplicationId = 0x41544D53;
-// SQLCipher 3 page size; the file size of a healthy database is a multiple of it.
-inline constexpr int kCipherPageSize = 1024;
+// The page size of a database created now (SQLCipher's own default in its 3.x format is 1024):
+// four times fewer page encryptions, HMACs and system calls per byte written (decision 0037).
+inline constexpr int kCipherPageSize = 4096;
+// The page size of databases created before; they open as they are. A healthy database's file
+// size is a multiple of its page size, so always of this one.
+inline constexpr int kLegacyCipherPageSize = 1024;
 // How long a statement waits for another connection's lock before failing with "database is
 // locked" (writers only contend when someone runs a second writer by mistake).
 inline constexpr int kBusyTimeoutMs = 5000;
@@ -121,7 +125,10 @@ class Database {
   // database ("cannot open database P: wrong key or not an atoms-edge database"); journal mode not
   // WAL. A failed open leaves an existing file byte-for-byte unchanged.
   // After open: WAL, synchronous=FULL, foreign_keys=ON, busy timeout kBusyTimeoutMs.
-  static Result<Database> open(const std::string& path, const SecretBytes& key, OpenMode mode);
+  // Create makes pages of `createPageSize` bytes (a copy keeps its source's: pageSize()); an
+  // existing database opens with whichever of kCipherPageSize and kLegacyCipherPageSize it has.
+  static Result<Database> open(const std::string& path, const SecretBytes& key, OpenMode mode,
+                               int createPageSize = kCipherPageSize);
 
   Database() = default;  // an empty, closed handle (only useful as a move target)
   ~Database();
@@ -163,6 +170,8 @@ class Database {
   // here, or as a "malformed" error from the statement that reads it.
   Status quickCheck();
   const std::string& path() const { return path_; }
+  // The page size the file was created with (kCipherPageSize, or kLegacyCipherPageSize).
+  Result<int> pageSize();
   OpenMode mode() const { return mode_; }
   bool isOpen() const { return db_ != nullptr; }
   sqlite3* handle() { return db_; }

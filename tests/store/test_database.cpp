@@ -34,6 +34,19 @@ SecretBytes randomKey() {
   return k;
 }
 
+// A SQLCipher connection made without Database (SQLCipher 3's defaults: 1024-byte pages), as
+// another program or an older atoms-edge would make it; the caller closes it.
+sqlite3* openRawKeyed(const std::string& path, const SecretBytes& key) {
+  sqlite3* raw = nullptr;
+  BOOST_REQUIRE(sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                                nullptr) == SQLITE_OK);
+  char hex[65];
+  sodium_bin2hex(hex, sizeof hex, key.data(), key.size());
+  const std::string k = "x'" + std::string(hex) + "'";
+  BOOST_REQUIRE(sqlite3_key_v2(raw, "main", k.data(), static_cast<int>(k.size())) == SQLITE_OK);
+  return raw;
+}
+
 using atoms::testing::contains;
 using atoms::testing::readAll;
 using atoms::testing::writeAll;
@@ -272,19 +285,61 @@ BOOST_AUTO_TEST_CASE(sqlcipherDatabaseOfAnotherProgramIsRefused) {
   const SecretBytes key = randomKey();
   {
     // Same key and format, but created without our application id.
-    sqlite3* raw = nullptr;
-    BOOST_REQUIRE(sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                                  nullptr) == SQLITE_OK);
-    char hex[65];
-    sodium_bin2hex(hex, sizeof hex, key.data(), key.size());
-    const std::string k = "x'" + std::string(hex) + "'";
-    BOOST_REQUIRE(sqlite3_key_v2(raw, "main", k.data(), static_cast<int>(k.size())) == SQLITE_OK);
+    sqlite3* raw = openRawKeyed(path, key);
     BOOST_REQUIRE(sqlite3_exec(raw, "CREATE TABLE x(y)", nullptr, nullptr, nullptr) == SQLITE_OK);
     sqlite3_close(raw);
   }
   auto db = Database::open(path, key, OpenMode::ReadWrite);
   BOOST_REQUIRE(!db.ok());
   BOOST_TEST(contains(db.message(), "not an atoms-edge database"));
+}
+
+BOOST_AUTO_TEST_CASE(aNewDatabaseHasTheCurrentPageSize) {
+  TempDir dir;
+  const auto path = dir.file("atoms.db");
+  const SecretBytes key = randomKey();
+  makePopulated(path, key);
+  BOOST_TEST(fs::file_size(path) % kCipherPageSize == 0u);
+  auto db = Database::open(path, key, OpenMode::ReadOnly);
+  BOOST_REQUIRE(db.ok());
+  BOOST_TEST(*db->pageSize() == kCipherPageSize);
+}
+
+BOOST_AUTO_TEST_CASE(aDatabaseWithTheLegacyPageSizeOpensWithItsWalAndKeepsItsPages) {
+  TempDir dir;
+  const auto path = dir.file("atoms.db");
+  const SecretBytes key = randomKey();
+  // As an older atoms-edge made it: 1024-byte pages, our application id, WAL; the writer is still
+  // open, so its last rows are only in the -wal file.
+  sqlite3* writer = openRawKeyed(path, key);
+  const std::string setup = "PRAGMA application_id = " + std::to_string(kAtomsApplicationId) +
+                            "; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;"
+                            " CREATE TABLE t(v TEXT); INSERT INTO t VALUES('before');";
+  BOOST_REQUIRE(sqlite3_exec(writer, setup.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+  BOOST_REQUIRE(fs::exists(path + "-wal"));
+  {
+    auto db = Database::open(path, key, OpenMode::ReadWrite);
+    BOOST_REQUIRE_MESSAGE(db.ok(), db.message());
+    BOOST_TEST(*db->pageSize() == kLegacyCipherPageSize);
+    auto rows = db->prepare("SELECT count(*) FROM t WHERE v = 'before'");
+    BOOST_REQUIRE(rows.ok());
+    BOOST_REQUIRE(*rows->step());
+    BOOST_TEST(rows->columnInt64(0) == 1);
+    BOOST_REQUIRE(db->exec("INSERT INTO t VALUES('after')").ok());
+  }
+  sqlite3_close(writer);
+  BOOST_TEST(fs::file_size(path) % kLegacyCipherPageSize == 0u);
+  auto again = Database::open(path, key, OpenMode::ReadOnly);
+  BOOST_REQUIRE_MESSAGE(again.ok(), again.message());
+  BOOST_TEST(*again->pageSize() == kLegacyCipherPageSize);
+  auto count = again->prepare("SELECT count(*) FROM t");
+  BOOST_REQUIRE(count.ok());
+  BOOST_REQUIRE(*count->step());
+  BOOST_TEST(count->columnInt64(0) == 2);
+  // The wrong key is still a wrong key at either page size.
+  auto wrong = Database::open(path, randomKey(), OpenMode::ReadOnly);
+  BOOST_REQUIRE(!wrong.ok());
+  BOOST_TEST(contains(wrong.message(), "wrong key"));
 }
 
 BOOST_AUTO_TEST_CASE(keyOfWrongSizeIsRefused) {
