@@ -107,8 +107,11 @@ Result<std::vector<PlanChoice>> explainChoices(const ExplainInput& in,
         o.detail = "would have " + hoursText(with) + " this week, past the overtime line";
       } else {
         o.reason = "placed_elsewhere";
-        o.detail = "could work it; the plan keeps changes few and hours even (" +
-                   hoursText(minutes[q.id]) + " this week)";
+        const site::Person* chosen = s.assignee ? in.planned->index().person(*s.assignee) : nullptr;
+        o.detail = chosen != nullptr && chosen->hourlyRateCents < q.hourlyRateCents
+                       ? "could work it; " + chosen->name + "'s hour costs less"
+                       : "could work it; the plan keeps changes few and hours even (" +
+                             hoursText(minutes[q.id]) + " this week)";
       }
       c.others.push_back(std::move(o));
     }
