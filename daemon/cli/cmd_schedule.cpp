@@ -11,6 +11,7 @@
 #include "daemon/api/fill_json.h"
 #include "daemon/cli/commands.h"
 #include "daemon/cli/state_dir_option.h"
+#include "domain/labor/pay.h"
 #include "domain/labor/rule_table.h"
 #include "domain/site/site_repository.h"
 #include "domain/week/week_desk.h"
@@ -44,13 +45,6 @@ std::optional<week::Week> weekArgument(const std::string& text, const site::Site
   return week::parseWeek(text);
 }
 
-std::string planMoney(std::int64_t cents) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "$%lld.%02lld", static_cast<long long>(cents / 100),
-                static_cast<long long>(cents % 100));
-  return buffer;
-}
-
 std::string planHours(std::int64_t minutes) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%lld:%02lld h", static_cast<long long>(minutes / 60),
@@ -68,10 +62,10 @@ void printPlan(const week::FillOutcome& o, double seconds, Io& io) {
   io.out << "score (lower is better; the draft's in brackets), made in " << took << ":\n"
          << "  left open        " << s.shortfallShifts << " shifts, "
          << planHours(s.shortfallMinutes) << " (" << p.draftScore.shortfallShifts << ")\n"
-         << "  premiums         " << planMoney(s.premiumCents) << " ("
-         << planMoney(p.draftScore.premiumCents) << ")\n"
-         << "  wages            " << planMoney(s.wageCents) << " ("
-         << planMoney(p.draftScore.wageCents) << ")\n"
+         << "  premiums         " << labor::formatCents(s.premiumCents) << " ("
+         << labor::formatCents(p.draftScore.premiumCents) << ")\n"
+         << "  wages            " << labor::formatCents(s.wageCents) << " ("
+         << labor::formatCents(p.draftScore.wageCents) << ")\n"
          << "  hours spread     " << planHours(s.hoursSpreadMinutes) << " ("
          << planHours(p.draftScore.hoursSpreadMinutes) << ")\n"
          << "  late/weekend     " << s.undesirableSpread << " apart ("

@@ -3,24 +3,18 @@
 #include <algorithm>
 #include <map>
 
+#include "domain/labor/pay.h"
 #include "domain/week/site_roster.h"
 
 namespace atoms::week {
 
 namespace {
 
-constexpr std::int64_t kOvertimeLineMinutes = 40 * 60;
-
 std::string hoursText(std::int64_t minutes) {
   const std::int64_t h = minutes / 60;
   const std::int64_t m = minutes % 60;
   return std::to_string(h) +
          (m == 0 ? "" : ":" + std::string(m < 10 ? "0" : "") + std::to_string(m)) + " h";
-}
-
-std::string dollars(std::int64_t cents) {
-  const std::int64_t c = cents % 100;
-  return "$" + std::to_string(cents / 100) + "." + (c < 10 ? "0" : "") + std::to_string(c);
 }
 
 std::vector<std::string> rulesWith(const labor::Verdict& v, labor::VerdictKind effect) {
@@ -65,8 +59,9 @@ Result<std::vector<PlanChoice>> explainChoices(const ExplainInput& in,
       const site::Person* p = in.planned->index().person(*s.assignee);
       auto v = in.planned->evaluate(*s.assignee, s.id, labor::Scope::kAllShifts);
       if (!v) return makeError("shift '" + s.id + "': " + v.message());
-      c.why = v->extraCents > 0 ? "premium " + dollars(v->extraCents) + " (the manager approves)"
-                                : "no premium";
+      c.why = v->extraCents > 0
+                  ? "premium " + labor::formatCents(v->extraCents) + " (the manager approves)"
+                  : "no premium";
       if (p != nullptr && !p->roles.empty()) {
         c.why += p->roles.front() == s.stationId ? "; their main station"
                                                  : "; also works " + s.stationId;
@@ -101,7 +96,7 @@ Result<std::vector<PlanChoice>> explainChoices(const ExplainInput& in,
         o.detail = "already has a shift that day";
       } else if (v->extraCents > 0) {
         o.reason = "premium";
-        o.detail = "would cost a premium of " + dollars(v->extraCents);
+        o.detail = "would cost a premium of " + labor::formatCents(v->extraCents);
       } else if (with > kOvertimeLineMinutes) {
         o.reason = "over_hours";
         o.detail = "would have " + hoursText(with) + " this week, past the overtime line";

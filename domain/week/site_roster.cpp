@@ -19,7 +19,6 @@ constexpr int kNotAllowedWeight = 10000000;  // a cell the labor engine denies, 
 constexpr int kKeepWeight = 1000;            // the draft's person taken off their shift
 constexpr int kAwayFromMainStation = 500;    // a station that is not the person's first role
 constexpr std::int64_t kRosterWageDivisor = 10;
-constexpr std::int64_t kWeeklyOvertimeMinutes = 40 * 60;
 constexpr int kMaxDaysInARow = 6;
 constexpr int kMinRestMinutes = 10 * 60;
 
@@ -142,7 +141,7 @@ Result<SiteRoster> siteRoster(const SiteRosterInput& in) {
       line.dayOff[workdayIndex(live.site, in.week, s)] = true;
       keptMinutes += shiftMinutes(s);
     }
-    line.maxMinutes = std::max<std::int64_t>(0, kWeeklyOvertimeMinutes - keptMinutes);
+    line.maxMinutes = std::max<std::int64_t>(0, kOvertimeLineMinutes - keptMinutes);
     line.maxConsecutive = kMaxDaysInARow;
     line.maxWeekends = 2;
     for (int t = 0; t < types; ++t) {

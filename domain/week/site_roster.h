@@ -33,6 +33,10 @@
 
 namespace atoms::week {
 
+// The weekly hours the plan keeps each person under unless a shift would stay open otherwise
+// (the federal and California weekly overtime line; daily lines are the labor engine's).
+inline constexpr std::int64_t kOvertimeLineMinutes = 40 * 60;
+
 struct SiteRoster {
   schedule::RosterInstance instance;
   std::vector<std::string> personIds;  // [person of the instance]
