@@ -1,6 +1,9 @@
 #include "daemon/api/schedule_resource.h"
 
+#include <chrono>
+
 #include "daemon/api/approval_json.h"
+#include "daemon/api/fill_json.h"
 #include "daemon/api/schedule_json.h"
 #include "drivers/http/printable.h"
 
@@ -8,7 +11,17 @@ namespace atoms::api {
 
 namespace {
 
-enum class Route { kWeek, kHistory, kEdits, kCopy, kApplyTemplate, kPublish, kTemplates };
+enum class Route {
+  kWeek,
+  kHistory,
+  kEdits,
+  kCopy,
+  kApplyTemplate,
+  kPublish,
+  kTemplates,
+  kFill,
+  kBuild
+};
 
 struct ScheduleTarget {
   Route route = Route::kWeek;
@@ -33,6 +46,8 @@ std::optional<ScheduleTarget> scheduleRoute(std::string_view path) {
   if (tail == "/copy") return ScheduleTarget{Route::kCopy, week};
   if (tail == "/apply-template") return ScheduleTarget{Route::kApplyTemplate, week};
   if (tail == "/publish") return ScheduleTarget{Route::kPublish, week};
+  if (tail == "/fill") return ScheduleTarget{Route::kFill, week};
+  if (tail == "/build") return ScheduleTarget{Route::kBuild, week};
   return std::nullopt;
 }
 
@@ -60,6 +75,34 @@ ApiAnswer outcomeAnswer(week::DeskStatus status, const std::string& message, jso
   return ApiAnswer{
       code, json::canonical(body),
       std::string(week::deskStatusName(status)) + ": " + drivers::printable(message, 200), false};
+}
+
+// The engine's search time for a fill or build asked by the panel: 2 s unless the body says
+// otherwise, at most 10 s (the request waits for it).
+constexpr std::int64_t kDefaultFillSeconds = 2;
+constexpr std::int64_t kMaxFillSeconds = 10;
+
+Result<week::FillRequest> fillRequestOf(bool build, const api::VersionedBody& body) {
+  week::FillRequest request;
+  request.mode = build ? week::BuildMode::kBuild : week::BuildMode::kFillOpen;
+  std::int64_t seconds = kDefaultFillSeconds;
+  for (const auto& [key, value] : body.fields) {
+    if (key == "timeLimitSeconds") {
+      if (!value.isInt() || value.asInt() < 1 || value.asInt() > kMaxFillSeconds) {
+        return makeError("timeLimitSeconds: a whole number from 1 to 10");
+      }
+      seconds = value.asInt();
+    } else if (key == "requirements") {
+      if (!build) return makeError("requirements: only a build takes requirements");
+      auto requirements = parseRequirements(value);
+      if (!requirements) return requirements.error();
+      request.requirements = std::move(*requirements);
+    }
+  }
+  // A compute budget, not the site's time: the steady clock of the box.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  request.limits.shouldStop = [deadline] { return std::chrono::steady_clock::now() >= deadline; };
+  return request;
 }
 
 }  // namespace
@@ -165,6 +208,16 @@ ApiAnswer ScheduleResource::handle(const ApiRequest& request) {
       }
       if (!outcome) return deskFailed("change the week", outcome.error());
       return outcomeAnswer(outcome->status, outcome->message, editOutcomeJson(*outcome));
+    }
+    case Route::kFill:
+    case Route::kBuild: {
+      auto body = parseVersionedBody(request.body, {"requirements", "timeLimitSeconds"});
+      if (!body) return apiRefusal(400, body.message(), drivers::printable(body.message(), 200));
+      auto fill = fillRequestOf(target->route == Route::kBuild, *body);
+      if (!fill) return apiRefusal(400, fill.message(), drivers::printable(fill.message(), 200));
+      auto outcome = desk->fill(*week, body->version, *fill, actor, now);
+      if (!outcome) return deskFailed("plan the week", outcome.error());
+      return outcomeAnswer(outcome->edit.status, outcome->edit.message, fillOutcomeJson(*outcome));
     }
     case Route::kPublish: {
       auto body = parseVersionedBody(request.body, {});

@@ -4,10 +4,11 @@ namespace atoms::cli {
 
 std::vector<Command> allCommands() {
   return {
-      demoCommand(),   initCommand(),           serveCommand(),  identityCommand(),
-      verifyCommand(), exportSegmentsCommand(), backupCommand(), restoreCommand(),
-      updateCommand(), verifySegmentsCommand(), ingestCommand(), siteCommand(),
-      panelCommand(),  checkCommand(),          solveCommand(),  versionCommand(),
+      demoCommand(),    initCommand(),           serveCommand(),  identityCommand(),
+      verifyCommand(),  exportSegmentsCommand(), backupCommand(), restoreCommand(),
+      updateCommand(),  verifySegmentsCommand(), ingestCommand(), siteCommand(),
+      panelCommand(),   checkCommand(),          solveCommand(),  scheduleCommand(),
+      versionCommand(),
   };
 }
 

@@ -25,6 +25,7 @@ Command checkCommand();
 Command panelCommand();
 Command versionCommand();
 Command solveCommand();
+Command scheduleCommand();
 
 std::vector<Command> allCommands();
 

@@ -1,6 +1,7 @@
 #include "domain/week/draft_edit.h"
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
 namespace atoms::week {
@@ -180,6 +181,40 @@ class EditRun {
     return out;
   }
 
+  Result<AppliedEdit> run(const PlanWeekEdit& e) {
+    AppliedEdit out;
+    std::vector<site::Shift> kept;
+    std::map<std::string, const site::Shift*> before;
+    for (const site::Shift& s : d_.shifts) {
+      if (s.start.utc <= ctx_.now) {
+        kept.push_back(s);
+      } else {
+        before[s.id] = &s;
+      }
+    }
+    for (const site::Shift& s : e.shifts) {
+      if (s.start.utc <= ctx_.now) continue;  // what has started stays as the draft has it
+      if (Status st = checkShift("plan", s); !st) return st.error();
+      auto it = before.find(s.id);
+      if (it == before.end() || !(*it->second == s)) {
+        out.shiftIds.push_back(s.id);
+        addPerson(out, s.assignee);
+        if (it != before.end()) addPerson(out, it->second->assignee);
+      }
+      if (it != before.end()) before.erase(it);
+      kept.push_back(s);
+    }
+    for (const auto& [id, s] : before) {
+      out.shiftIds.push_back(id);
+      addPerson(out, s->assignee);
+    }
+    d_.shifts = std::move(kept);
+    d_.nextShift = std::max(d_.nextShift, e.nextShift);
+    sortShifts(d_.shifts);
+    out.summary = e.summary;
+    return out;
+  }
+
  private:
   std::string newId() { return formatWeek(d_.week) + "-" + std::to_string(d_.nextShift++); }
 
@@ -252,8 +287,8 @@ class EditRun {
 }  // namespace
 
 std::string_view editKindName(const DraftEdit& edit) {
-  static constexpr std::string_view kNames[] = {"add",    "move",   "extend",   "cut", "swap",
-                                                "delete", "assign", "unassign", "fill"};
+  static constexpr std::string_view kNames[] = {"add",    "move",   "extend",   "cut",  "swap",
+                                                "delete", "assign", "unassign", "fill", "plan"};
   return kNames[edit.index()];
 }
 

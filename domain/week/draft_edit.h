@@ -65,11 +65,20 @@ struct FillWeekEdit {
   std::string source;
 };
 
+// A plan of "fill open shifts" or "build the week" (week_builder.h): the week's shifts that have
+// not started replaced by `shifts`, which keep the ids of the draft's and bring new ones numbered
+// below `nextShift`.
+struct PlanWeekEdit {
+  std::vector<site::Shift> shifts;
+  std::int64_t nextShift = 1;
+  std::string summary;
+};
+
 using DraftEdit =
     std::variant<AddShiftEdit, MoveShiftEdit, ExtendShiftEdit, CutShiftEdit, SwapShiftsEdit,
-                 DeleteShiftEdit, AssignEdit, UnassignEdit, FillWeekEdit>;
+                 DeleteShiftEdit, AssignEdit, UnassignEdit, FillWeekEdit, PlanWeekEdit>;
 
-// "add", "move", "extend", "cut", "swap", "delete", "assign", "unassign", "fill".
+// "add", "move", "extend", "cut", "swap", "delete", "assign", "unassign", "fill", "plan".
 std::string_view editKindName(const DraftEdit& edit);
 
 struct EditContext {

@@ -29,6 +29,7 @@
 #include "domain/week/draft_edit.h"
 #include "domain/week/draft_store.h"
 #include "domain/week/week_check.h"
+#include "domain/week/week_plan.h"
 #include "sms/conversation/outreach.h"
 #include "store/site_store.h"
 
@@ -102,6 +103,20 @@ struct PublishOutcome {
   std::vector<std::string> gaps;
 };
 
+// "Fill open shifts" or "build the week" (week_builder.h) on a draft version.
+struct FillRequest {
+  BuildMode mode = BuildMode::kFillOpen;
+  std::vector<Requirement> requirements;  // kBuild only
+  BuildLimits limits;
+};
+
+struct FillOutcome {
+  // kDone with the new version saved (edit kind "plan"), or the draft as it was when the plan
+  // changes nothing (no new version); kStale as for any edit.
+  EditOutcome edit;
+  WeekPlan plan;  // empty when stale
+};
+
 class WeekDesk {
  public:
   // `store` must outlive the desk.
@@ -127,6 +142,11 @@ class WeekDesk {
   Result<EditOutcome> applyTemplate(
       Week week, std::int64_t version, const std::string& name, const std::string& actor,
       TimePoint now, const std::optional<std::string>& overrideReason = std::nullopt);
+  // Fills the open shifts of the draft of `week`, or builds the week (week_fill.cpp), as an edit
+  // made on `version`: the plan is made by the roster engine, every assignment in it is one the
+  // labor engine allows, and it is saved only when it changes something.
+  Result<FillOutcome> fill(Week week, std::int64_t version, const FillRequest& request,
+                           const std::string& actor, TimePoint now);
   // Saves the draft of `week` as template `name` (audited as schedule.template_saved).
   Result<WeekTemplate> saveTemplate(Week week, const std::string& name, const std::string& actor,
                                     TimePoint now);

@@ -149,6 +149,55 @@ BOOST_AUTO_TEST_CASE(aTemplateIsSavedAndApplied) {
   BOOST_TEST(applied.object().at("draft").asObject().at("shifts").asArray().size() == 1u);
 }
 
+BOOST_AUTO_TEST_CASE(fillAndBuildMakeAVersionWithTheScoreAndWhyAndAreVersionChecked) {
+  ScheduleSite site;
+  ApiReply opened = apiRequest(site.port(), "GET", site.path, kManagerToken);
+  BOOST_TEST_REQUIRE(opened.status == 200, opened.body);
+  const std::string open =
+      "{\"version\":1,\"edit\":{\"kind\":\"add\",\"station\":\"line\","
+      "\"start\":\"" +
+      site.at(1, 9) + "\",\"end\":\"" + site.at(1, 17) + "\"}}";
+  ApiReply added = site.post(kManagerToken, "/edits", open);
+  BOOST_TEST_REQUIRE(added.status == 200, added.body);
+
+  ApiReply filled = site.post(kManagerToken, "/fill", "{\"version\":2,\"timeLimitSeconds\":1}");
+  BOOST_TEST_REQUIRE(filled.status == 200, filled.body);
+  BOOST_TEST(filled.object().at("outcome").asString() == "done");
+  const json::Object& plan = filled.object().at("plan").asObject();
+  BOOST_TEST(plan.at("mode").asString() == "fill");
+  BOOST_TEST(plan.at("score").asObject().at("shortfallShifts").asInt() == 0);
+  BOOST_TEST(plan.at("draftScore").asObject().at("shortfallShifts").asInt() == 1);
+  BOOST_TEST_REQUIRE(plan.at("choices").asArray().size() == 1u);
+  const json::Object& choice = plan.at("choices").asArray()[0].asObject();
+  BOOST_TEST(choice.at("person").isString());
+  BOOST_TEST(choice.at("why").asString().find("premium") != std::string::npos);
+  const json::Object& draft = filled.object().at("draft").asObject();
+  BOOST_TEST(draft.at("version").asInt() == 3);
+  BOOST_TEST(draft.at("shifts").asArray()[0].asObject().at("assignee").isString());
+
+  ApiReply built = site.post(kManagerToken, "/build",
+                             "{\"version\":3,\"requirements\":[{\"station\":\"line\",\"day\":2,"
+                             "\"start\":\"09:00\",\"end\":\"17:00\",\"heads\":1}]}");
+  BOOST_TEST_REQUIRE(built.status == 200, built.body);
+  BOOST_TEST(built.object().at("plan").asObject().at("added").asInt() == 1);
+  BOOST_TEST(built.object().at("draft").asObject().at("version").asInt() == 4);
+  BOOST_TEST(built.object().at("draft").asObject().at("shifts").asArray().size() == 2u);
+
+  ApiReply stale = site.post(kOwnerToken, "/fill", "{\"version\":3}");
+  BOOST_TEST_REQUIRE(stale.status == 409, stale.body);
+  BOOST_TEST(stale.object().at("outcome").asString() == "stale");
+
+  ApiReply misplaced = site.post(kManagerToken, "/fill", "{\"version\":4,\"requirements\":[]}");
+  BOOST_TEST(misplaced.status == 400);
+  ApiReply badTime = site.post(kManagerToken, "/build",
+                               "{\"version\":4,\"requirements\":[{\"station\":\"line\",\"day\":1,"
+                               "\"start\":\"9am\",\"end\":\"17:00\"}]}");
+  BOOST_TEST_REQUIRE(badTime.status == 400, badTime.body);
+  BOOST_TEST(badTime.error() == "requirements[0].start: not a time HH:MM");
+  ApiReply staff = site.post(kStaffToken, "/fill", "{\"version\":4}");
+  BOOST_TEST(staff.status == 403);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace atoms::test

@@ -1,6 +1,7 @@
 // Schedule (docs/panel.md, "Schedule"; docs/api.md, "Schedule"; decision 0032): the week's draft
 // by person, each shift with the labor rules' findings beside it, labor hours and cost per day,
-// adding and deleting shifts, and publishing. Every change names the draft version it was made on:
+// adding and deleting shifts, filling the open shifts or building the week with the box's roster
+// engine (its score and why each person was chosen: decision 0035), and publishing. Every change names the draft version it was made on:
 // when another manager changed the week first, the page says who and when and reloads.
 import { useState } from "./vendor/hooks.module.js";
 import { html, name, station, money, Badge, Alert, Loading } from "./ui.js";
@@ -56,6 +57,47 @@ function ByPerson({ draft, onDelete, busy }) {
     </article>`);
 }
 
+const reasonWords = {
+  denied: "not allowed",
+  needs_consent: "needs their consent",
+  unavailable: "not available then",
+  works_that_day: "already working that day",
+  premium: "would cost a premium",
+  over_hours: "past the overtime line",
+  placed_elsewhere: "placed elsewhere",
+};
+
+function Score({ plan }) {
+  const s = plan.score, d = plan.draftScore;
+  const row = (label, now, before) => html`<tr><th scope="row">${label}</th><td>${now}</td><td>${before}</td></tr>`;
+  return html`<table class="labor plan-score">
+    <thead><tr><th scope="col">Score</th><th scope="col">Plan</th><th scope="col">Draft before</th></tr></thead>
+    <tbody>
+      ${row("Shifts left open", s.shortfallShifts, d.shortfallShifts)}
+      ${row("Premiums", money(s.premiumCents), money(d.premiumCents))}
+      ${row("Wages", money(s.wageCents), money(d.wageCents))}
+      ${row("Hours spread", hours(s.hoursSpreadMinutes), hours(d.hoursSpreadMinutes))}
+      ${row("Late/weekend spread", s.undesirableSpread, d.undesirableSpread)}
+      ${row("Away from main station", s.preferenceMisses, d.preferenceMisses)}
+      ${row("Changes to the draft", s.changes, 0)}
+    </tbody></table>`;
+}
+
+function Plan({ plan }) {
+  return html`<div class="plan">
+    <p class="plan-summary">${plan.summary}</p>
+    <${Score} plan=${plan} />
+    <ul class="rows plan-choices">
+      ${plan.choices.map((c) => html`<li key=${c.shift}>
+        <strong>${c.person ? name({ id: c.person }) : "Left open"}</strong> · ${c.shift}: ${c.why}
+        ${c.others.length > 0 && html`<details><summary>Why not the others</summary><ul class="rows">
+          ${c.others.map((o) => html`<li key=${o.person}>${name({ id: o.person })}: ${reasonWords[o.reason] || o.reason}
+            ${o.detail ? ` (${o.detail}${o.rules.length > 0 ? `; ${o.rules.join(", ")}` : ""})` : ""}</li>`)}
+        </ul></details>`}
+      </li>`)}
+    </ul></div>`;
+}
+
 function AddShift({ week, busy, onAdd }) {
   const [day, setDay] = useState(week);
   const [start, setStart] = useState("09:00");
@@ -94,6 +136,8 @@ export function Schedule({ who }) {
     live.reload();
   }
   const edit = (e) => send("/edits", { version: draft.version, edit: e, overrideReason: reason || undefined });
+  const fill = () => send("/fill", { version: draft.version });
+  const build = () => send("/build", { version: draft.version });
   const publish = () => send("/publish", { version: draft.version, overrideReason: reason || undefined });
 
   const said = answer && answer.body;
@@ -113,6 +157,13 @@ export function Schedule({ who }) {
       <section aria-labelledby="labor-h">
         <h2 id="labor-h">Labor</h2>
         <${Labor} labor=${draft.labor} />
+      </section>
+      <section aria-labelledby="propose-h">
+        <h2 id="propose-h">Let the box propose</h2>
+        <p class="note">Fill puts people on the open shifts and leaves every assigned shift alone. Build re-plans every shift not started, keeping people where that is as good. Nobody is proposed for a shift the labor rules deny; the result is a new draft version for you to review, nothing is published.</p>
+        <button type="button" class="secondary" name="fill" disabled=${busy} onClick=${fill}>Fill open shifts</button>
+        ${" "}<button type="button" class="secondary" name="build" disabled=${busy} onClick=${build}>Build the week</button>
+        ${said && said.plan && html`<${Plan} plan=${said.plan} />`}
       </section>
       <section aria-labelledby="add-h">
         <h2 id="add-h">Add a shift</h2>

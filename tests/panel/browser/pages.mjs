@@ -2,7 +2,7 @@
 // screenshots, and its own checks. A page that has none yet shows the "not built yet" line.
 // When a page is built, give it a file steps/pages/<name>.mjs exporting
 // `async function check(page, ctx)` (what a manager sees and does there) and import it here.
-import { visibleText, expect } from "./lib/browser.mjs";
+import { visibleText, expect, screenshots } from "./lib/browser.mjs";
 
 async function notBuiltYet(page, { title }) {
   const text = await visibleText(page, "#page .note");
@@ -47,9 +47,10 @@ async function peopleCards(page, { title }) {
 }
 
 // Schedule: the coming week's draft, an open shift added at the line (findings and labor come back
-// with it), then the week published (an open shift texts nobody).
+// with it), filled by the box (the plan's score and why that person), then the week published.
 async function schedulesAWeek(page, ctx) {
-  await showsSections("The week by person", "Labor", "Add a shift", "Publish")(page, ctx);
+  await showsSections("The week by person", "Labor", "Let the box propose", "Add a shift",
+    "Publish")(page, ctx);
   await page.type("#page input[name=station]", "line");
   await page.click("#page form button[type=submit]");
   await page.waitForFunction(
@@ -58,6 +59,14 @@ async function schedulesAWeek(page, ctx) {
   const text = await visibleText(page, "#page");
   expect(text.includes("Open shifts") && text.includes("8.0 h"),
     `${ctx.title}: the open shift and its 8 open hours are not shown`);
+  await page.click("#page button[name=fill]");
+  await page.waitForFunction(
+    () => (document.querySelector("#page .plan-summary") || {}).textContent?.startsWith("filled 1 of 1"),
+    { timeout: 20000 });
+  const plan = await visibleText(page, "#page .plan");
+  expect(plan.includes("Shifts left open") && plan.includes("no premium"),
+    `${ctx.title}: the plan's score and its reasons are not shown: ${plan.slice(0, 200)}`);
+  await screenshots(page, ctx.shots, "schedule-filled", "#propose-h");
   await page.click("#page button.primary");
   await page.waitForFunction(
     () => (document.querySelector("#page [role=status]") || {}).textContent?.startsWith("Published"),
