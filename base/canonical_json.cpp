@@ -581,6 +581,20 @@ bool CanonicalReader::readString(std::string& out) {
   return true;
 }
 
+bool CanonicalReader::readPlainString(std::string_view& out) {
+  if (peek() != '"') return false;
+  for (std::size_t end = pos_ + 1; end < text_.size(); ++end) {
+    const auto c = static_cast<unsigned char>(text_[end]);
+    if (c == '"') {
+      out = text_.substr(pos_ + 1, end - pos_ - 1);
+      pos_ = end + 1;
+      return true;
+    }
+    if (c < 0x20 || c >= 0x7f || c == '\\') return false;
+  }
+  return false;
+}
+
 bool CanonicalReader::readInteger(std::int64_t& out) {
   Parser p(text_, Grammar::kCanonical, pos_);
   if (!p.parseInteger(out)) return false;

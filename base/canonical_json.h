@@ -129,6 +129,9 @@ class CanonicalReader {
 
   bool expect(std::string_view bytes);  // exactly these bytes next
   bool readString(std::string& out);    // a string, unescaped into `out`
+  // A string of printable ASCII without escapes (hex, timestamps), as a view into the text;
+  // false for any other string, which readString reads.
+  bool readPlainString(std::string_view& out);
   bool readInteger(std::int64_t& out);  // an integer within kMaxSafeInteger
   bool skipValue(int depth);            // any value, checked but not built
   bool readValue(Value& out, int depth);

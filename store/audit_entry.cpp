@@ -65,7 +65,8 @@ bool readPrev(std::string_view hex, Hash32& prev) {
 // parseEntry's general path then explains. The body is built into `body` unless it is null.
 bool readCanonicalEntry(std::string_view text, EntryHead& h, json::Value* body) {
   json::CanonicalReader r(text);
-  std::string prev;
+  std::string_view prev;
+  std::string_view ts;
   std::int64_t seq = 0;
   if (!r.expect(R"({"actor":)") || !r.readString(h.actor) || !r.expect(R"(,"body":)") ||
       r.peek() != '{') {
@@ -75,11 +76,12 @@ bool readCanonicalEntry(std::string_view text, EntryHead& h, json::Value* body) 
   if (!(body != nullptr ? r.readValue(*body, 1) : r.skipValue(1))) return false;
   h.body = text.substr(bodyAt, r.position() - bodyAt);
   if (!r.expect(R"(,"kind":)") || !r.readString(h.kind) || !r.expect(R"(,"prev":)") ||
-      !r.readString(prev) || !r.expect(R"(,"seq":)") || !r.readInteger(seq) ||
+      !r.readPlainString(prev) || !r.expect(R"(,"seq":)") || !r.readInteger(seq) ||
       !r.expect(R"(,"site":)") || !r.readString(h.site) || !r.expect(R"(,"ts":)") ||
-      !r.readString(h.ts) || !r.expect("}") || !r.atEnd()) {
+      !r.readPlainString(ts) || !r.expect("}") || !r.atEnd()) {
     return false;
   }
+  h.ts = ts;
   if (seq < 0 || !readPrev(prev, h.prev)) return false;
   h.seq = static_cast<std::uint64_t>(seq);
   return validateHead(h).ok();

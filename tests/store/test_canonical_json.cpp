@@ -403,6 +403,25 @@ BOOST_AUTO_TEST_CASE(theReaderReadsFieldsInPlace) {
   BOOST_TEST(n == -42);
   BOOST_TEST(r.expect("}"));
   BOOST_TEST(r.atEnd());
+  // A plain string is read as a view; one with an escape or non-ASCII is not plain.
+  const std::string plain = R"(["ab12","a\"b","é",7,"open)";
+  json::CanonicalReader p(plain);
+  std::string_view view;
+  BOOST_TEST(p.expect("["));
+  BOOST_TEST(p.readPlainString(view));
+  BOOST_TEST(view == "ab12");
+  BOOST_TEST(p.expect(","));
+  BOOST_TEST(!p.readPlainString(view));
+  BOOST_TEST(p.readString(a));
+  BOOST_TEST(a == "a\"b");
+  BOOST_TEST(p.expect(","));
+  BOOST_TEST(!p.readPlainString(view));
+  BOOST_TEST(p.readString(a));
+  BOOST_TEST(p.expect(","));
+  BOOST_TEST(!p.readPlainString(view));  // a number
+  BOOST_TEST(p.readInteger(n));
+  BOOST_TEST(p.expect(","));
+  BOOST_TEST(!p.readPlainString(view));  // unterminated
   // Nesting counts from the depth given: a value at depth 64 may not open another container.
   json::CanonicalReader deep("[[]]");
   BOOST_TEST(!deep.skipValue(json::kMaxDepth - 1));
