@@ -102,11 +102,13 @@ LaborFigures spanShare(const WorkSpan& span, site::Instant from, site::Instant t
 Result<std::pair<site::Instant, site::Instant>> dayBounds(const site::TimeZone& zone,
                                                           LocalDay day) {
   auto first = zone.toUtc(site::LocalTime(day));
-  if (!first) return makeError("the start of " + site::formatLocal(site::LocalTime(day)) + ": " +
-                               first.message());
+  if (!first)
+    return makeError("the start of " + site::formatLocal(site::LocalTime(day)) + ": " +
+                     first.message());
   auto last = zone.toUtc(site::LocalTime(day + chr::days(1)));
-  if (!last) return makeError("the end of " + site::formatLocal(site::LocalTime(day)) + ": " +
-                              last.message());
+  if (!last)
+    return makeError("the end of " + site::formatLocal(site::LocalTime(day)) + ": " +
+                     last.message());
   return std::pair{*first, *last};
 }
 
@@ -135,9 +137,9 @@ Result<DayFigures> laborVsSalesDay(const LaborVsSalesInput& input, const site::T
     i.projectedCostCents = i.actual.costCents + ahead.costCents;
     i.projectedMinutes = i.actual.minutes + ahead.minutes;
     const std::int64_t left = (end - rest).count();
-    const std::int64_t expectedLeft = i.expectedCents >= 0
-                                          ? roundedQuotient(i.expectedCents * left, kSecondsPerInterval)
-                                          : -roundedQuotient(-i.expectedCents * left, kSecondsPerInterval);
+    const std::int64_t expectedLeft =
+        i.expectedCents >= 0 ? roundedQuotient(i.expectedCents * left, kSecondsPerInterval)
+                             : -roundedQuotient(-i.expectedCents * left, kSecondsPerInterval);
     i.projectedSalesCents = i.salesCents + expectedLeft;
     out.intervals.push_back(i);
 

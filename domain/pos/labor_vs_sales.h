@@ -49,8 +49,8 @@ struct ExpectedSales {
 };
 
 struct LaborVsSalesInput {
-  std::vector<WorkSpan> scheduled;  // the published schedule's assigned shifts
-  std::vector<WorkSpan> actual;     // from punches; open stretches end at `now`
+  std::vector<WorkSpan> scheduled;   // the published schedule's assigned shifts
+  std::vector<WorkSpan> actual;      // from punches; open stretches end at `now`
   std::vector<SalesInterval> sales;  // actual, any revenue center (summed)
   std::vector<ExpectedSales> expected;
   std::string expectationSource;  // SalesExpectation::source(), shown with the projection
@@ -67,7 +67,7 @@ struct IntervalFigures {
   site::Instant start;  // UTC; the interval is [start, start + 15 min)
   site::LocalTime localStart;
   LaborFigures scheduled;
-  LaborFigures actual;  // up to now
+  LaborFigures actual;             // up to now
   std::int64_t salesCents = 0;     // actual, up to now
   std::int64_t expectedCents = 0;  // the expectation for the whole interval
   // Actual labor up to now plus scheduled labor from now on; actual sales for an interval that

@@ -22,8 +22,7 @@ class SalesExpectation {
  public:
   virtual ~SalesExpectation() = default;
   virtual std::string source() const = 0;
-  virtual Result<std::vector<ExpectedSales>> expected(const site::TimeZone& zone,
-                                                      LocalDay day) = 0;
+  virtual Result<std::vector<ExpectedSales>> expected(const site::TimeZone& zone, LocalDay day) = 0;
 };
 
 inline constexpr int kAverageWeeks = 4;

@@ -51,8 +51,8 @@ std::vector<WorkSpan> actualSpans(const site::SiteModel& model,
   std::vector<WorkSpan> out;
   const auto keep = [&](const std::string& person, site::Instant start, site::Instant end) {
     if (end <= start || end <= from || start >= to) return;
-    out.push_back(WorkSpan{person, start, end, rates[person],
-                           premiumWithin(scheduled, person, start, end)});
+    out.push_back(
+        WorkSpan{person, start, end, rates[person], premiumWithin(scheduled, person, start, end)});
   };
   for (auto& [person, punches] : byPerson) {
     std::stable_sort(punches.begin(), punches.end(),

@@ -24,8 +24,7 @@ struct LaborSite : labor::testing::TestSite {
   site::Instant utc(site::LocalTime local) const { return stamp(local).utc; }
 
   // The input for `day` (and the day before and after) at `now`, with the sales given.
-  LaborVsSalesInput input(LocalDay day, site::Instant now,
-                          std::vector<SalesInterval> sales = {},
+  LaborVsSalesInput input(LocalDay day, site::Instant now, std::vector<SalesInterval> sales = {},
                           std::vector<ExpectedSales> expected = {}) const {
     auto ctx = labor::LaborContext::build(model, *rules);
     BOOST_TEST_REQUIRE(ctx.ok(), ctx.message());
@@ -83,7 +82,8 @@ BOOST_AUTO_TEST_CASE(laborPercentIsNoneWithoutSales) {
   s.shift("s1", at(2026, 12, 1, 6), at(2026, 12, 1, 10), "ana");
   s.punch("ana", PunchKind::kClockIn, at(2026, 12, 1, 6));
   const site::Instant now = s.utc(at(2026, 12, 1, 7));
-  const DayFigures d = s.dayFigures(s.input(localDay(2026, 12, 1), now), localDay(2026, 12, 1), now);
+  const DayFigures d =
+      s.dayFigures(s.input(localDay(2026, 12, 1), now), localDay(2026, 12, 1), now);
   BOOST_TEST(d.soFar.laborMinutes == 60);
   BOOST_TEST(d.soFar.laborCents == 2000);
   BOOST_TEST(d.soFar.salesCents == 0);
@@ -121,8 +121,9 @@ BOOST_AUTO_TEST_CASE(anOpenPunchCountsUpToNowAndTheScheduleProjectsTheRest) {
   s.punch("ana", PunchKind::kBreakStart, at(2026, 12, 1, 12));
   s.punch("ana", PunchKind::kBreakEnd, at(2026, 12, 1, 12, 30));
   const site::Instant now = s.utc(at(2026, 12, 1, 13, 10));
-  const auto in = s.input(localDay(2026, 12, 1), now, {s.sale(at(2026, 12, 1, 12), 50000)},
-                          {{s.utc(at(2026, 12, 1, 13)), 25000}, {s.utc(at(2026, 12, 1, 13, 15)), 5001}});
+  const auto in =
+      s.input(localDay(2026, 12, 1), now, {s.sale(at(2026, 12, 1, 12), 50000)},
+              {{s.utc(at(2026, 12, 1, 13)), 25000}, {s.utc(at(2026, 12, 1, 13, 15)), 5001}});
   BOOST_TEST_REQUIRE(in.scheduled.size() == 1u);
   BOOST_TEST(in.scheduled[0].extraCents == 0);
   const DayFigures d = s.dayFigures(in, localDay(2026, 12, 1), now);
@@ -201,7 +202,8 @@ BOOST_AUTO_TEST_CASE(dstDaysHave23And25Hours) {
 BOOST_AUTO_TEST_CASE(theWeekdayAverageCountsTheWeeksThatSold) {
   LaborSite s;
   const std::vector<SalesInterval> history = {
-      s.sale(at(2026, 11, 24, 13), 30000), s.sale(at(2026, 11, 17, 13), 20000),
+      s.sale(at(2026, 11, 24, 13), 30000),
+      s.sale(at(2026, 11, 17, 13), 20000),
       s.sale(at(2026, 11, 24, 13, 15), 10001),
       s.sale(at(2026, 11, 25, 13), 99999),  // a Wednesday: not the same weekday
       s.sale(at(2026, 10, 27, 13), 77777),  // five weeks back: too old
