@@ -71,8 +71,7 @@ ApiAnswer SalesLaborResource::handle(const ApiRequest& request) {
   const std::optional<SalesQuery> query = parseSalesQuery(request.query);
   if (!query) {
     const std::string error = "query: expected day=YYYY-MM-DD or week=YYYY-MM-DD (a real date)";
-    return apiRefusal(400, error,
-                      error + " (got '" + drivers::printable(request.query, 60) + "')");
+    return apiRefusal(400, error, error + " (got '" + drivers::printable(request.query, 60) + "')");
   }
   const TimePoint nowPoint = access_.now();
   const site::Instant now = site::toInstant(nowPoint);

@@ -35,11 +35,11 @@ struct SalesLaborSite : RolesSite {
     const std::string path = "/v1/schedule/weeks/" + week::formatWeek(week);
     ApiReply opened = apiRequest(port(), "GET", path, kManagerToken);
     BOOST_TEST_REQUIRE(opened.status == 200, opened.body);
-    ApiReply added = apiRequest(
-        port(), "POST", path + "/edits", kManagerToken,
-        "{\"version\":1,\"edit\":{\"kind\":\"add\",\"station\":\"line\",\"start\":\"" +
-            localText(day, from) + "\",\"end\":\"" + localText(day, to) + "\",\"assignee\":\"" +
-            person + "\"}}");
+    ApiReply added =
+        apiRequest(port(), "POST", path + "/edits", kManagerToken,
+                   "{\"version\":1,\"edit\":{\"kind\":\"add\",\"station\":\"line\",\"start\":\"" +
+                       localText(day, from) + "\",\"end\":\"" + localText(day, to) +
+                       "\",\"assignee\":\"" + person + "\"}}");
     BOOST_TEST_REQUIRE(added.status == 200, added.body);
     ApiReply published =
         apiRequest(port(), "POST", path + "/publish", kManagerToken, "{\"version\":2}");
