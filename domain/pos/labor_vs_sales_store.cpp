@@ -51,11 +51,10 @@ Result<std::pair<site::SiteModel, site::TimeZone>> siteAndZone(Database& db) {
 }  // namespace
 
 Result<SiteDay> siteDay(Database& db, site::Instant now) {
-  auto info = site::loadSite(db);
-  if (!info) return info.error();
-  auto zone = site::TimeZone::locate(info->site.timeZone);
-  if (!zone) return zone.error();
-  return SiteDay{*zone, chr::floor<chr::days>(zone->toLocal(now)), info->site.workweekStart};
+  auto site = siteAndZone(db);
+  if (!site) return site.error();
+  return SiteDay{site->second, chr::floor<chr::days>(site->second.toLocal(now)),
+                 site->first.site.workweekStart};
 }
 
 Result<DayFigures> readLaborVsSalesDay(const LaborVsSalesSources& sources, LocalDay day,
