@@ -114,6 +114,12 @@ ApiAnswer TodayResource::handle(const ApiRequest& request) {
     killSwitch = killSwitchJson(*level);
     breakers = access_.breakersNotClosed();
   }
+  // A figure that cannot be worked out now (the rule tables, a store read) must not take the
+  // floor and the call-outs off the page.
+  json::Value sales;
+  if (access_.sales) {
+    if (auto figures = access_.sales()) sales = std::move(*figures);
+  }
   return apiOk(json::Object{{"now", formatTimestamp(now)},
                             {"site", std::move(*site)},
                             {"floor", std::move(*floor)},
@@ -122,7 +128,8 @@ ApiAnswer TodayResource::handle(const ApiRequest& request) {
                             {"safety", std::move(*safety)},
                             {"killSwitch", std::move(killSwitch)},
                             {"breakers", std::move(breakers)},
-                            {"sync", std::move(*sync)}});
+                            {"sync", std::move(*sync)},
+                            {"sales", std::move(sales)}});
 }
 
 }  // namespace atoms::api

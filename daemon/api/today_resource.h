@@ -6,9 +6,12 @@
 //                   "approvals":{"pending","nextExpiry"},
 //                   "safety":[{"id","openedAt","category","rounds"}],
 //                   "killSwitch":{...} or null, "breakers":[...those not closed],
-//                   "sync":{"configured","logSize","ackedSize","backlog"}}
+//                   "sync":{"configured","logSize","ackedSize","backlog"},
+//                   "sales":{"day","soFar","projected","projectionSource","pos"} or null}
 // "floor" is the floor board (domain/site/floor_board.h) with the no-show grace of the call-out
-// desk. Anyone of the site may read it; 403 for a caller not on the site.
+// desk. "sales" is labor against sales so far and projected (sales_labor_resource.h,
+// todaySalesJson); null when the box does not work it out or could not now (Today still shows
+// the rest). Anyone of the site may read it; 403 for a caller not on the site.
 //
 // Threading: as ApiResource; every access function runs on the writer.
 #pragma once
@@ -36,6 +39,8 @@ struct TodayAccess {
   // Null when the box runs no policy service: then "killSwitch" is null and "breakers" empty.
   std::function<Result<policy::KillSwitchState>()> killSwitch;
   std::function<json::Array()> breakersNotClosed;
+  // Today's labor against sales; empty: "sales" is null.
+  std::function<Result<json::Value>()> sales;
 };
 
 class TodayResource final : public ApiResource {

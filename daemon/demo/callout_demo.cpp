@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "daemon/api/labor_vs_sales_json.h"
 #include "daemon/demo/callout_narrator.h"
 #include "daemon/demo/phone_prompt.h"
 #include "daemon/demo/simulated_site.h"
@@ -21,6 +22,12 @@ namespace {
 
 using demo::SimulatedSite;
 namespace chr = std::chrono;
+
+// "14.67 %", or "none (no sales yet)".
+std::string laborPercentText(std::optional<std::int64_t> basisPoints) {
+  if (!basisPoints) return "none (no sales yet)";
+  return api::percentJson(basisPoints).asString() + " %";
+}
 
 // The site's local 16:55 on Friday 2026-12-04, where the demo's clock starts.
 Result<TimePoint> demoStart(const site::SiteModel& model) {
@@ -234,7 +241,10 @@ int runCalloutDemo(const std::string& stateDir, const CalloutDemoOptions& option
     out << "The register (a simulated POS, polled like Square) has sent today's orders so far: $"
         << sales->netCents / 100 << "." << (sales->netCents % 100 < 10 ? "0" : "")
         << sales->netCents % 100 << " net sales, " << sales->transactions << " transactions, "
-        << sales->covers << " covers (docs/pos.md).\n";
+        << sales->covers << " covers (docs/pos.md).\n"
+        << "Labor against sales: " << laborPercentText(sales->laborSoFar) << " so far, "
+        << laborPercentText(sales->laborProjected)
+        << " projected for the day (the panel's Sales & labor page).\n";
   }
   Walkthrough walk(*site, narrator, out, err);
   const bool walked = walk.run();

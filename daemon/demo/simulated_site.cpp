@@ -15,6 +15,7 @@
 #include "daemon/sms/conversation_processor.h"
 #include "domain/labor/rule_table.h"
 #include "domain/policy/shipped_actions.h"
+#include "domain/pos/labor_vs_sales_store.h"
 #include "domain/site/site_repository.h"
 #include "drivers/sms/simulated/simulated_gateway.h"
 #include "sms/conversation/conversation_settings.h"
@@ -96,14 +97,14 @@ Result<std::unique_ptr<SimulatedSite>> SimulatedSite::open(SiteStore& store, con
   auto zone = site::TimeZone::locate(model->site.timeZone);
   if (!zone) return zone.error();
   // The processor would only log it and run without call-outs; the demo needs them.
-  if (auto rules = labor::loadRuleBook(setup.laborDir, model->site.jurisdictions); !rules) {
-    return makeError("the labor rules: " + rules.message());
-  }
+  auto rules = labor::loadRuleBook(setup.laborDir, model->site.jurisdictions);
+  if (!rules) return makeError("the labor rules: " + rules.message());
   auto table = policy::shippedActionTable();
   if (!table) return table.error();
 
   std::unique_ptr<SimulatedSite> site(
       new SimulatedSite(out, std::move(*model), std::move(*zone), std::move(narrate)));
+  site->rules_ = std::move(*rules);
   site->clock_ = std::make_unique<SimulatedClock>(setup.start);
   site->wiring_ = std::make_unique<Wiring>(store, *site->clock_, err);
   Wiring& w = *site->wiring_;
@@ -247,6 +248,19 @@ Result<SimulatedSite::SalesToday> SimulatedSite::salesToday() {
       today.transactions += i.transactions;
       today.covers += i.covers;
     }
+    pos::WeekdayAverageSales expectation(
+        [&st](std::chrono::sys_seconds a, std::chrono::sys_seconds b) {
+          return pos::salesIntervals(st.db(), a, b);
+        });
+    pos::LaborVsSalesSources sources;
+    sources.db = &st.db();
+    sources.rules = [this](const site::SiteModel&) -> Result<labor::RuleBook> { return *rules_; };
+    sources.expectation = &expectation;
+    auto labor = pos::readLaborVsSalesDay(sources, std::chrono::floor<std::chrono::days>(local),
+                                          site::toInstant(clock_->now()));
+    if (!labor) return labor.error();
+    today.laborSoFar = labor->soFar.laborBasisPoints();
+    today.laborProjected = labor->projected.laborBasisPoints();
     return Status::success();
   });
   if (!read) return read.error();

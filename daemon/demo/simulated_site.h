@@ -20,6 +20,7 @@
 #include <iosfwd>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,7 @@
 #include "base/result.h"
 #include "daemon/demo/simulated_time_clock.h"
 #include "domain/callout/callout_desk.h"
+#include "domain/labor/rule_table.h"
 #include "domain/policy/policy_gate.h"
 #include "domain/pos/sales_book.h"
 #include "domain/site/site_model.h"
@@ -75,10 +77,12 @@ class SimulatedSite {
   Status wait(std::chrono::minutes minutes);
 
   // The register's sales so far today (site-local day), from the simulated POS polled every
-  // kSalesPollInterval of simulated time into the sales book (docs/pos.md).
+  // kSalesPollInterval of simulated time into the sales book (docs/pos.md), and labor against
+  // them so far and projected (basis points; none without sales).
   static constexpr std::chrono::minutes kSalesPollInterval{5};
   struct SalesToday {
     std::int64_t netCents = 0, transactions = 0, covers = 0;
+    std::optional<std::int64_t> laborSoFar, laborProjected;
   };
   Result<SalesToday> salesToday();
 
@@ -120,6 +124,7 @@ class SimulatedSite {
   std::ostream& out_;
   site::SiteModel model_;
   site::TimeZone zone_;
+  std::optional<labor::RuleBook> rules_;  // etc/labor for the site, for labor against sales
   Narrate narrate_;
   std::unique_ptr<SimulatedClock> clock_;
   std::unique_ptr<Wiring> wiring_;

@@ -93,7 +93,7 @@ std::vector<std::pair<std::string, std::string>> panelSecurityHeaders() {
 
 const std::vector<std::string>& panelPageRoutes() {
   static const std::vector<std::string> kRoutes = {
-      "/today",  "/approvals", "/call-outs", "/schedule", "/people",
+      "/today",  "/approvals", "/call-outs", "/schedule", "/sales",   "/people",
       "/safety", "/policy",    "/audit",     "/settings", "/sign-in",
   };
   return kRoutes;

@@ -17,6 +17,7 @@
 #include "daemon/api/pos_health_json.h"
 #include "daemon/api/requests_resource.h"
 #include "daemon/api/safety_resource.h"
+#include "daemon/api/sales_labor_resource.h"
 #include "daemon/api/schedule_resource.h"
 #include "daemon/api/settings_resource.h"
 #include "daemon/api/shadow_resource.h"
@@ -43,6 +44,16 @@
 #include "sms/mailbox/message_checks.h"
 
 namespace atoms {
+namespace {
+
+// Whether any POS driver is configured (docs/pos.md).
+bool posConfigured(const Poco::Util::AbstractConfiguration& config) {
+  return !configString(config, "pos.square.location_ids").empty() ||
+         !configString(config, "pos.push.listen").empty() ||
+         !configString(config, "pos.csv.directory").empty();
+}
+
+}  // namespace
 
 ApiSubsystem::ApiSubsystem(Poco::Logger& logger, StoreSubsystem& store, EngineSubsystem& engine)
     : logger_(logger), store_(store), engine_(engine) {}
@@ -58,6 +69,7 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
   syncConfigured_ = !configString(app.config(), "sync.broker").empty();
   refusalAudit_ =
       std::make_unique<RefusalAudit>("api.refused", "api request refused", kRefusalAuditsPerMinute);
+  salesLabor_ = salesLaborAccess(app.config());
   std::vector<std::shared_ptr<api::ApiResource>> resources;
   resources.push_back(offersResource());
   resources.push_back(todayResource(
@@ -69,6 +81,7 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
   resources.push_back(safetyResource());
   resources.push_back(scheduleResource(configString(app.config(), "labor.rules_dir")));
   resources.push_back(settingsResource(app.config()));
+  resources.push_back(std::make_shared<api::SalesLaborResource>(salesLabor_));
   if (policy_ != nullptr) {
     resources.push_back(killSwitchResource());
     resources.push_back(policyResource());
@@ -263,6 +276,7 @@ std::shared_ptr<api::ApiResource> ApiSubsystem::todayResource(std::chrono::minut
   access.now = [this] { return engine_.clock().now(); };
   access.noShowGrace = noShowGrace;
   access.syncConfigured = syncConfigured_;
+  access.sales = [this] { return api::todaySalesJson(salesLabor_); };
   if (policy_ != nullptr) {
     PolicySubsystem* policy = policy_;
     access.killSwitch = [policy] { return policy->killSwitch().current(); };
@@ -352,16 +366,43 @@ std::shared_ptr<api::ApiResource> ApiSubsystem::safetyResource() {
   return std::make_shared<api::SafetyResource>(std::move(access));
 }
 
+Result<labor::RuleBook> ApiSubsystem::ruleBookFor(const std::string& laborDir,
+                                                  const site::SiteModel& site) {
+  if (!rules_ || rulesFor_ != site.site.jurisdictions) {
+    auto loaded = labor::loadRuleBook(laborDir, site.site.jurisdictions);
+    if (!loaded) return loaded.error();
+    rules_ = std::move(*loaded);
+    rulesFor_ = site.site.jurisdictions;
+  }
+  return *rules_;
+}
+
+api::SalesLaborAccess ApiSubsystem::salesLaborAccess(
+    const Poco::Util::AbstractConfiguration& config) {
+  api::SalesLaborAccess access;
+  access.roles = [this](const std::string& person) { return rolesOf(person); };
+  access.db = [this]() -> Database& { return store_.store().db(); };
+  access.now = [this] { return engine_.clock().now(); };
+  access.rules = [this, laborDir = configString(config, "labor.rules_dir")](
+                     const site::SiteModel& site) { return ruleBookFor(laborDir, site); };
+  // The projection's source; the demand forecast (domain/forecast/) is meant to replace it.
+  access.expectation = std::make_shared<pos::WeekdayAverageSales>(
+      [this](std::chrono::sys_seconds from, std::chrono::sys_seconds to) {
+        return pos::salesIntervals(store_.store().db(), from, to);
+      });
+  if (pos_ != nullptr && posConfigured(config)) {
+    PosSubsystem* pos = pos_;
+    EngineSubsystem* engine = &engine_;
+    access.posHealth = [pos, engine] {
+      return api::posHealthJson(pos->health(), engine->clock().now());
+    };
+  }
+  return access;
+}
+
 std::shared_ptr<api::ApiResource> ApiSubsystem::scheduleResource(const std::string& laborDir) {
-  week::RulesSource rules = [this,
-                             laborDir](const site::SiteModel& site) -> Result<labor::RuleBook> {
-    if (!rules_ || rulesFor_ != site.site.jurisdictions) {
-      auto loaded = labor::loadRuleBook(laborDir, site.site.jurisdictions);
-      if (!loaded) return loaded.error();
-      rules_ = std::move(*loaded);
-      rulesFor_ = site.site.jurisdictions;
-    }
-    return *rules_;
+  week::RulesSource rules = [this, laborDir](const site::SiteModel& site) {
+    return ruleBookFor(laborDir, site);
   };
   week::ScheduleTexter texter = [this](AuditLog::Batch& batch,
                                        const sms::conversation::OutreachRequest& request)
@@ -415,14 +456,7 @@ std::shared_ptr<api::ApiResource> ApiSubsystem::settingsResource(
     access.apiTokenPeople =
         idsOf(configString(config, "api.tokens_file"), "api.tokens_file", "person");
   }
-  const bool posOn = !configString(config, "pos.square.location_ids").empty() ||
-                     !configString(config, "pos.push.listen").empty() ||
-                     !configString(config, "pos.csv.directory").empty();
-  if (pos_ != nullptr && posOn) {
-    PosSubsystem* pos = pos_;
-    EngineSubsystem* engine = &engine_;
-    access.pos = [pos, engine] { return api::posHealthJson(pos->health(), engine->clock().now()); };
-  }
+  access.pos = salesLabor_.posHealth;
   return std::make_shared<api::SettingsResource>(std::move(access));
 }
 

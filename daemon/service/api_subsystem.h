@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/api/sales_labor_resource.h"
 #include "daemon/service/service_subsystem.h"
 #include "domain/labor/rule_table.h"
 #include "domain/policy/panel_kill_switch.h"
@@ -132,6 +133,8 @@ class ApiSubsystem final : public ServiceSubsystem {
   std::shared_ptr<api::ApiResource> offersResource();  // served whenever the API is
   std::shared_ptr<api::ApiResource> shadowResource();
   std::shared_ptr<api::ApiResource> todayResource(std::chrono::minutes noShowGrace);
+  // Labor against sales (/v1/sales/labor) and its figure on Today read through these.
+  api::SalesLaborAccess salesLaborAccess(const Poco::Util::AbstractConfiguration& config);
   std::shared_ptr<api::ApiResource> calloutsResource();
   std::shared_ptr<api::ApiResource> auditResource();
   std::shared_ptr<api::ApiResource> peopleResource(std::chrono::minutes noShowGrace);
@@ -139,6 +142,9 @@ class ApiSubsystem final : public ServiceSubsystem {
   std::shared_ptr<api::ApiResource> scheduleResource(const std::string& laborDir);
   std::shared_ptr<api::ApiResource> settingsResource(
       const Poco::Util::AbstractConfiguration& config);
+  // Engine thread: the rule tables of the site's jurisdictions (loaded once, again when they
+  // change), for the schedule and labor against sales.
+  Result<labor::RuleBook> ruleBookFor(const std::string& laborDir, const site::SiteModel& site);
   // Engine thread: the person's roles for the kill switch and the owner's controls; nullopt when
   // the person is not on the site.
   Result<std::optional<policy::PanelRoles>> rolesOf(const std::string& person);
@@ -153,14 +159,15 @@ class ApiSubsystem final : public ServiceSubsystem {
   sms::conversation::Outreach* outreach_ = nullptr;
   std::function<void()> shiftsChanged_;
   std::unique_ptr<week::WeekDesk> weekDesk_;  // engine thread, once started
-  // The rule tables of the site's jurisdictions, loaded on the first schedule request.
+  // The rule tables of the site's jurisdictions, loaded on the first request that needs them.
   std::optional<labor::RuleBook> rules_;
   std::vector<std::string> rulesFor_;
   PolicySubsystem* policy_ = nullptr;
   PosSubsystem* pos_ = nullptr;
   drivers::ReadinessCheck readiness_;
-  std::vector<std::string> owners_;  // policy.owners, read at start
-  bool syncConfigured_ = false;      // sync.broker is set, read at start
+  std::vector<std::string> owners_;   // policy.owners, read at start
+  bool syncConfigured_ = false;       // sync.broker is set, read at start
+  api::SalesLaborAccess salesLabor_;  // made at start
 
   std::unique_ptr<api::ApiRouter> router_;
   std::unique_ptr<api::ApprovalsServer> server_;

@@ -587,6 +587,9 @@ BOOST_AUTO_TEST_CASE(demoWalksThroughACalloutFromTheLeadsTextToTheReceipts) {
   for (const char* told : {
            // The register (the simulated POS) fed the sales book before the day's story.
            "The register (a simulated POS, polled like Square) has sent today's orders so far: $",
+           // Labor against those sales, so far and projected for the day (docs/pos.md).
+           "Labor against sales: ",
+           " projected for the day (the panel's Sales & labor page).",
            // The lead's text, and who was offered the shift and who was not, and why.
            "Rosa Diaz texts: \"Jamal isn't here, I'm alone on the line\"",
            "1. Ben Ode         no premium",

@@ -9,12 +9,14 @@ import { People } from "./people.js";
 import { Safety } from "./safety.js";
 import { Settings } from "./settings.js";
 import { Schedule } from "./schedule.js";
+import { Sales } from "./sales.js";
 
 export const pages = {
   "/today": { title: "Today", component: Today },
   "/approvals": { title: "Approvals", component: Approvals },
   "/call-outs": { title: "Call-outs", component: Callouts },
   "/schedule": { title: "Schedule", component: Schedule },
+  "/sales": { title: "Sales & labor", component: Sales },
   "/people": { title: "People", component: People },
   "/safety": { title: "Safety", component: Safety },
   "/policy": { title: "Policy", component: Policy },

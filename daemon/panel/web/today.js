@@ -1,7 +1,8 @@
 // Today (docs/panel.md, "Today"): what needs a person first (the kill switch and open breakers as
 // a banner, the call-outs with each offer as it goes, approvals waiting, open safety incidents,
-// the sync backlog), then who is on the floor (time clock). It updates by itself (live.js).
-import { html, when, span, name, station, Badge, Loading } from "./ui.js";
+// the sync backlog), labor against sales so far and projected, then who is on the floor (time
+// clock). It updates by itself (live.js).
+import { html, when, span, name, station, money, Badge, Loading } from "./ui.js";
 import { useLive } from "./live.js";
 
 const floorGroups = [
@@ -86,6 +87,22 @@ export function CalloutCard({ c, link = true }) {
     </article>`;
 }
 
+// Labor against sales so far and projected (docs/pos.md); the page /sales has the detail.
+function SalesFigure({ sales }) {
+  if (!sales) return null;
+  const pct = (text) => (text === null ? "no sales yet" : `${text} %`);
+  const stale = sales.pos.on && !sales.pos.fresh;
+  return html`<section aria-labelledby="sales-h">
+    <h2 id="sales-h">Sales & labor</h2>
+    ${stale && html`<p><${Badge} kind="warn" text="till data not up to date" />${sales.pos.staleSince ? ` since ${when(sales.pos.staleSince)}` : ""}</p>`}
+    <ul class="rows">
+      <li>Labor so far: <strong>${pct(sales.soFar.laborPercent)}</strong> of ${money(sales.soFar.salesCents)} in sales</li>
+      <li>Projected for the day: <strong>${pct(sales.projected.laborPercent)}</strong> of ${money(sales.projected.salesCents)}</li>
+    </ul>
+    <p><a href="/sales">Sales & labor by hour</a></p>
+  </section>`;
+}
+
 export function Today() {
   const live = useLive("/v1/today");
   if (!live.body) return html`<${Loading} live=${live} />`;
@@ -117,6 +134,7 @@ export function Today() {
         </li>
       </ul>
     </section>
+    <${SalesFigure} sales=${t.sales} />
     <section aria-labelledby="floor-h">
       <h2 id="floor-h">On the floor</h2>
       <${Floor} floor=${t.floor} />

@@ -3,6 +3,7 @@
 // When a page is built, give it a file steps/pages/<name>.mjs exporting
 // `async function check(page, ctx)` (what a manager sees and does there) and import it here.
 import { visibleText, expect, screenshots } from "./lib/browser.mjs";
+import * as salesLabor from "./steps/sales_labor.mjs";
 
 async function notBuiltYet(page, { title }) {
   const text = await visibleText(page, "#page .note");
@@ -81,6 +82,7 @@ export const pages = [
   { path: "/approvals", title: "Approvals", name: "approvals", check: approvalsList },
   { path: "/call-outs", title: "Call-outs", name: "call-outs", check: showsSections("Open", "Recent") },
   { path: "/schedule", title: "Schedule", name: "schedule", check: schedulesAWeek },
+  { path: "/sales", title: "Sales & labor", name: "sales", check: salesLabor.check },
   { path: "/people", title: "People", name: "people", check: peopleCards },
   { path: "/safety", title: "Safety", name: "safety",
     check: showsSections("Open", "Handled recently", "Checklists today") },

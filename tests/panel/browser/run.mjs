@@ -14,12 +14,14 @@ import * as signIn from "./steps/sign_in.mjs";
 import * as pagesStep from "./steps/pages.mjs";
 import * as security from "./steps/security.mjs";
 import * as calloutDay from "./steps/callout_day.mjs";
+import * as salesLabor from "./steps/sales_labor.mjs";
 
 const steps = [
   ["the sign-in page, signed out", signIn.signInPage],
   ["an invite link: set a password, signed in", signIn.inviteLink],
   ["the session cookie's flags", security.cookieFlags],
   ["every page from the navigation", pagesStep.everyPage],
+  ["the till's data stale: Sales & labor says so and for how long", salesLabor.staleTill],
   ["a lead's text starts a call-out: Today shows its offers live", calloutDay.calloutStarts],
   ["an overtime taker, approved on Approvals: Today shows the cover live", calloutDay.overtimeApproved],
   ["the call-out's decisions on Call-outs", calloutDay.calloutDecisions],

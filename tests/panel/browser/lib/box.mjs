@@ -29,6 +29,9 @@ export const kOvertime = { id: "p-mia", name: "Mia Chen", phone: "+14155550107" 
 export const kBoxNumber = "+15550100000";
 const kZone = "America/Los_Angeles";
 const kPublicUrl = "https://box.example.net/atoms";
+// The register that pushes the site's sales (docs/pos.md, "Local push"; steps/sales_labor.mjs).
+export const kRegister = "register-1";
+const kRegisterToken = "register-token-5c2b8e407d3e9a1f";
 
 const children = new Set();
 process.on("exit", () => {
@@ -210,7 +213,12 @@ export class Box {
     const tokenFile = path.join(this.dir, "twilio-auth-token");
     fs.writeFileSync(tokenFile, `${this.twilio.authToken}\n`, { mode: 0o600 });
 
+    const posTokens = path.join(this.dir, "pos-tokens");
+    const hashed = createHash("sha256").update(kRegisterToken).digest("hex");
+    fs.writeFileSync(posTokens, `${kRegister} ${hashed}\n`, { mode: 0o600 });
+
     this.port = await freePort();
+    this.posPort = await freePort();
     this.origin = `https://127.0.0.1:${this.port}`;
     fs.writeFileSync(this.config, [
       `state.dir = ${this.stateDir}`,
@@ -235,6 +243,10 @@ export class Box {
       `callout.general_manager = ${kOwner.id}`,
       "sms.quiet-hours.start = 00:00",
       "sms.quiet-hours.end = 00:00",
+      // The register pushes sales over plain HTTP on loopback.
+      `pos.push.listen = 127.0.0.1:${this.posPort}`,
+      `pos.push.tokens_file = ${posTokens}`,
+      "pos.push.tls = off",
       "",
     ].join("\n"));
 
@@ -272,6 +284,17 @@ export class Box {
       body: new URLSearchParams(fields).toString(),
     });
     if (reply.status !== 200) fail(`the webhook answered ${reply.status}: ${await reply.text()}`);
+  }
+
+  // The register's sales: orders as docs/pos.md's push protocol takes them; fails unless every
+  // order was stored (or was a duplicate).
+  async pushSales(orders) {
+    const reply = await fetch(`http://127.0.0.1:${this.posPort}/v1/pos/orders`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${kRegisterToken}` },
+      body: JSON.stringify({ pos: kRegister, orders }),
+    });
+    if (reply.status !== 200) fail(`the POS push answered ${reply.status}: ${await reply.text()}`);
   }
 
   // The browser trusts this key only (Chromium's --ignore-certificate-errors-spki-list): the

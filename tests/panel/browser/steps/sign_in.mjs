@@ -28,7 +28,7 @@ async function expectSignedIn(page, person, role) {
   expect(await visibleText(page, "#who .role") === `(${role})`, "the strip shows another role");
   await page.waitForSelector("#pages-nav", { visible: true });
   const links = await page.$$eval("#pages-nav a", (as) => as.length);
-  expect(links === 9, `the navigation has ${links} links`);
+  expect(links === 10, `the navigation has ${links} links`);
 }
 
 // Signed out: the form alone (no navigation), in each of its three modes, accessible.

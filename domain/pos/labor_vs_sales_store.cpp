@@ -1,0 +1,78 @@
+#include "domain/pos/labor_vs_sales_store.h"
+
+#include "domain/pos/work_spans.h"
+#include "domain/site/site_repository.h"
+
+namespace atoms::pos {
+namespace {
+
+namespace chr = std::chrono;
+
+// The inputs over the local days [first, first + count) at `now`.
+Result<LaborVsSalesInput> readInput(const LaborVsSalesSources& sources,
+                                    const site::SiteModel& model, const site::TimeZone& zone,
+                                    LocalDay first, int count, site::Instant now) {
+  auto begin = dayBounds(zone, first);
+  if (!begin) return begin.error();
+  auto end = dayBounds(zone, first + chr::days(count - 1));
+  if (!end) return end.error();
+  const site::Instant from = begin->first;
+  const site::Instant to = end->second;
+
+  auto rules = sources.rules(model);
+  if (!rules) return makeError("the labor rules: " + rules.message());
+  auto ctx = labor::LaborContext::build(model, *rules, sources.options);
+  if (!ctx) return ctx.error();
+  LaborVsSalesInput in;
+  auto scheduled = scheduledSpans(*ctx, from, to);
+  if (!scheduled) return scheduled.error();
+  in.scheduled = std::move(*scheduled);
+  in.actual = actualSpans(model, in.scheduled, from, to, now);
+  auto sales = salesIntervals(*sources.db, from, std::min(to, std::max(from, now)));
+  if (!sales) return sales.error();
+  in.sales = std::move(*sales);
+  in.expectationSource = sources.expectation->source();
+  for (int d = 0; d < count; ++d) {
+    auto expected = sources.expectation->expected(zone, first + chr::days(d));
+    if (!expected) return expected.error();
+    in.expected.insert(in.expected.end(), expected->begin(), expected->end());
+  }
+  return in;
+}
+
+Result<std::pair<site::SiteModel, site::TimeZone>> siteAndZone(Database& db) {
+  auto model = site::loadSite(db);
+  if (!model) return model.error();
+  auto zone = site::TimeZone::locate(model->site.timeZone);
+  if (!zone) return zone.error();
+  return std::pair{std::move(*model), *zone};
+}
+
+}  // namespace
+
+Result<SiteDay> siteDay(Database& db, site::Instant now) {
+  auto site = siteAndZone(db);
+  if (!site) return site.error();
+  return SiteDay{site->second, chr::floor<chr::days>(site->second.toLocal(now)),
+                 site->first.site.workweekStart};
+}
+
+Result<DayFigures> readLaborVsSalesDay(const LaborVsSalesSources& sources, LocalDay day,
+                                       site::Instant now) {
+  auto site = siteAndZone(*sources.db);
+  if (!site) return site.error();
+  auto in = readInput(sources, site->first, site->second, day, 1, now);
+  if (!in) return in.error();
+  return laborVsSalesDay(*in, site->second, day, now);
+}
+
+Result<WeekFigures> readLaborVsSalesWeek(const LaborVsSalesSources& sources, LocalDay first,
+                                         site::Instant now) {
+  auto site = siteAndZone(*sources.db);
+  if (!site) return site.error();
+  auto in = readInput(sources, site->first, site->second, first, 7, now);
+  if (!in) return in.error();
+  return laborVsSalesWeek(*in, site->second, first, now);
+}
+
+}  // namespace atoms::pos
