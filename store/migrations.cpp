@@ -355,8 +355,9 @@ constexpr Migration kStoreMigrations[] = {
     // 0036): the days the manager marks (day 'YYYY-MM-DD' local; like_weekday 0 = Monday .. 6,
     // -1 none; the multiplier in thousandths) and the intraday proposals to add a person or let
     // one go early, with their evidence (actual and forecast over the window, in the driver's
-    // unit: cents or counts) and, for a cut, the Fair Workweek premium in cents. Instants are Unix
-    // milliseconds (UTC). Numbered 30: 28 and 29 are other wings'.
+    // unit: cents or counts) and, for a cut, the Fair Workweek premium in cents. The window is in
+    // site-local seconds, cut_to in Unix seconds, the other instants Unix milliseconds (UTC).
+    // Numbered 30: 28 and 29 are other wings'.
     {30, "forecast_intraday",
      "CREATE TABLE forecast_special_day(day TEXT PRIMARY KEY, closed INTEGER NOT NULL,"
      " like_weekday INTEGER NOT NULL, multiplier_milli INTEGER NOT NULL, note TEXT NOT NULL,"
