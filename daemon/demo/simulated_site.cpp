@@ -147,8 +147,10 @@ Result<std::unique_ptr<SimulatedSite>> SimulatedSite::open(SiteStore& store, con
   site->register_ = std::make_unique<drivers::pos::SimulatedPos>(register_);
   site->sales_ = std::make_unique<pos::SalesBook>(w.runner, site->zone_,
                                                   [self] { return self->clock_->now(); });
-  site->salesPoller_ = std::make_unique<drivers::pos::FeedPoller>(
-      *site->register_, *site->sales_, drivers::pos::FeedPollerOptions{});
+  drivers::pos::FeedPollerOptions polling;
+  polling.firstLookback = std::chrono::hours(24 * kSalesHistoryDays);
+  site->salesPoller_ =
+      std::make_unique<drivers::pos::FeedPoller>(*site->register_, *site->sales_, polling);
   site->nextSalesPoll_ = setup.start;
   if (Status s = site->pollSales(); !s) return s.error();
   w.engine.start();
@@ -231,6 +233,20 @@ Status SimulatedSite::pollSales() {
     return makeError("the demo register: " + salesPoller_->lastError());
   }
   return Status::success();
+}
+
+Result<forecast::SiteForecast> SimulatedSite::forecastToday() {
+  const auto today =
+      std::chrono::floor<std::chrono::days>(zone_.toLocal(site::toInstant(clock_->now())));
+  std::optional<forecast::SiteForecast> out;
+  Status read = wiring_->runner.run([&](SiteStore& st) -> Status {
+    auto made = forecast::forecastFromSales(st.db(), zone_, today, 1, {});
+    if (!made) return made.error();
+    out = std::move(*made);
+    return Status::success();
+  });
+  if (!read) return read.error();
+  return std::move(*out);
 }
 
 Result<SimulatedSite::SalesToday> SimulatedSite::salesToday() {
