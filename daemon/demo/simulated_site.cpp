@@ -139,7 +139,7 @@ Result<std::unique_ptr<SimulatedSite>> SimulatedSite::open(SiteStore& store, con
     return s.error();
   }
   // The register: a seeded simulated POS in the site's zone, polled like Square would be. The
-  // first poll reads three days back, so the demo opens on a site with sales.
+  // first poll reads kSalesHistoryDays back, so the demo opens on a site with sales and a forecast.
   drivers::pos::SimulatedPosOptions register_;
   register_.seed = 2026;
   register_.utcOffset = std::chrono::duration_cast<std::chrono::minutes>(
