@@ -19,25 +19,6 @@ namespace {
 const std::string kSpecialDaysPath = std::string(kForecastPath) + "/special-days";
 const std::string kProposalsPath = std::string(kForecastPath) + "/proposals";
 
-// "a=1&b=2" into names and values, only `names` allowed.
-Result<std::map<std::string, std::string>> forecastQuery(std::string_view query,
-                                                         const std::vector<std::string>& names) {
-  std::map<std::string, std::string> out;
-  while (!query.empty()) {
-    const std::size_t amp = query.find('&');
-    const std::string_view item = query.substr(0, amp);
-    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
-    const std::size_t eq = item.find('=');
-    const std::string name(item.substr(0, eq));
-    if (eq == std::string_view::npos ||
-        std::find(names.begin(), names.end(), name) == names.end()) {
-      return makeError("query: unexpected '" + drivers::printable(item, 40) + "'");
-    }
-    out[name] = std::string(item.substr(eq + 1));
-  }
-  return out;
-}
-
 Result<std::chrono::local_days> dayField(const std::string& field, const std::string& text) {
   const auto date = site::parseDate(text);
   if (!date) return makeError(field + ": '" + drivers::printable(text, 20) + "' is not YYYY-MM-DD");
@@ -148,7 +129,7 @@ ApiAnswer ForecastResource::handle(const ApiRequest& request) {
 }
 
 ApiAnswer ForecastResource::forecast(const ApiRequest& request) {
-  auto q = forecastQuery(request.query, {"from", "days"});
+  auto q = queryParameters(request.query, {"from", "days"});
   if (!q) return apiRefusal(400, q.message(), q.message());
   if (!q->count("from")) return apiRefusal(400, "from: missing", "from: missing");
   auto from = dayField("from", q->at("from"));
@@ -253,7 +234,7 @@ ApiAnswer ForecastResource::markDay(const ApiRequest& request) {
 }
 
 ApiAnswer ForecastResource::proposals(const ApiRequest& request) {
-  auto q = forecastQuery(request.query, {"day"});
+  auto q = queryParameters(request.query, {"day"});
   if (!q) return apiRefusal(400, q.message(), q.message());
   if (!q->count("day")) return apiRefusal(400, "day: missing", "day: missing");
   auto day = dayField("day", q->at("day"));
