@@ -18,7 +18,7 @@ std::optional<int> clockMinute(const std::string& text) {
   return h * 60 + m;
 }
 
-std::optional<double> number(const std::string& text) {
+std::optional<double> standardsNumber(const std::string& text) {
   double v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
@@ -58,10 +58,10 @@ Result<std::vector<LaborStandard>> parseLaborStandards(std::string_view text,
     } else {
       return fail("driver '" + w[1] + "' is not covers, transactions or net_sales");
     }
-    const auto perHead = number(w[2]);
-    const auto period = number(w[3]);
-    const auto minimum = number(w[4]);
-    const auto maximum = number(w[5]);
+    const auto perHead = standardsNumber(w[2]);
+    const auto period = standardsNumber(w[3]);
+    const auto minimum = standardsNumber(w[4]);
+    const auto maximum = standardsNumber(w[5]);
     if (!perHead) return fail("per_head '" + w[2] + "' is not a number");
     if (!period) return fail("period '" + w[3] + "' is not a number of minutes");
     if (!minimum) return fail("min '" + w[4] + "' is not a number of people");
