@@ -351,6 +351,26 @@ constexpr Migration kStoreMigrations[] = {
      " inbox_id INTEGER, created_at INTEGER NOT NULL, decided_by TEXT NOT NULL,"
      " decided_via TEXT NOT NULL, decided_at INTEGER, remark TEXT NOT NULL);"
      "CREATE INDEX staff_request_by_state ON staff_request(state, id);"},
+    // The forecast's inputs and intraday proposals (domain/forecast/, docs/forecast.md, decision
+    // 0036): the days the manager marks (day 'YYYY-MM-DD' local; like_weekday 0 = Monday .. 6,
+    // -1 none; the multiplier in thousandths) and the intraday proposals to add a person or let
+    // one go early, with their evidence (actual and forecast over the window, in the driver's
+    // unit: cents or counts) and, for a cut, the Fair Workweek premium in cents. The window is in
+    // site-local seconds, cut_to in Unix seconds, the other instants Unix milliseconds (UTC).
+    // Numbered 30: 28 and 29 are other wings'.
+    {30, "forecast_intraday",
+     "CREATE TABLE forecast_special_day(day TEXT PRIMARY KEY, closed INTEGER NOT NULL,"
+     " like_weekday INTEGER NOT NULL, multiplier_milli INTEGER NOT NULL, note TEXT NOT NULL,"
+     " marked_by TEXT NOT NULL, marked_at INTEGER NOT NULL);"
+     "CREATE TABLE intraday_proposal(id INTEGER PRIMARY KEY, day TEXT NOT NULL,"
+     " station TEXT NOT NULL, kind TEXT NOT NULL CHECK(kind IN ('add','cut')),"
+     " state TEXT NOT NULL CHECK(state IN ('pending','approved','denied','expired')),"
+     " measure TEXT NOT NULL, window_start INTEGER NOT NULL, window_end INTEGER NOT NULL,"
+     " actual INTEGER NOT NULL, forecast INTEGER NOT NULL, shift_id TEXT NOT NULL,"
+     " person_id TEXT NOT NULL, cut_to INTEGER, premium_cents INTEGER NOT NULL,"
+     " premium_minutes INTEGER NOT NULL, summary TEXT NOT NULL, requested_at INTEGER NOT NULL,"
+     " decided_by TEXT NOT NULL, decided_at INTEGER, remark TEXT NOT NULL);"
+     "CREATE INDEX intraday_proposal_by_day ON intraday_proposal(day, station);"},
 };
 
 constexpr std::string_view kCreateTable =

@@ -40,6 +40,24 @@ std::variant<policy::PanelRoles, ApiAnswer> rolesOrRefusal(const RolesLookup& ro
   return **found;
 }
 
+Result<std::map<std::string, std::string>> queryParameters(std::string_view query,
+                                                           const std::vector<std::string>& names) {
+  std::map<std::string, std::string> out;
+  while (!query.empty()) {
+    const std::size_t amp = query.find('&');
+    const std::string_view item = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    const std::size_t eq = item.find('=');
+    const std::string name(item.substr(0, eq));
+    if (eq == std::string_view::npos ||
+        std::find(names.begin(), names.end(), name) == names.end()) {
+      return makeError("query: unexpected '" + drivers::printable(item, 40) + "'");
+    }
+    out[name] = std::string(item.substr(eq + 1));
+  }
+  return out;
+}
+
 std::optional<std::int64_t> parseIdSegment(std::string_view text) {
   if (text.empty() || text.size() > 15 || text.front() == '0' ||
       text.find_first_not_of("0123456789") != std::string_view::npos) {

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -63,6 +64,11 @@ using RolesLookup =
 // the token's person is not a person of the site.
 std::variant<policy::PanelRoles, ApiAnswer> rolesOrRefusal(const RolesLookup& roles,
                                                            const std::string& person);
+
+// "a=1&b=2" as names and values (as sent, not decoded), only `names` allowed; otherwise the line
+// saying what is wrong ("query: unexpected 'x=1'").
+Result<std::map<std::string, std::string>> queryParameters(std::string_view query,
+                                                           const std::vector<std::string>& names);
 
 // A path segment that is an id: 1..15 decimal digits without a leading zero; nullopt otherwise.
 std::optional<std::int64_t> parseIdSegment(std::string_view text);

@@ -24,18 +24,10 @@ const std::string kAuditVerifyPath = std::string(kAuditPath) + "/verify";
 // "a=1&b=2" with only `names`, each a whole number; or the line saying what is wrong.
 Result<std::map<std::string, std::uint64_t>> auditQuery(std::string_view query,
                                                         const std::vector<std::string>& names) {
+  auto params = queryParameters(query, names);
+  if (!params) return params.error();
   std::map<std::string, std::uint64_t> out;
-  while (!query.empty()) {
-    const std::size_t amp = query.find('&');
-    const std::string_view item = query.substr(0, amp);
-    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
-    const std::size_t eq = item.find('=');
-    const std::string name(item.substr(0, eq));
-    if (eq == std::string_view::npos ||
-        std::find(names.begin(), names.end(), name) == names.end()) {
-      return makeError("query: unexpected '" + drivers::printable(item, 40) + "'");
-    }
-    const std::string_view text = item.substr(eq + 1);
+  for (const auto& [name, text] : *params) {
     std::uint64_t value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {

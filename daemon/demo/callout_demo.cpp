@@ -1,6 +1,7 @@
 #include "daemon/demo/callout_demo.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -12,6 +13,7 @@
 #include "daemon/demo/callout_narrator.h"
 #include "daemon/demo/phone_prompt.h"
 #include "daemon/demo/simulated_site.h"
+#include "domain/labor/pay.h"
 #include "domain/labor/rule_table.h"
 #include "domain/site/site_file.h"
 #include "domain/site/site_repository.h"
@@ -185,6 +187,33 @@ class Walkthrough {
   bool ok_ = true;
 };
 
+// "From the register's last three weeks, today's forecast: $6,100.00 ...": one paragraph.
+std::string forecastLine(const forecast::SiteForecast& f) {
+  double total = 0;
+  double busiest = 0;
+  int busiestSlot = 0;
+  for (int slot = 0; slot < forecast::kIntervalsPerDay; ++slot) {
+    double atSlot = 0;
+    for (const forecast::RevenueCenterForecast& c : f.centers) {
+      if (c.days.empty()) continue;
+      atSlot += c.days.front().intervals[static_cast<std::size_t>(slot)].value(
+          forecast::Measure::kNetSales);
+    }
+    total += atSlot;
+    if (atSlot > busiest) {
+      busiest = atSlot;
+      busiestSlot = slot;
+    }
+  }
+  return "From the register's last three weeks, today's forecast is " +
+         labor::formatCents(std::llround(total)) + " net sales, busiest at " +
+         site::formatTimeOfDay(busiestSlot * forecast::kIntervalMinutes) + "\n(" +
+         labor::formatCents(std::llround(busiest)) +
+         " a quarter hour). On a served box GET /v1/forecast shows it per quarter hour with the\n"
+         "staff each station needs, and proposals when the day runs well off it "
+         "(docs/forecast.md).\n";
+}
+
 }  // namespace
 
 int runCalloutDemo(const std::string& stateDir, const CalloutDemoOptions& options,
@@ -245,6 +274,9 @@ int runCalloutDemo(const std::string& stateDir, const CalloutDemoOptions& option
         << "Labor against sales: " << laborPercentText(sales->laborSoFar) << " so far, "
         << laborPercentText(sales->laborProjected)
         << " projected for the day (the panel's Sales & labor page).\n";
+  }
+  if (auto forecast = site->forecastToday()) {
+    out << forecastLine(*forecast);
   }
   Walkthrough walk(*site, narrator, out, err);
   const bool walked = walk.run();

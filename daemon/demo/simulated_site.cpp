@@ -140,7 +140,7 @@ Result<std::unique_ptr<SimulatedSite>> SimulatedSite::open(SiteStore& store, con
     return s.error();
   }
   // The register: a seeded simulated POS in the site's zone, polled like Square would be. The
-  // first poll reads three days back, so the demo opens on a site with sales.
+  // first poll reads kSalesHistoryDays back, so the demo opens on a site with sales and a forecast.
   drivers::pos::SimulatedPosOptions register_;
   register_.seed = 2026;
   register_.utcOffset = std::chrono::duration_cast<std::chrono::minutes>(
@@ -148,8 +148,10 @@ Result<std::unique_ptr<SimulatedSite>> SimulatedSite::open(SiteStore& store, con
   site->register_ = std::make_unique<drivers::pos::SimulatedPos>(register_);
   site->sales_ = std::make_unique<pos::SalesBook>(w.runner, site->zone_,
                                                   [self] { return self->clock_->now(); });
-  site->salesPoller_ = std::make_unique<drivers::pos::FeedPoller>(
-      *site->register_, *site->sales_, drivers::pos::FeedPollerOptions{});
+  drivers::pos::FeedPollerOptions polling;
+  polling.firstLookback = std::chrono::hours(24 * kSalesHistoryDays);
+  site->salesPoller_ =
+      std::make_unique<drivers::pos::FeedPoller>(*site->register_, *site->sales_, polling);
   site->nextSalesPoll_ = setup.start;
   if (Status s = site->pollSales(); !s) return s.error();
   w.engine.start();
@@ -232,6 +234,20 @@ Status SimulatedSite::pollSales() {
     return makeError("the demo register: " + salesPoller_->lastError());
   }
   return Status::success();
+}
+
+Result<forecast::SiteForecast> SimulatedSite::forecastToday() {
+  const auto today =
+      std::chrono::floor<std::chrono::days>(zone_.toLocal(site::toInstant(clock_->now())));
+  std::optional<forecast::SiteForecast> out;
+  Status read = wiring_->runner.run([&](SiteStore& st) -> Status {
+    auto made = forecast::forecastFromSales(st.db(), zone_, today, 1, {});
+    if (!made) return made.error();
+    out = std::move(*made);
+    return Status::success();
+  });
+  if (!read) return read.error();
+  return std::move(*out);
 }
 
 Result<SimulatedSite::SalesToday> SimulatedSite::salesToday() {

@@ -30,6 +30,7 @@
 #include "daemon/demo/simulated_time_clock.h"
 #include "domain/callout/callout_desk.h"
 #include "domain/labor/rule_table.h"
+#include "domain/forecast/site_forecast.h"
 #include "domain/policy/policy_gate.h"
 #include "domain/pos/sales_book.h"
 #include "domain/site/site_model.h"
@@ -85,6 +86,10 @@ class SimulatedSite {
     std::optional<std::int64_t> laborSoFar, laborProjected;
   };
   Result<SalesToday> salesToday();
+  // Today's demand forecast from the register's earlier sales (the first poll reads
+  // kSalesHistoryDays back, so the forecast has three weeks to learn from; docs/forecast.md).
+  static constexpr int kSalesHistoryDays = 22;
+  Result<forecast::SiteForecast> forecastToday();
 
   // `personId` stops clocking in (simulated_time_clock.h): the no-show watch will notice.
   void stayAway(const std::string& personId) { timeClock_.stayAway(personId); }

@@ -9,6 +9,7 @@
 #include "daemon/api/audit_resource.h"
 #include "daemon/api/callout_json.h"
 #include "daemon/api/callouts_resource.h"
+#include "daemon/api/forecast_resource.h"
 #include "daemon/api/killswitch_resource.h"
 #include "daemon/api/offers_resource.h"
 #include "daemon/api/packets_resource.h"
@@ -27,6 +28,7 @@
 #include "daemon/panel/panel_roles.h"
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
+#include "daemon/service/forecast_config.h"
 #include "daemon/service/listen_address.h"
 #include "daemon/service/policy_subsystem.h"
 #include "daemon/service/pos_subsystem.h"
@@ -35,6 +37,7 @@
 #include "daemon/service/store_subsystem.h"
 #include "domain/callout/callout_store.h"
 #include "domain/callout/shadow_judge.h"
+#include "domain/forecast/special_day_store.h"
 #include "domain/site/site_repository.h"
 #include "domain/week/week_desk.h"
 #include "drivers/http/bearer_tokens.h"
@@ -82,6 +85,9 @@ Status ApiSubsystem::start(Poco::Util::Application& app) {
   resources.push_back(scheduleResource(configString(app.config(), "labor.rules_dir")));
   resources.push_back(settingsResource(app.config()));
   resources.push_back(std::make_shared<api::SalesLaborResource>(salesLabor_));
+  auto forecast = forecastResource(app.config());
+  if (!forecast) return forecast.error();
+  resources.push_back(std::move(*forecast));
   if (policy_ != nullptr) {
     resources.push_back(killSwitchResource());
     resources.push_back(policyResource());
@@ -458,6 +464,48 @@ std::shared_ptr<api::ApiResource> ApiSubsystem::settingsResource(
   }
   access.pos = salesLabor_.posHealth;
   return std::make_shared<api::SettingsResource>(std::move(access));
+}
+
+Result<std::shared_ptr<api::ApiResource>> ApiSubsystem::forecastResource(
+    const Poco::Util::AbstractConfiguration& config) {
+  auto settings = forecastSettings(config);
+  if (!settings) return settings.error();
+  const bool posOn = !configString(config, "pos.square.location_ids").empty() ||
+                     !configString(config, "pos.push.listen").empty() ||
+                     !configString(config, "pos.csv.directory").empty();
+  api::ForecastAccess access;
+  access.roles = [this](const std::string& person) { return rolesOf(person); };
+  if (pos_ != nullptr && posOn) {
+    access.freshness = [this]() -> std::optional<pos::PosFreshness> {
+      return pos_->health().freshness(engine_.clock().now());
+    };
+  }
+  access.forecast = [this, settings = std::move(*settings)](
+                        std::chrono::local_days from, int days) -> Result<forecast::SiteForecast> {
+    Database& db = store_.store().db();
+    auto model = site::loadSite(db);
+    if (!model) return model.error();
+    auto zone = site::TimeZone::locate(model->site.timeZone);
+    if (!zone) return zone.error();
+    return forecast::forecastFromSales(db, *zone, from, days, settings);
+  };
+  access.mark = [this](const forecast::SpecialDay& day, const std::string& person) {
+    return forecast::markSpecialDay(store_.store(), day, "person:" + person, engine_.clock().now());
+  };
+  access.unmark = [this](std::chrono::local_days day, const std::string& person) {
+    return forecast::unmarkSpecialDay(store_.store(), day, "person:" + person,
+                                      engine_.clock().now());
+  };
+  access.proposals = [this](std::chrono::local_days day) {
+    return forecast::proposalsOn(store_.store().db(), day);
+  };
+  access.decide = [this](std::int64_t id, bool approve, const std::string& person,
+                         const std::string& reason) {
+    return forecast::decideProposal(store_.store(), id, approve, person, reason,
+                                    engine_.clock().now());
+  };
+  return std::shared_ptr<api::ApiResource>(
+      std::make_shared<api::ForecastResource>(std::move(access)));
 }
 
 std::shared_ptr<api::ApiResource> ApiSubsystem::offersResource() {

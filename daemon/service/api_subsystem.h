@@ -140,6 +140,10 @@ class ApiSubsystem final : public ServiceSubsystem {
   std::shared_ptr<api::ApiResource> peopleResource(std::chrono::minutes noShowGrace);
   std::shared_ptr<api::ApiResource> safetyResource();
   std::shared_ptr<api::ApiResource> scheduleResource(const std::string& laborDir);
+  // The forecast, marked days and intraday proposals (forecast_resource.h); errors: the
+  // forecast's configuration (forecast_config.h).
+  Result<std::shared_ptr<api::ApiResource>> forecastResource(
+      const Poco::Util::AbstractConfiguration& config);
   std::shared_ptr<api::ApiResource> settingsResource(
       const Poco::Util::AbstractConfiguration& config);
   // Engine thread: the rule tables of the site's jurisdictions (loaded once, again when they

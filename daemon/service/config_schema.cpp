@@ -200,6 +200,25 @@ std::vector<ConfigKey> serviceConfigSchema() {
            {"version", "", "the row's version, higher replaces (empty: 1)"}}) {
     rows.push_back({"pos.csv.column." + column, fallback, "CSV column: " + what, anyText});
   }
+  // The forecast and intraday proposals (daemon/service/forecast_config.h, docs/forecast.md).
+  rows.push_back({"forecast.standards_file", "",
+                  "labor standards per station (docs/forecast.md); empty: no staffing, no "
+                  "intraday proposals",
+                  pathOrEmpty});
+  rows.push_back({"intraday.check_minutes", "15",
+                  "how often today's sales are compared with the forecast; 0: never",
+                  integerIn(0, 240)});
+  rows.push_back({"intraday.window_minutes", "60", "the last minutes compared (a multiple of 15)",
+                  integerIn(15, 240)});
+  rows.push_back({"intraday.surge_percent", "25", "above the forecast by at least this: add",
+                  integerIn(1, 500)});
+  rows.push_back({"intraday.slow_percent", "25", "below the forecast by at least this: cut",
+                  integerIn(1, 99)});
+  rows.push_back({"intraday.min_gap_cents", "10000",
+                  "and by at least this much net sales (a net-sales station)",
+                  integerIn(0, 100000000)});
+  rows.push_back({"intraday.min_gap_count", "6", "and by at least this many covers or transactions",
+                  integerIn(0, 100000)});
   // The approvals JSON API (daemon/service/api_subsystem.h, docs/api.md).
   rows.push_back({"api.listen", "",
                   "host:port (or a port, on 127.0.0.1) the approvals API listens on; empty: off",

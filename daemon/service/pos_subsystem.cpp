@@ -12,6 +12,8 @@
 #include "daemon/panel/box_certificate.h"
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
+#include "daemon/service/forecast_config.h"
+#include "daemon/service/intraday_watcher.h"
 #include "daemon/service/listen_address.h"
 #include "daemon/service/refusal_audit.h"
 #include "daemon/service/store_subsystem.h"
@@ -92,11 +94,28 @@ Status PosSubsystem::start(Poco::Util::Application& app) {
   if (square) started = startSquare(config);
   if (started && push) started = startPush(config);
   if (started && csv) started = startCsv(config);
+  if (started) started = startIntraday(config, *zone);
   if (!started) {
     tearDown();
     return started;
   }
   return Status::success();
+}
+
+Status PosSubsystem::startIntraday(const Poco::Util::AbstractConfiguration& config,
+                                   const site::TimeZone& zone) {
+  auto settings = forecastSettings(config);
+  if (!settings) return settings.error();
+  const std::chrono::minutes period(configInteger(config, "intraday.check_minutes"));
+  if (settings->standards.empty() || period.count() == 0) return Status::success();
+  intraday_ = std::make_unique<IntradayWatcher>(
+      engine_.engine(), store_.store(), health_, zone, std::move(*settings),
+      configString(config, "labor.rules_dir"), period, logger_);
+  IntradayWatcher* watcher = intraday_.get();
+  return runner_->run([watcher](SiteStore&) {
+    watcher->start();
+    return Status::success();
+  });
 }
 
 void PosSubsystem::onStatus(const SourceStatus& status) {
@@ -290,10 +309,12 @@ void PosSubsystem::tearDown() {
     // Health audits already posted run before this; after it, none touches us.
     (void)runner_->run([this](SiteStore&) {
       active_ = false;
+      if (intraday_) intraday_->stop();
       return Status::success();
     });
   }
   active_ = false;
+  intraday_.reset();
   squareThread_.reset();
   csvThread_.reset();
   pushServer_.reset();

@@ -16,6 +16,10 @@
 // shows and what is forecast-driven asks; a change of state is logged, audited as `pos.health`
 // (actor `pos:<source>`) and reported to the breaker BRK-CONN-pos.
 //
+// Intraday (docs/forecast.md "During the day"): with forecast.standards_file set and
+// intraday.check_minutes above 0, the IntradayWatcher compares today's sales with the forecast on
+// the engine's clock and files proposals for the manager, never from stale data.
+//
 // Refuses to start, with one line naming the key, on a bad configuration (a token file missing or
 // readable by others, a folder that cannot be used, an address that cannot be bound).
 // Threading: construction, setters, start and stop on the main thread; health() from any thread.
@@ -31,12 +35,14 @@
 #include "daemon/service/service_subsystem.h"
 #include "daemon/service/site_breakers.h"
 #include "domain/pos/pos_health.h"
+#include "domain/site/time_zone.h"
 #include "drivers/http/health_probe.h"
 
 namespace atoms {
 
 class StoreSubsystem;
 class EngineSubsystem;
+class IntradayWatcher;
 class RefusalAudit;
 class PostingStoreRunner;
 namespace pos {
@@ -76,6 +82,7 @@ class PosSubsystem final : public ServiceSubsystem {
   Status startSquare(const Poco::Util::AbstractConfiguration& config);
   Status startPush(const Poco::Util::AbstractConfiguration& config);
   Status startCsv(const Poco::Util::AbstractConfiguration& config);
+  Status startIntraday(const Poco::Util::AbstractConfiguration& config, const site::TimeZone& zone);
   void onStatus(const drivers::pos::SourceStatus& status);
   void tearDown();
 
@@ -96,6 +103,9 @@ class PosSubsystem final : public ServiceSubsystem {
   std::unique_ptr<drivers::pos::CsvFolder> csvFolder_;
   std::unique_ptr<drivers::pos::PollThread> csvThread_;
   std::unique_ptr<RefusalAudit> refusalAudit_;  // engine thread only
+  // The intraday check (intraday_watcher.h), when forecast.standards_file is set; started and
+  // stopped on the engine thread.
+  std::unique_ptr<IntradayWatcher> intraday_;
 };
 
 }  // namespace atoms

@@ -7,7 +7,15 @@ namespace atoms::forecast {
 
 namespace {
 
-Status checkStandard(const LaborStandard& s) {
+bool drives(const LaborStandard& standard, const RevenueCenterForecast& forecast) {
+  return standard.revenueCenters.empty() ||
+         std::find(standard.revenueCenters.begin(), standard.revenueCenters.end(),
+                   forecast.revenueCenter) != standard.revenueCenters.end();
+}
+
+}  // namespace
+
+Status validateLaborStandard(const LaborStandard& s) {
   const auto bad = [&](const std::string& what) {
     return Status(makeError("labor standard \"" + s.station + "\": " + what, ErrorKind::kInvalid));
   };
@@ -36,14 +44,6 @@ Status checkStandard(const LaborStandard& s) {
   return Status::success();
 }
 
-bool drives(const LaborStandard& standard, const RevenueCenterForecast& forecast) {
-  return standard.revenueCenters.empty() ||
-         std::find(standard.revenueCenters.begin(), standard.revenueCenters.end(),
-                   forecast.revenueCenter) != standard.revenueCenters.end();
-}
-
-}  // namespace
-
 int roundHeads(double load, double roundUpFrom) {
   if (!(load > 0)) return 0;
   const double whole = std::floor(load + 1e-9);
@@ -66,7 +66,7 @@ Result<std::vector<StationDay>> requiredHeads(const std::vector<RevenueCenterFor
     }
   }
   for (const LaborStandard& standard : standards) {
-    if (Status status = checkStandard(standard); !status) return status.error();
+    if (Status status = validateLaborStandard(standard); !status) return status.error();
     for (const std::string& center : standard.revenueCenters) {
       const bool known = std::any_of(forecasts.begin(), forecasts.end(),
                                      [&](const auto& f) { return f.revenueCenter == center; });

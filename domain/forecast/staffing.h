@@ -53,6 +53,9 @@ struct StationDay {
 Result<std::vector<StationDay>> requiredHeads(const std::vector<RevenueCenterForecast>& forecasts,
                                               const std::vector<LaborStandard>& standards);
 
+// One standard's ranges, as requiredHeads checks them; the error names the station.
+Status validateLaborStandard(const LaborStandard& standard);
+
 // The rounding rule alone: `load` heads as whole people.
 int roundHeads(double load, double roundUpFrom);
 
