@@ -1,6 +1,7 @@
 // The requests' rows (domain/requests/request_store.h, migration 27) and what an approval means
 // for the site's data (request_effect.h): time-off periods in the site's zone, the weekly windows
 // an availability change leaves, and the shifts a request touches.
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
 #include <string>
@@ -122,11 +123,13 @@ BOOST_AUTO_TEST_CASE(aDamagedRowIsAnErrorNamingIt) {
   BOOST_TEST(s.ok(), s.message());
 }
 
-BOOST_AUTO_TEST_CASE(migration27FollowsMigration24AndIsRecorded) {
+BOOST_AUTO_TEST_CASE(migration27IsListedAndRecorded) {
   CalloutFixture f;
   const std::span<const Migration> list = storeMigrations();
-  BOOST_TEST(list.back().version == 27);
-  BOOST_TEST(list.back().name == "staff_requests");
+  const auto found =
+      std::find_if(list.begin(), list.end(), [](const Migration& m) { return m.version == 27; });
+  BOOST_TEST_REQUIRE((found != list.end()));
+  BOOST_TEST(found->name == "staff_requests");
   std::vector<std::int64_t> versions;
   Status s = f.runner->run([&](SiteStore& store) -> Status {
     auto stmt = store.db().prepare("SELECT version FROM schema_migrations ORDER BY version");
@@ -137,7 +140,8 @@ BOOST_AUTO_TEST_CASE(migration27FollowsMigration24AndIsRecorded) {
     return Status::success();
   });
   BOOST_TEST_REQUIRE(s.ok(), s.message());
-  BOOST_TEST(versions.back() == 27);
+  BOOST_TEST((std::find(versions.begin(), versions.end(), 27) != versions.end()));
+  BOOST_TEST(versions.back() == list.back().version);
 }
 
 BOOST_AUTO_TEST_CASE(timeOffIsWholeLocalDaysOrOnePartOfEachDay) {
