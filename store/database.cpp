@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -171,8 +170,8 @@ int probeReadable(sqlite3* db) {
   return rc & 0xff;
 }
 
-Status verifyReadable(sqlite3* db, const std::string& path) {
-  const int rc = probeReadable(db);
+// probeReadable's answer `rc` on `db` as the open's error.
+Status readableStatus(int rc, sqlite3* db, const std::string& path) {
   std::string msg = sqlite3_errmsg(db);
   switch (rc) {
     case SQLITE_OK:
@@ -370,21 +369,19 @@ Result<Database> Database::open(const std::string& path, const SecretBytes& key,
     if (mode == OpenMode::Create) removeCreated(path);
     return error;
   };
-  const std::array<int, 2> pageSizes =
-      mode == OpenMode::Create ? std::array<int, 2>{createPageSize, 0}
-                               : std::array<int, 2>{kCipherPageSize, kLegacyCipherPageSize};
-  for (int pageSize : pageSizes) {
-    if (pageSize == 0) break;
-    if (raw != nullptr) {
-      if (probeReadable(raw) != SQLITE_NOTADB) break;
-      closeRaw(raw);
-      raw = nullptr;
-    }
-    auto opened = openKeyed(path, key, pageSize);
-    if (!opened.ok()) return fail(opened.error());
+  auto opened = openKeyed(path, key, mode == OpenMode::Create ? createPageSize : kCipherPageSize);
+  if (!opened) return fail(opened.error());
+  raw = *opened;
+  int readable = probeReadable(raw);
+  if (readable == SQLITE_NOTADB && mode != OpenMode::Create) {
+    closeRaw(raw);
+    raw = nullptr;
+    opened = openKeyed(path, key, kLegacyCipherPageSize);
+    if (!opened) return fail(opened.error());
     raw = *opened;
+    readable = probeReadable(raw);
   }
-  if (auto s = verifyReadable(raw, path); !s) return fail(s.error());
+  if (auto s = readableStatus(readable, raw, path); !s) return fail(s.error());
   if (auto s = configureConnection(raw, path, mode); !s) return fail(s.error());
   return Database(raw, path, mode);
 }
