@@ -38,7 +38,8 @@ std::optional<week::Week> weekArgument(const std::string& text, const site::Site
     const chr::sys_days jan4{chr::year{year} / 1 / 4};
     const chr::sys_days monday = jan4 - (chr::weekday(jan4) - chr::Monday);
     const chr::sys_days day = monday + chr::weeks(number - 1);
-    if (chr::year_month_day(day).year() != chr::year{year} && number == 53) return std::nullopt;
+    // A week belongs to the year of its Thursday: 2026 has a week 53, 2025 has none.
+    if (chr::year_month_day(day + chr::days(3)).year() != chr::year{year}) return std::nullopt;
     const chr::local_days local(day.time_since_epoch());
     return week::weekOf(site, site::LocalTime(local) + chr::minutes(site.workdayStartMinute));
   }

@@ -206,7 +206,7 @@ PlanScore scoreOf(const Planning& p, const std::vector<site::Shift>& shifts,
   const site::SiteModel& live = *p.in.live;
   const site::SiteIndex index(live);
   PlanScore s;
-  s.premiumCents = check.labor.premiumCents;
+  s.premiumCents = check.labor.extraCents;  // as the solver and the explanations weigh them
   s.wageCents = check.labor.wageCents;
   std::map<std::string, std::int64_t> minutes;
   std::map<std::string, std::int64_t> undesirables;
@@ -292,7 +292,6 @@ Result<WeekPlan> buildWeek(const BuildInput& in) {
     options.exactSteps = false;
     const schedule::SolveResult solved = schedule::solveRoster(roster->instance, options);
     plan.feasible = solved.feasible;
-    plan.iterations = solved.iterations;
     applyRoster(*roster, solved.roster, p.free, plan.shifts);
   }
   // Step 3: only what the labor engine allows.

@@ -83,6 +83,7 @@ Result<WeekCheck> checkWeek(const site::SiteModel& live, const labor::RuleBook& 
     auto verdict = ctx->evaluate(*s.assignee, s.id, labor::Scope::kEarlierShifts);
     if (!verdict) return makeError("shift '" + s.id + "': " + verdict.message());
     day.premiumCents += verdict->premiumCents;
+    day.extraCents += verdict->extraCents;
     for (const labor::RuleEvaluation& e : verdict->evaluations) {
       if (!isFinding(e)) continue;
       WeekFinding f;
@@ -104,6 +105,7 @@ Result<WeekCheck> checkWeek(const site::SiteModel& live, const labor::RuleBook& 
     out.labor.minutes += d.minutes;
     out.labor.wageCents += d.wageCents;
     out.labor.premiumCents += d.premiumCents;
+    out.labor.extraCents += d.extraCents;
     out.labor.openMinutes += d.openMinutes;
   }
   return out;
@@ -142,14 +144,16 @@ json::Value weekLaborJson(const WeekLabor& labor) {
                                 {"minutes", d.minutes},
                                 {"wageCents", d.wageCents},
                                 {"premiumCents", d.premiumCents},
-                                {"costCents", d.wageCents + d.premiumCents},
+                                {"extraCents", d.extraCents},
+                                {"costCents", d.costCents()},
                                 {"openMinutes", d.openMinutes},
                                 {"shifts", d.shifts},
                                 {"openShifts", d.openShifts}});
   }
-  return json::Object{{"days", std::move(days)},        {"minutes", labor.minutes},
-                      {"wageCents", labor.wageCents},   {"premiumCents", labor.premiumCents},
-                      {"costCents", labor.costCents()}, {"openMinutes", labor.openMinutes}};
+  return json::Object{{"days", std::move(days)},         {"minutes", labor.minutes},
+                      {"wageCents", labor.wageCents},    {"premiumCents", labor.premiumCents},
+                      {"extraCents", labor.extraCents},  {"costCents", labor.costCents()},
+                      {"openMinutes", labor.openMinutes}};
 }
 
 }  // namespace atoms::week

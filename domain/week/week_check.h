@@ -52,9 +52,13 @@ struct DayLabor {
   std::int64_t minutes = 0;       // assigned shifts' elapsed minutes
   std::int64_t wageCents = 0;     // their regular pay (hourly rate x time)
   std::int64_t premiumCents = 0;  // the engine's premiums (overtime, short rest...) on those shifts
-  std::int64_t openMinutes = 0;   // open shifts: time nobody works yet
+  // The part of premiumCents above the regular pay already in wageCents (0.5 x of overtime
+  // paid at 1.5 x; all of a flat premium): what the premiums add to the cost.
+  std::int64_t extraCents = 0;
+  std::int64_t openMinutes = 0;  // open shifts: time nobody works yet
   std::int64_t shifts = 0;
   std::int64_t openShifts = 0;
+  std::int64_t costCents() const { return wageCents + extraCents; }
 };
 
 struct WeekLabor {
@@ -62,8 +66,9 @@ struct WeekLabor {
   std::int64_t minutes = 0;
   std::int64_t wageCents = 0;
   std::int64_t premiumCents = 0;
+  std::int64_t extraCents = 0;
   std::int64_t openMinutes = 0;
-  std::int64_t costCents() const { return wageCents + premiumCents; }
+  std::int64_t costCents() const { return wageCents + extraCents; }
 };
 
 struct WeekCheck {

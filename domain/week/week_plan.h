@@ -43,11 +43,10 @@ std::vector<Requirement> requirementsFromBlocks(Week week,
                                                 const std::vector<forecast::ShiftBlock>& blocks);
 
 // How long the engine may search. The caller owns time (domain code reads no clock):
-// `shouldStop` and `secondsLeft` come from its deadline; `maxIterations` bounds the moves (with
+// `shouldStop` comes from its deadline; `maxIterations` bounds the moves (with
 // one thread and a seed the plan is then the same every time).
 struct BuildLimits {
   std::function<bool()> shouldStop;
-  std::function<double()> secondsLeft;
   std::uint64_t maxIterations = 0;  // 0: as many as the site's size asks for
   int threads = 1;
   std::uint64_t seed = 1;
@@ -56,10 +55,10 @@ struct BuildLimits {
 // The plan's score, lower is better on each line. The builder keeps the draft as it is unless
 // the plan's total is lower (week_builder.h), so building twice changes nothing the second time.
 struct PlanScore {
-  std::int64_t shortfallShifts = 0;     // shifts nobody can legally take (left open)
-  std::int64_t shortfallMinutes = 0;    // their length
-  std::int64_t premiumCents = 0;        // the labor engine's premiums over the week's shifts
-  std::int64_t wageCents = 0;           // regular pay of the week's shifts
+  std::int64_t shortfallShifts = 0;   // shifts nobody can legally take (left open)
+  std::int64_t shortfallMinutes = 0;  // their length
+  std::int64_t premiumCents = 0;  // what the engine's premiums add above regular pay (extraCents)
+  std::int64_t wageCents = 0;     // regular pay of the week's shifts
   std::int64_t hoursSpreadMinutes = 0;  // most minus fewest scheduled, among the people placed
   std::int64_t undesirableSpread = 0;   // the same for closing and weekend shifts
   std::int64_t preferenceMisses = 0;    // shifts away from a person's main station (first role)
@@ -96,8 +95,7 @@ struct WeekPlan {
   std::vector<PlanChoice> choices;
   std::int64_t added = 0;  // shifts added for the requirements
   bool feasible = false;   // the engine found a roster keeping its hard rules
-  std::uint64_t iterations = 0;
-  std::string summary;  // one line ("filled 4 of 5 open shifts; 1 left open")
+  std::string summary;     // one line ("filled 4 of 5 open shifts; 1 left open")
 };
 
 json::Value planScoreJson(const PlanScore& score);

@@ -76,6 +76,10 @@ BOOST_AUTO_TEST_CASE(aBadWeekOrRequirementIsAUsageErrorNamingIt) {
   test::RunResult week = demo.fill({"--week", "2030-W60"});
   BOOST_TEST(week.status == atoms::cli::kExitUsage);
   BOOST_TEST(contains(week.err, "--week"), week.err);
+  // 2029 has no ISO week 53 (its last Thursday is in week 52); the next year's week 1 is not
+  // taken in its place.
+  test::RunResult noWeek53 = demo.fill({"--week", "2029-W53"});
+  BOOST_TEST(noWeek53.status == atoms::cli::kExitUsage);
   const std::string bad =
       demo.tmp.write("bad.json", R"([{"station":"line","day":1,"start":"9am","end":"17:00"}])");
   test::RunResult requirement = demo.fill({"--week", kFarWeek, "--build", "--requirements", bad});
