@@ -470,12 +470,9 @@ Result<std::shared_ptr<api::ApiResource>> ApiSubsystem::forecastResource(
     const Poco::Util::AbstractConfiguration& config) {
   auto settings = forecastSettings(config);
   if (!settings) return settings.error();
-  const bool posOn = !configString(config, "pos.square.location_ids").empty() ||
-                     !configString(config, "pos.push.listen").empty() ||
-                     !configString(config, "pos.csv.directory").empty();
   api::ForecastAccess access;
   access.roles = [this](const std::string& person) { return rolesOf(person); };
-  if (pos_ != nullptr && posOn) {
+  if (pos_ != nullptr && posConfigured(config)) {
     access.freshness = [this]() -> std::optional<pos::PosFreshness> {
       return pos_->health().freshness(engine_.clock().now());
     };

@@ -6,19 +6,13 @@
 namespace atoms::forecast {
 namespace {
 
-bool drivesStation(const LaborStandard& standard, const std::string& center) {
-  return standard.revenueCenters.empty() ||
-         std::find(standard.revenueCenters.begin(), standard.revenueCenters.end(), center) !=
-             standard.revenueCenters.end();
-}
-
 // The forecast of `measure` over [from, to) for the centers driving `standard`.
 double forecastIn(const std::vector<RevenueCenterForecast>& forecasts,
                   const LaborStandard& standard, std::chrono::local_seconds from,
                   std::chrono::local_seconds to) {
   double sum = 0;
   for (const RevenueCenterForecast& center : forecasts) {
-    if (!drivesStation(standard, center.revenueCenter)) continue;
+    if (!drivesCenter(standard, center.revenueCenter)) continue;
     for (const DayForecast& day : center.days) {
       for (const IntervalForecast& slot : day.intervals) {
         if (slot.start >= from && slot.start < to) sum += slot.value(standard.driver);
@@ -32,7 +26,7 @@ double actualIn(const std::vector<RevenueCenterHistory>& actual, const LaborStan
                 std::chrono::local_seconds from, std::chrono::local_seconds to) {
   double sum = 0;
   for (const RevenueCenterHistory& center : actual) {
-    if (!drivesStation(standard, center.revenueCenter)) continue;
+    if (!drivesCenter(standard, center.revenueCenter)) continue;
     for (const DemandInterval& slot : center.intervals) {
       if (slot.start >= from && slot.start < to) sum += slot.value(standard.driver);
     }

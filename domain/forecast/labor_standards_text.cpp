@@ -25,6 +25,14 @@ std::optional<double> standardsNumber(const std::string& text) {
   return v;
 }
 
+// A whole number (minutes, people): "1.5" and "1e12" are refused, not truncated.
+std::optional<int> standardsWhole(const std::string& text) {
+  int v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
 }  // namespace
 
 Result<std::vector<LaborStandard>> parseLaborStandards(std::string_view text,
@@ -59,21 +67,21 @@ Result<std::vector<LaborStandard>> parseLaborStandards(std::string_view text,
       return fail("driver '" + w[1] + "' is not covers, transactions or net_sales");
     }
     const auto perHead = standardsNumber(w[2]);
-    const auto period = standardsNumber(w[3]);
-    const auto minimum = standardsNumber(w[4]);
-    const auto maximum = standardsNumber(w[5]);
+    const auto period = standardsWhole(w[3]);
+    const auto minimum = standardsWhole(w[4]);
+    const auto maximum = standardsWhole(w[5]);
     if (!perHead) return fail("per_head '" + w[2] + "' is not a number");
-    if (!period) return fail("period '" + w[3] + "' is not a number of minutes");
-    if (!minimum) return fail("min '" + w[4] + "' is not a number of people");
-    if (!maximum) return fail("max '" + w[5] + "' is not a number of people");
+    if (!period) return fail("period '" + w[3] + "' is not a whole number of minutes");
+    if (!minimum) return fail("min '" + w[4] + "' is not a whole number of people");
+    if (!maximum) return fail("max '" + w[5] + "' is not a whole number of people");
     const auto opens = clockMinute(w[6]);
     const auto closes = clockMinute(w[7]);
     if (!opens) return fail("opens '" + w[6] + "' is not HH:MM");
     if (!closes) return fail("closes '" + w[7] + "' is not HH:MM");
     s.unitsPerHead = *perHead;
-    s.periodMinutes = static_cast<int>(*period);
-    s.minimumHeads = static_cast<int>(*minimum);
-    s.maximumHeads = static_cast<int>(*maximum);
+    s.periodMinutes = *period;
+    s.minimumHeads = *minimum;
+    s.maximumHeads = *maximum;
     s.opensMinute = *opens;
     s.closesMinute = *closes;
     s.revenueCenters.assign(w.begin() + 8, w.end());

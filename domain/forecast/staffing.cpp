@@ -5,15 +5,11 @@
 
 namespace atoms::forecast {
 
-namespace {
-
-bool drives(const LaborStandard& standard, const RevenueCenterForecast& forecast) {
+bool drivesCenter(const LaborStandard& standard, std::string_view center) {
   return standard.revenueCenters.empty() ||
-         std::find(standard.revenueCenters.begin(), standard.revenueCenters.end(),
-                   forecast.revenueCenter) != standard.revenueCenters.end();
+         std::find(standard.revenueCenters.begin(), standard.revenueCenters.end(), center) !=
+             standard.revenueCenters.end();
 }
-
-}  // namespace
 
 Status validateLaborStandard(const LaborStandard& s) {
   const auto bad = [&](const std::string& what) {
@@ -88,7 +84,7 @@ Result<std::vector<StationDay>> requiredHeads(const std::vector<RevenueCenterFor
       station.day = days[d].day;
       bool open = false;
       for (const RevenueCenterForecast& forecast : forecasts) {
-        if (!drives(standard, forecast) || !forecast.days[d].open) continue;
+        if (!drivesCenter(standard, forecast.revenueCenter) || !forecast.days[d].open) continue;
         open = true;
         if (perInterval <= 0) continue;
         for (std::size_t s = 0; s < station.load.size(); ++s) {

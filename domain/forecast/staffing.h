@@ -14,6 +14,7 @@
 #include <array>
 #include <chrono>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/result.h"
@@ -55,6 +56,9 @@ Result<std::vector<StationDay>> requiredHeads(const std::vector<RevenueCenterFor
 
 // One standard's ranges, as requiredHeads checks them; the error names the station.
 Status validateLaborStandard(const LaborStandard& standard);
+
+// Whether `standard` counts the sales of revenue center `center` (all of them when it names none).
+bool drivesCenter(const LaborStandard& standard, std::string_view center);
 
 // The rounding rule alone: `load` heads as whole people.
 int roundHeads(double load, double roundUpFrom);

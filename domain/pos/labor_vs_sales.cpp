@@ -158,7 +158,6 @@ Result<WeekFigures> laborVsSalesWeek(const LaborVsSalesInput& input, const site:
                                      LocalDay first, site::Instant now) {
   WeekFigures out;
   out.first = first;
-  out.expectationSource = input.expectationSource;
   for (int d = 0; d < 7; ++d) {
     auto day = laborVsSalesDay(input, zone, first + chr::days(d), now);
     if (!day) return day.error();

@@ -114,7 +114,6 @@ struct WeekFigures {
   LaborFigures scheduled;
   LaborSalesTotals soFar;
   LaborSalesTotals projected;
-  std::string expectationSource;
 };
 
 // Seven days from `first`; each day as laborVsSalesDay, without intervals.

@@ -40,6 +40,11 @@ BOOST_AUTO_TEST_CASE(aBadLineIsNamedByFileLineAndColumn) {
   auto period = parseLaborStandards("floor covers 16 50 1 6 11:00 22:00\n", "std");
   BOOST_TEST(!period.ok());
   BOOST_TEST(period.message().rfind("std line 1: labor standard \"floor\": ", 0) == 0);
+  // People and minutes are whole numbers: a fraction is refused, never truncated.
+  auto half = parseLaborStandards("floor covers 16 60 1.5 6 11:00 22:00\n", "std");
+  BOOST_TEST(half.message() == "std line 1: min '1.5' is not a whole number of people");
+  auto huge = parseLaborStandards("floor covers 16 1e12 1 6 11:00 22:00\n", "std");
+  BOOST_TEST(huge.message() == "std line 1: period '1e12' is not a whole number of minutes");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -173,6 +173,9 @@ BOOST_AUTO_TEST_CASE(aPunchedStretchCarriesThePremiumOfTheShiftItWorks) {
   const auto in = s.input(localDay(2026, 12, 2), now);
   BOOST_TEST_REQUIRE(in.actual.size() == 1u);
   const std::int64_t extra = in.scheduled.at(0).extraCents;
+  // California: 2.5 h past 8 at half of $20, and, now that the punches show no meal break in
+  // 10.5 hours, one hour's pay of meal-period premium.
+  BOOST_TEST_REQUIRE(extra == 2500 + 2000);
   BOOST_TEST(in.actual[0].extraCents == extra);
   const DayFigures d = s.dayFigures(in, localDay(2026, 12, 2), now);
   BOOST_TEST(d.soFar.laborCents == 21000 + extra);
