@@ -181,8 +181,8 @@ ApiAnswer ForecastResource::markDay(const ApiRequest& request) {
   bool haveDay = false;
   bool unmark = false;
   for (const auto& [key, value] : *body) {
-    const auto bad = [&](const std::string& what) {
-      const std::string line = key + ": " + what;
+    const auto bad = [&field = key](const std::string& what) {
+      const std::string line = field + ": " + what;
       return apiRefusal(400, line, line);
     };
     if (key == "day") {
