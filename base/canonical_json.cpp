@@ -3,6 +3,7 @@
 #include <string>
 
 #include "base/digits.h"
+#include "base/one_line.h"
 
 // GCC 12 reports -Wmaybe-uninitialized inside std::variant's move constructor when it inlines
 // Value's (recursive) special members here; a known false positive of GCC 12 with recursive
@@ -380,7 +381,10 @@ class Parser {
         const auto [it, inserted] = members.try_emplace(std::move(key), std::move(item));
         if (!inserted) {
           std::string reason = "duplicate key";
-          if (it->first.size() <= 64) reason += " " + canonical(Value(it->first));
+          // Named only when short printable ASCII: this reason is answered and logged as it is.
+          if (it->first.size() <= 64 && isPrintableAscii(it->first)) {
+            reason += " " + canonical(Value(it->first));
+          }
           return fail(keyAt, std::move(reason));
         }
       }

@@ -19,4 +19,12 @@ std::string oneLine(std::string_view text) {
   return out;
 }
 
+bool isPrintableAscii(std::string_view text) {
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c >= 0x7f) return false;
+  }
+  return true;
+}
+
 }  // namespace atoms

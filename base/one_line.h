@@ -12,4 +12,7 @@ namespace atoms {
 
 std::string oneLine(std::string_view text);
 
+// True when every byte is printable ASCII (0x20-0x7e): safe to quote anywhere as it is.
+bool isPrintableAscii(std::string_view text);
+
 }  // namespace atoms

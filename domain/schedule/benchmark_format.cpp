@@ -7,8 +7,19 @@
 #include <utility>
 #include <vector>
 
+#include "base/one_line.h"
+
 namespace atoms::schedule {
 namespace {
+
+// An employee or shift ID must survive the roster format (tab-separated, '#' starts a comment,
+// '-' is a day off) and an error message: short printable ASCII, no tab, neither "-" nor "#...".
+bool isRosterId(std::string_view id) {
+  return !id.empty() && id.size() <= 64 && isPrintableAscii(id) && id.front() != '#' && id != "-";
+}
+
+// An ID as an error quotes it: cut, with control characters escaped.
+std::string quotedId(std::string_view id) { return "'" + oneLine(id.substr(0, 64)) + "'"; }
 
 struct NumberedLine {
   int number = 0;  // 1-based, as an editor shows it
@@ -117,9 +128,9 @@ class InstanceReader {
                               std::string_view field, std::string_view text) {
     const auto n = wholeNumber(text);
     if (!n || *n > 1'000'000) {
-      return lineError(line.number, section,
-                       std::string(field) + " '" + std::string(text) +
-                           "' is not a whole number from 0 to 1000000");
+      return lineError(
+          line.number, section,
+          std::string(field) + " " + quotedId(text) + " is not a whole number from 0 to 1000000");
     }
     return *n;
   }
@@ -144,9 +155,14 @@ class InstanceReader {
       return lineError(line.number, "SECTION_SHIFTS",
                        "expected 'ShiftID, LengthMins, CannotFollow|...'");
     }
-    if (fields[0].empty() || typeIndex_.count(std::string(fields[0]))) {
+    if (!isRosterId(fields[0])) {
       return lineError(line.number, "SECTION_SHIFTS",
-                       "shift ID '" + std::string(fields[0]) + "' empty or given twice");
+                       "shift ID " + quotedId(fields[0]) +
+                           " is not 1-64 printable ASCII characters (not '-', no tab)");
+    }
+    if (typeIndex_.count(std::string(fields[0]))) {
+      return lineError(line.number, "SECTION_SHIFTS",
+                       "shift ID " + quotedId(fields[0]) + " given twice");
     }
     auto minutes = number(line, "SECTION_SHIFTS", "the length", fields[1]);
     if (!minutes) return minutes.error();
@@ -169,7 +185,7 @@ class InstanceReader {
         const auto it = typeIndex_.find(std::string(id));
         if (it == typeIndex_.end()) {
           return lineError(pendingFollow_[i].first, "SECTION_SHIFTS",
-                           "unknown shift '" + std::string(id) + "' in the successions");
+                           "unknown shift " + quotedId(id) + " in the successions");
         }
         out_.types[i].cannotFollow[it->second] = true;
       }
@@ -191,9 +207,13 @@ class InstanceReader {
     }
     Person p;
     p.id = std::string(fields[0]);
-    if (p.id.empty() || personIndex_.count(p.id)) {
+    if (!isRosterId(p.id)) {
       return lineError(line.number, "SECTION_STAFF",
-                       "employee ID '" + p.id + "' empty or repeated");
+                       "employee ID " + quotedId(p.id) +
+                           " is not 1-64 printable ASCII characters (not '-', no tab)");
+    }
+    if (personIndex_.count(p.id)) {
+      return lineError(line.number, "SECTION_STAFF", "employee ID " + quotedId(p.id) + " repeated");
     }
     p.maxPerType.assign(out_.types.size(), out_.days);
     for (std::string_view limit : splitOn(fields[1], '|')) {
@@ -232,14 +252,14 @@ class InstanceReader {
   Result<int> personOf(const NumberedLine& line, std::string_view section, std::string_view id) {
     const auto it = personIndex_.find(std::string(id));
     if (it == personIndex_.end()) {
-      return lineError(line.number, section, "unknown employee '" + std::string(id) + "'");
+      return lineError(line.number, section, "unknown employee " + quotedId(id));
     }
     return it->second;
   }
   Result<int> typeOf(const NumberedLine& line, std::string_view section, std::string_view id) {
     const auto it = typeIndex_.find(std::string(id));
     if (it == typeIndex_.end()) {
-      return lineError(line.number, section, "unknown shift '" + std::string(id) + "'");
+      return lineError(line.number, section, "unknown shift " + quotedId(id));
     }
     return it->second;
   }
@@ -354,7 +374,7 @@ Result<Roster> parseBenchmarkRoster(const RosterInstance& instance, std::string_
     const auto fields = splitOn(line.text, '\t');
     const auto it = personIndex.find(std::string(fields[0]));
     if (it == personIndex.end()) {
-      return lineError(line.number, "roster", "unknown employee '" + std::string(fields[0]) + "'");
+      return lineError(line.number, "roster", "unknown employee " + quotedId(fields[0]));
     }
     if (!roster.cells[it->second].empty()) {
       return lineError(line.number, "roster", "employee '" + it->first + "' given twice");
@@ -372,9 +392,8 @@ Result<Roster> parseBenchmarkRoster(const RosterInstance& instance, std::string_
       }
       const auto type = typeIndex.find(std::string(fields[i]));
       if (type == typeIndex.end()) {
-        return lineError(
-            line.number, "roster",
-            "day " + std::to_string(i - 1) + ": unknown shift '" + std::string(fields[i]) + "'");
+        return lineError(line.number, "roster",
+                         "day " + std::to_string(i - 1) + ": unknown shift " + quotedId(fields[i]));
       }
       cells.push_back(type->second);
     }

@@ -5,6 +5,7 @@
 #include "base/canonical_json.h"
 #include "base/digits.h"
 #include "base/name_table.h"
+#include "base/one_line.h"
 #include "base/timestamp.h"
 #include "drivers/http/bearer_tokens.h"
 #include "drivers/http/printable.h"
@@ -19,14 +20,6 @@ constexpr NameTable<PunchKind, 4> kPunchKindNames{{{PunchKind::kClockIn, "clock_
 constexpr NameTable<PunchOutcomeKind, 3> kOutcomeNames{{{PunchOutcomeKind::kAccepted, "accepted"},
                                                         {PunchOutcomeKind::kDuplicate, "duplicate"},
                                                         {PunchOutcomeKind::kRefused, "refused"}}};
-
-bool isPrintableAscii(std::string_view s) {
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u >= 0x7f) return false;
-  }
-  return true;
-}
 
 // The value as it appears in an error: a string quoted and cut, anything else by its type.
 std::string shown(const json::Value& v) {

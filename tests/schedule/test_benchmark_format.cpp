@@ -86,6 +86,26 @@ BOOST_AUTO_TEST_CASE(unknown_names_days_outside_the_horizon_and_missing_sections
              "line 4: SECTION_SHIFTS: unknown shift 'Q' in the successions");
 }
 
+BOOST_AUTO_TEST_CASE(ids_the_roster_format_cannot_carry_are_refused) {
+  // A tab would split a roster line; '-' is a day off; a control byte would reach the error.
+  const std::string head = "SECTION_HORIZON\n7\nSECTION_SHIFTS\n";
+  const std::string staff = "\nSECTION_STAFF\n";
+  const std::string limits = ",E=7,1,0,1,1,1,1\n";
+  BOOST_TEST(parseError(head + "E,480," + staff + "A\tB" + limits) ==
+             "line 6: SECTION_STAFF: employee ID 'A\\x09B' is not 1-64 printable ASCII characters "
+             "(not '-', no tab)");
+  BOOST_TEST(parseError(head + "E,480," + staff + "\xff\xfe" + limits) ==
+             "line 6: SECTION_STAFF: employee ID '\xff\xfe' is not 1-64 printable ASCII characters "
+             "(not '-', no tab)");
+  BOOST_TEST(parseError(head + "-,480," + staff + "A" + limits) ==
+             "line 4: SECTION_SHIFTS: shift ID '-' is not 1-64 printable ASCII characters "
+             "(not '-', no tab)");
+  BOOST_TEST(parseError(head + "E,480," + staff + "A" + limits + "A" + limits) ==
+             "line 7: SECTION_STAFF: employee ID 'A' repeated");
+  BOOST_TEST(parseError(head + "E,480,\nE,480," + staff + "A" + limits) ==
+             "line 5: SECTION_SHIFTS: shift ID 'E' given twice");
+}
+
 BOOST_AUTO_TEST_CASE(a_roster_is_written_and_read_back_unchanged) {
   const RosterInstance in = test::smallInstance();
   const Roster roster = test::rosterOf(in,

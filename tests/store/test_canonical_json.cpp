@@ -167,6 +167,10 @@ BOOST_AUTO_TEST_CASE(errorsNameTheByteOffset) {
   auto dup = json::parse(R"({"a":1,"a":2})");
   BOOST_REQUIRE(!dup.ok());
   BOOST_TEST(dup.message() == "invalid JSON at byte 7: duplicate key \"a\"");
+  // A key that is not printable ASCII is not quoted: the error is answered and logged as it is.
+  auto oddDup = json::parse("{\"a\x7f\":1,\"a\x7f\":2}");
+  BOOST_REQUIRE(!oddDup.ok());
+  BOOST_TEST(oddDup.message() == "invalid JSON at byte 8: duplicate key");
   auto trailing = json::parse("[1] x");
   BOOST_REQUIRE(!trailing.ok());
   BOOST_TEST(trailing.message().find("at byte 4") != std::string::npos);
