@@ -371,6 +371,10 @@ constexpr Migration kStoreMigrations[] = {
      " premium_minutes INTEGER NOT NULL, summary TEXT NOT NULL, requested_at INTEGER NOT NULL,"
      " decided_by TEXT NOT NULL, decided_at INTEGER, remark TEXT NOT NULL);"
      "CREATE INDEX intraday_proposal_by_day ON intraday_proposal(day, station);"},
+    // 31: a cut remembers the end of the shift it was quoted against (Unix seconds), so an
+    // approval after the schedule moved on is refused (decision 0039).
+    {31, "intraday_cut_scheduled_end",
+     "ALTER TABLE intraday_proposal ADD COLUMN scheduled_end INTEGER;"},
 };
 
 constexpr std::string_view kCreateTable =

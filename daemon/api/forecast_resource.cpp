@@ -87,12 +87,14 @@ json::Value proposalJson(const forecast::IntradayProposal& p) {
                    {"percentOff", std::int64_t{p.signal.percentOff()}},
                    {"summary", p.summary},
                    {"requestedAt", formatTimestamp(p.requestedAt)},
+                   {"expiresAt", formatTimestamp(forecast::proposalExpiry(p))},
                    {"decidedBy", p.decidedBy},
                    {"remark", p.remark}};
   if (p.signal.kind == forecast::IntradayKind::kCut) {
     out["shift"] = p.shiftId;
     out["person"] = p.personId;
     out["premiumCents"] = p.premiumCents;
+    if (p.cutTo) out["cutTo"] = formatTimestamp(TimePoint(p.cutTo->time_since_epoch()));
   }
   return out;
 }
@@ -256,11 +258,16 @@ ApiAnswer ForecastResource::decide(const ApiRequest& request, std::int64_t id) {
         return apiRefusal(404, decided.message(), decided.message());
       case ErrorKind::kRefused:
         return apiRefusal(409, decided.message(), decided.message());
+      case ErrorKind::kUnavailable:
+        return apiRefusal(503, decided.message(), decided.message());
       default:
         return apiStoreFailed("decide the proposal", decided.error());
     }
   }
-  return apiOk(json::Object{{"proposal", proposalJson(*decided)}});
+  json::Object out{{"proposal", proposalJson(decided->proposal)}, {"message", decided->message}};
+  if (decided->calloutId) out["callout"] = *decided->calloutId;
+  if (!decided->shiftId.empty()) out["shift"] = decided->shiftId;
+  return apiOk(std::move(out));
 }
 
 }  // namespace atoms::api

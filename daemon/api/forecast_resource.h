@@ -23,6 +23,7 @@
 
 #include "daemon/api/api_resource.h"
 #include "domain/forecast/intraday_proposals.h"
+#include "domain/forecast/proposal_desk.h"
 #include "domain/forecast/site_forecast.h"
 #include "domain/pos/pos_health.h"
 
@@ -39,7 +40,8 @@ struct ForecastAccess {
   std::function<Result<bool>(std::chrono::local_days day, const std::string& person)> unmark;
   std::function<Result<std::vector<forecast::IntradayProposal>>(std::chrono::local_days day)>
       proposals;
-  std::function<Result<forecast::IntradayProposal>(
+  // The manager's answer and what approving does (forecast::ProposalDesk::decide).
+  std::function<Result<forecast::ProposalAnswer>(
       std::int64_t id, bool approve, const std::string& person, const std::string& reason)>
       decide;
 };

@@ -37,6 +37,7 @@
 #include "daemon/service/store_subsystem.h"
 #include "domain/callout/callout_store.h"
 #include "domain/callout/shadow_judge.h"
+#include "domain/forecast/proposal_desk.h"
 #include "domain/forecast/special_day_store.h"
 #include "domain/site/site_repository.h"
 #include "domain/week/week_desk.h"
@@ -497,9 +498,12 @@ Result<std::shared_ptr<api::ApiResource>> ApiSubsystem::forecastResource(
     return forecast::proposalsOn(store_.store().db(), day);
   };
   access.decide = [this](std::int64_t id, bool approve, const std::string& person,
-                         const std::string& reason) {
-    return forecast::decideProposal(store_.store(), id, approve, person, reason,
-                                    engine_.clock().now());
+                         const std::string& reason) -> Result<forecast::ProposalAnswer> {
+    if (proposals_ == nullptr) {
+      return makeError("proposals are decided through the call-out flow, which is not running",
+                       ErrorKind::kUnavailable);
+    }
+    return proposals_->decide(person, id, approve, reason);
   };
   return std::shared_ptr<api::ApiResource>(
       std::make_shared<api::ForecastResource>(std::move(access)));

@@ -54,6 +54,9 @@ struct RefusedApiRequest;
 namespace callout {
 class ApprovalBook;
 }  // namespace callout
+namespace forecast {
+class ProposalDesk;
+}  // namespace forecast
 namespace requests {
 class RequestBook;
 }  // namespace requests
@@ -84,6 +87,10 @@ class ApiSubsystem final : public ServiceSubsystem {
   // Before start(): workers' requests by text (ConversationProcessor::requests()), for
   // /v1/staff-requests; the same lifetime and thread as the approvals. nullptr: it answers 503.
   void setRequests(requests::RequestBook* book) { requests_ = book; }
+  // Before start(): the answers to intraday proposals (ConversationProcessor::proposals()), for
+  // /v1/forecast/proposals/{id}/decision; the same lifetime and thread as the approvals. nullptr:
+  // a decision answers 503 (approving needs the call-out flow).
+  void setProposals(forecast::ProposalDesk* desk) { proposals_ = desk; }
   // Before start(): the SMS layer's safety desk (ConversationProcessor::safety()), for the
   // panel's ACK at /v1/safety/incidents/{id}/ack, and its checklists (may be null), for today's
   // checklists at /v1/safety; the same lifetime as the book. nullptr: the ACK answers 503 (the
@@ -158,6 +165,7 @@ class ApiSubsystem final : public ServiceSubsystem {
   EngineSubsystem& engine_;
   callout::ApprovalBook* book_ = nullptr;
   requests::RequestBook* requests_ = nullptr;
+  forecast::ProposalDesk* proposals_ = nullptr;
   sms::conversation::SafetyDesk* safety_ = nullptr;
   sms::conversation::ChecklistDesk* checklists_ = nullptr;
   sms::conversation::Outreach* outreach_ = nullptr;

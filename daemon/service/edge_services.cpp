@@ -39,6 +39,7 @@ EdgeServices::EdgeServices(Poco::Util::Application& app, Clock& clock)
         }
         api_->setApprovals((*processor)->approvals());  // the API stops before SMS does
         api_->setRequests((*processor)->requests());
+        api_->setProposals((*processor)->proposals());
         api_->setSafety((*processor)->safety(), (*processor)->checklists());
         sms_site::ConversationProcessor* live = processor->get();
         api_->setScheduling(&live->outreach(), [live] { live->siteShiftsChanged(); });

@@ -110,6 +110,8 @@ Result<std::unique_ptr<ConversationProcessor>> ConversationProcessor::create(
       ConversationProcessor* self = processor.get();
       processor->approvals_ = std::make_unique<callout::CalloutApprovals>(
           *processor->desk_, *processor->site_, mailbox.store, [self] { self->scheduleCallout(); });
+      processor->proposals_ = std::make_unique<forecast::ProposalDesk>(
+          *processor->desk_, mailbox.store, [self] { self->scheduleCallout(); });
       processor->requestDesk_ =
           std::make_unique<requests::RequestDesk>(processor->desk_->context());
       processor->requestHandler_ = std::make_unique<requests::RequestHandler>(

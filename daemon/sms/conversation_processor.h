@@ -42,6 +42,7 @@
 #include "domain/callout/no_show_watch.h"
 #include "domain/callout/shadow_judge.h"
 #include "domain/callout/site_snapshot.h"
+#include "domain/forecast/proposal_desk.h"
 #include "domain/requests/request_book.h"
 #include "domain/requests/request_desk.h"
 #include "domain/requests/request_handler.h"
@@ -95,6 +96,10 @@ class ConversationProcessor final : public InboundProcessor {
   // Workers' requests by text, for the requests API (engine thread only); nullptr when call-outs
   // are off (requests are read in front of the call-out flow, over its site snapshot).
   requests::RequestBook* requests() { return requests_.get(); }
+  // The manager's answers to intraday proposals and what approving does (an extra shift with its
+  // call-out, an early finish), for the forecast API (engine thread only; an approval sets the
+  // call-out timer again); nullptr when call-outs are off.
+  forecast::ProposalDesk* proposals() { return proposals_.get(); }
   // The safety desk, for the panel's ACK (engine thread only).
   sms::conversation::SafetyDesk* safety() { return safety_.get(); }
   // The site's shifts changed in the store outside the call-out flow (a week published on the
@@ -134,6 +139,7 @@ class ConversationProcessor final : public InboundProcessor {
   std::unique_ptr<requests::RequestDesk> requestDesk_;
   std::unique_ptr<requests::RequestHandler> requestHandler_;  // in front of handler_
   std::unique_ptr<requests::StoreRequests> requests_;
+  std::unique_ptr<forecast::ProposalDesk> proposals_;
   std::unique_ptr<sms::conversation::ChecklistDesk> checklists_;  // null without checklists
   bool checklistsCaughtUp_ = false;  // the first pass sends what was missed while down
   std::unique_ptr<sms::conversation::Conversation> conversation_;

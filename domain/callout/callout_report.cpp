@@ -14,72 +14,27 @@ namespace {
 
 TimePoint timePoint(site::Instant t) { return TimePoint(t.time_since_epoch()); }
 
-}  // namespace
-
-Result<DeskAnswer> openCallout(const DeskContext& desk, DeskStep& step,
-                               const sms::conversation::Contact& reporter,
-                               std::string_view absentId, CalloutOrigin origin) {
-  const ReplyContext ctx = desk.contextFor(reporter.personId);
-  const bool self = origin == CalloutOrigin::kSelf;
-  const site::Shift* shift = desk.shiftOf(absentId, site::toInstant(step.now));
-  if (shift == nullptr) {
-    return DeskAnswer{"callout_no_shift",
-                      noShiftFoundText(ctx, self ? "you" : desk.nameOf(absentId)), 0};
-  }
-  auto existing = step.rows.openCalloutForShift(shift->id);
-  if (!existing) return existing.error();
-  if (*existing) {
-    return DeskAnswer{"callout_already_open",
-                      alreadySearchingText(ctx, desk.words((*existing)->shiftId, step.now)),
-                      (*existing)->id};
-  }
-
-  CalloutRow c;
-  c.shiftId = shift->id;
-  c.stationId = shift->stationId;
-  c.absentId = std::string(absentId);
-  c.reporterId = reporter.personId;
-  c.reporterPhone = reporter.phone;
-  c.origin = origin;
-  c.inboxId = step.inboxId;
-  c.openedAt = step.now;
-  c.shiftStart = timePoint(shift->start.utc);
-  c.shiftEnd = timePoint(shift->end.utc);
-  c.escalateAt = step.now + desk.settings().escalateAfter;
-  auto id = step.rows.insertCallout(c);
-  if (!id) return id.error();
-  c.id = *id;
-  const policy::GateDecision record = desk.ask(step, "callout.record", true, absentId);
-  if (Status s = audit(step, "callout.open",
-                       {{"callout", c.id},
-                        {"shift", c.shiftId},
-                        {"station", c.stationId},
-                        {"absent", c.absentId},
-                        {"reporter", c.reporterId},
-                        {"origin", calloutOriginName(origin)},
-                        {"inbox", step.inboxId ? json::Value(*step.inboxId) : json::Value()},
-                        {"gate", record.toJson()}});
-      !s) {
-    return s.error();
-  }
-  // A kind check-in with the person who is out, for the people side: never a disciplinary record.
-  const site::Person* absent = desk.site().index().person(absentId);
+// A kind check-in with the person who is out, for the people side: never a disciplinary record.
+Status handOffCheckin(const DeskContext& desk, DeskStep& step, const CalloutRow& c) {
+  const site::Person* absent = desk.site().index().person(c.absentId);
   const std::string checkinWith =
       absent != nullptr && absent->managerOfRecord ? *absent->managerOfRecord : std::string();
-  const policy::GateDecision handoff = desk.ask(step, "handoff.checkin", true, absentId);
-  if (Status s = audit(
-          step, "handoff.checkin",
-          {{"callout", c.id},
-           {"person", c.absentId},
-           {"to", checkinWith.empty() ? json::Value("site contact") : json::Value(checkinWith)},
-           {"note",
-            "Check in kindly with them tomorrow about how things are; "
-            "not a disciplinary record."},
-           {"gate", handoff.toJson()}});
-      !s) {
-    return s.error();
-  }
+  const policy::GateDecision handoff = desk.ask(step, "handoff.checkin", true, c.absentId);
+  return audit(
+      step, "handoff.checkin",
+      {{"callout", c.id},
+       {"person", c.absentId},
+       {"to", checkinWith.empty() ? json::Value("site contact") : json::Value(checkinWith)},
+       {"note",
+        "Check in kindly with them tomorrow about how things are; "
+        "not a disciplinary record."},
+       {"gate", handoff.toJson()}});
+}
 
+// The search itself, once the call-out is recorded: the gate's answer for callout.offer decides
+// whether the first wave goes, waits for a manager, or a person is told instead.
+Result<DeskAnswer> offerCallout(const DeskContext& desk, DeskStep& step, CalloutRow& c,
+                                const ReplyContext& ctx, bool self) {
   const policy::GateDecision offer = desk.ask(step, "callout.offer", true, "");
   const ShiftWords w = desk.words(c.shiftId, step.now);
   int offered = 0;
@@ -115,10 +70,72 @@ Result<DeskAnswer> openCallout(const DeskContext& desk, DeskStep& step,
   }
   if (Status s = step.rows.updateCallout(c); !s) return s.error();
   if (offer.outcome == policy::EffectiveOutcome::kHold) {  // outreach frozen: the offers wait
-    return DeskAnswer{"callout_held", heldSearchText(ctx, w, desk.nameOf(absentId), self), c.id};
+    return DeskAnswer{"callout_held", heldSearchText(ctx, w, desk.nameOf(c.absentId), self), c.id};
   }
-  return DeskAnswer{"callout_opened", searchingText(ctx, w, desk.nameOf(absentId), offered, self),
+  return DeskAnswer{"callout_opened", searchingText(ctx, w, desk.nameOf(c.absentId), offered, self),
                     c.id};
+}
+
+}  // namespace
+
+Result<DeskAnswer> openCallout(const DeskContext& desk, DeskStep& step,
+                               const sms::conversation::Contact& reporter,
+                               std::string_view absentId, CalloutOrigin origin) {
+  const ReplyContext ctx = desk.contextFor(reporter.personId);
+  const bool self = origin == CalloutOrigin::kSelf;
+  const site::Shift* shift = desk.shiftOf(absentId, site::toInstant(step.now));
+  if (shift == nullptr) {
+    return DeskAnswer{"callout_no_shift",
+                      noShiftFoundText(ctx, self ? "you" : desk.nameOf(absentId)), 0};
+  }
+  auto existing = step.rows.openCalloutForShift(shift->id);
+  if (!existing) return existing.error();
+  if (*existing) {
+    return DeskAnswer{"callout_already_open",
+                      alreadySearchingText(ctx, desk.words((*existing)->shiftId, step.now)),
+                      (*existing)->id};
+  }
+  return openSearch(desk, step, reporter, *shift, absentId, origin);
+}
+
+Result<DeskAnswer> openSearch(const DeskContext& desk, DeskStep& step,
+                              const sms::conversation::Contact& reporter, const site::Shift& shift,
+                              std::string_view absentId, CalloutOrigin origin) {
+  const ReplyContext ctx = desk.contextFor(reporter.personId);
+  const bool self = origin == CalloutOrigin::kSelf;
+  CalloutRow c;
+  c.shiftId = shift.id;
+  c.stationId = shift.stationId;
+  c.absentId = std::string(absentId);
+  c.reporterId = reporter.personId;
+  c.reporterPhone = reporter.phone;
+  c.origin = origin;
+  c.inboxId = step.inboxId;
+  c.openedAt = step.now;
+  c.shiftStart = timePoint(shift.start.utc);
+  c.shiftEnd = timePoint(shift.end.utc);
+  c.escalateAt = step.now + desk.settings().escalateAfter;
+  auto id = step.rows.insertCallout(c);
+  if (!id) return id.error();
+  c.id = *id;
+  const policy::GateDecision record = desk.ask(step, "callout.record", true, absentId);
+  if (Status s = audit(step, "callout.open",
+                       {{"callout", c.id},
+                        {"shift", c.shiftId},
+                        {"station", c.stationId},
+                        {"absent", c.absentId},
+                        {"reporter", c.reporterId},
+                        {"origin", calloutOriginName(origin)},
+                        {"inbox", step.inboxId ? json::Value(*step.inboxId) : json::Value()},
+                        {"gate", record.toJson()}});
+      !s) {
+    return s.error();
+  }
+  // An extra shift has nobody out, so nobody to check in with.
+  if (!absentId.empty()) {
+    if (Status s = handOffCheckin(desk, step, c); !s) return s.error();
+  }
+  return offerCallout(desk, step, c, ctx, self);
 }
 
 }  // namespace atoms::callout

@@ -30,4 +30,11 @@ Result<DeskAnswer> openCallout(const DeskContext& desk, DeskStep& step,
                                const sms::conversation::Contact& reporter,
                                std::string_view absentId, CalloutOrigin origin);
 
+// The call-out for `shift` itself, once it is known that none is open for it: the row, its
+// callout.open entry, the check-in (when someone is out: `absentId` empty for an extra shift,
+// extra_shift.h) and the search. `reporter` hears how it goes.
+Result<DeskAnswer> openSearch(const DeskContext& desk, DeskStep& step,
+                              const sms::conversation::Contact& reporter, const site::Shift& shift,
+                              std::string_view absentId, CalloutOrigin origin);
+
 }  // namespace atoms::callout

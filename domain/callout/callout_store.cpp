@@ -14,9 +14,10 @@ constexpr NameTable<CalloutState, 4> kCalloutStates{{{CalloutState::kOpen, "open
                                                      {CalloutState::kCovered, "covered"},
                                                      {CalloutState::kWithdrawn, "withdrawn"},
                                                      {CalloutState::kExpired, "expired"}}};
-constexpr NameTable<CalloutOrigin, 3> kOrigins{{{CalloutOrigin::kLeadReport, "lead_report"},
+constexpr NameTable<CalloutOrigin, 4> kOrigins{{{CalloutOrigin::kLeadReport, "lead_report"},
                                                 {CalloutOrigin::kSelf, "self"},
-                                                {CalloutOrigin::kNoShow, "no_show"}}};
+                                                {CalloutOrigin::kNoShow, "no_show"},
+                                                {CalloutOrigin::kExtraShift, "extra_shift"}}};
 constexpr NameTable<OfferState, 6> kOfferStates{
     {{OfferState::kOpen, "open"},
      {OfferState::kAccepted, "accepted"},

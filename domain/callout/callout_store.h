@@ -25,12 +25,14 @@ using atoms::TimePoint;
 enum class CalloutState { kOpen, kCovered, kWithdrawn, kExpired };
 // How the box learnt of it: a lead's text about someone else, the person's own text, or the time
 // clock (a shift that started without a clock-in, confirmed by a lead).
-enum class CalloutOrigin { kLeadReport, kSelf, kNoShow };
+// kExtraShift: nobody is out; a manager added a shift (an intraday proposal approved).
+enum class CalloutOrigin { kLeadReport, kSelf, kNoShow, kExtraShift };
 enum class OfferState { kOpen, kAccepted, kDeclined, kAwaitingApproval, kClosed, kNotSent };
 enum class ApprovalState { kPending, kApproved, kDenied, kExpired, kWithdrawn };
 
-std::string_view calloutStateName(CalloutState s);    // "open", "covered", ...
-std::string_view calloutOriginName(CalloutOrigin o);  // "lead_report", "self", "no_show"
+std::string_view calloutStateName(CalloutState s);  // "open", "covered", ...
+// "lead_report", "self", "no_show", "extra_shift"
+std::string_view calloutOriginName(CalloutOrigin o);
 std::string_view offerStateName(OfferState s);        // "open", "accepted", ...
 std::string_view approvalStateName(ApprovalState s);  // "pending", "approved", ...
 

@@ -63,6 +63,14 @@ std::string searchingText(const ReplyContext& c, const ShiftWords& s, const std:
     return "Thanks for letting us know. I'm finding cover for your " + shift(c, s) +
            " shift; nothing else you need to do. Anything else: " + c.humanText() + ".";
   }
+  if (absent.empty()) {  // an extra shift: nobody is out
+    if (c.spanish()) {
+      return "Listo. Busco una persona más para " + shift(c, s) + ". Ofertas enviadas a " + n +
+             " personas; te aviso cuando alguien lo tome.";
+    }
+    return "Done. Looking for one more person for " + shift(c, s) + ". Offers sent to " + n +
+           (offers == 1 ? " person" : " people") + "; I'll text you when someone takes it.";
+  }
   if (c.spanish()) {
     return "Entendido. Busco quien cubra a " + absent + " en " + shift(c, s) +
            ". Ofertas enviadas a " + n + " personas; te aviso cuando esté cubierto.";
@@ -84,6 +92,16 @@ std::string heldSearchText(const ReplyContext& c, const ShiftWords& s, const std
            "cover for your " +
            shift(c, s) + " shift waits until they're back on. Please also let " + c.humanText() +
            " know.";
+  }
+  if (absent.empty()) {
+    if (c.spanish()) {
+      return "Listo. Los mensajes de este sistema están en pausa ahora, así que las ofertas para " +
+             shift(c, s) +
+             " esperan y salen cuando se reanuden. Para alguien antes: " + c.humanText() + ".";
+    }
+    return "Done. Texts from this box are paused right now, so the offers for " + shift(c, s) +
+           " are waiting and go out when they're back on. For someone sooner: " + c.humanText() +
+           ".";
   }
   if (c.spanish()) {
     return "Entendido. Los mensajes de este sistema están en pausa ahora, así que las ofertas para "
@@ -212,6 +230,15 @@ std::string waitingApprovalText(const ReplyContext& c, const std::string& manage
 std::string offersApprovalRequestText(const ReplyContext& c, std::int64_t approval,
                                       const std::string& absent, const ShiftWords& s) {
   const std::string n = std::to_string(approval);
+  if (absent.empty()) {
+    if (c.spanish()) {
+      return "Aprobación " + n + ": se necesita una persona más en " + shift(c, s) +
+             ". Responde APPROVE " + n +
+             " para ofrecerlo a quienes las reglas laborales permiten, o DENY " + n + ".";
+    }
+    return "Approval " + n + ": one more person is needed on " + shift(c, s) + ". Reply APPROVE " +
+           n + " to send offers to people the labor rules allow, or DENY " + n + ".";
+  }
   if (c.spanish()) {
     return "Aprobación " + n + ": falta " + absent + " en " + shift(c, s) + ". Responde APPROVE " +
            n + " para ofrecerlo a quienes las reglas laborales permiten, o DENY " + n + ".";
@@ -341,6 +368,16 @@ std::string approvalWhichText(const ReplyContext& c) {
 std::string escalationText(const ReplyContext& c, const ShiftWords& s, const std::string& absent,
                            int offers, std::uint64_t receiptSeq) {
   const std::string n = std::to_string(offers);
+  if (absent.empty()) {
+    if (c.spanish()) {
+      return c.site + ": nadie aún para el turno extra " + shift(c, s) + ". " + n +
+             " ofertas, ninguna aceptada. Recibo " + std::to_string(receiptSeq) +
+             ". ¿Puedes ayudar?";
+    }
+    return c.site + ": nobody yet for the extra shift " + shift(c, s) + ". " + n +
+           (offers == 1 ? " offer" : " offers") + ", none taken yet. Receipt " +
+           std::to_string(receiptSeq) + ". Can you help?";
+  }
   if (c.spanish()) {
     return c.site + ": sin cubrir aún " + shift(c, s) + " (falta " + absent + "). " + n +
            " ofertas, ninguna aceptada. Recibo " + std::to_string(receiptSeq) + ". ¿Puedes ayudar?";
@@ -494,6 +531,23 @@ std::string possibleNoShowText(const ReplyContext& c, const std::string& who, co
   }
   return who + " hasn't clocked in for " + shift(c, s) + " yet. If they're not coming, reply \"" +
          who + " isn't here\" and I'll find cover.";
+}
+
+std::string earlyFinishText(const ReplyContext& c, const std::string& station,
+                            const std::string& newEnd, const std::string& oldEnd,
+                            std::int64_t premiumCents) {
+  if (c.spanish()) {
+    std::string pay = premiumCents > 0 ? " Igual recibes el pago adicional por el cambio (" +
+                                             money(premiumCents) + ")."
+                                       : "";
+    return "Hoy está tranquilo en " + station + ": puedes terminar a las " + newEnd +
+           " en vez de las " + oldEnd + "." + pay + " ¡Gracias! Preguntas: " + c.humanText() + ".";
+  }
+  std::string pay = premiumCents > 0 ? " You're still paid the schedule-change premium (" +
+                                           money(premiumCents) + ")."
+                                     : "";
+  return "It's quiet at " + station + " today: you can finish at " + newEnd + " instead of " +
+         oldEnd + "." + pay + " Thank you! Questions: " + c.humanText() + ".";
 }
 
 }  // namespace atoms::callout

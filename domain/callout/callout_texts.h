@@ -35,7 +35,8 @@ std::string shiftLabel(const ShiftWords& s);
 
 // To a candidate: the shift and the code that takes it.
 std::string offerText(const ReplyContext& c, const ShiftWords& s, const std::string& code);
-// To whoever reported the absence (a lead), or the person who called out themselves.
+// To whoever reported the absence (a lead), or the person who called out themselves. Here and
+// below, an empty `absent` is an extra shift (nobody is out; extra_shift.h).
 std::string searchingText(const ReplyContext& c, const ShiftWords& s, const std::string& absent,
                           int offers, bool self);
 // Nobody can take it now (all denied or unreachable): the general manager was told (`manager`,
@@ -103,6 +104,11 @@ std::string stillSearchingText(const ReplyContext& c, const ShiftWords& s,
 // To the lead when the manager said no to sending offers (PROPOSE mode): no search runs.
 std::string offersNotApprovedText(const ReplyContext& c, const ShiftWords& s,
                                   const std::string& manager);
+// To a person a manager lets finish early today (early_finish.h): the new and the old end
+// ("19:30", "22:00"), the premium they are still owed when there is one, and whom to ask.
+std::string earlyFinishText(const ReplyContext& c, const std::string& station,
+                            const std::string& newEnd, const std::string& oldEnd,
+                            std::int64_t premiumCents);
 // Running late, arrived, unclear.
 std::string lateThanksText(const ReplyContext& c, const std::string& lead);
 std::string lateNoticeText(const ReplyContext& c, const std::string& who, const ShiftWords& s,

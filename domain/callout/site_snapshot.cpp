@@ -51,6 +51,16 @@ Status SiteSnapshot::assignInMemory(std::string_view shiftId, std::string_view p
   return makeError("unknown shift '" + std::string(shiftId) + "'");
 }
 
+Status SiteSnapshot::replace(Database& db, site::SiteModel next) {
+  if (Status written = site::writeSiteRows(db, next); !written) return written;
+  model_ = std::move(next);
+  if (Status built = rebuild(); !built) {
+    stale_ = true;
+    return built;
+  }
+  return Status::success();
+}
+
 Status SiteSnapshot::refresh(Database& db) {
   if (!stale_) return Status::success();
   auto model = site::loadSite(db);

@@ -1,7 +1,8 @@
 // SiteSnapshot: the site as the call-out flow reads it: the model (people, shifts, punches), the
 // labor rules that cover it, and the labor engine's contexts built over both (domain/labor/). A
-// call-out changes the model in one way only, the assignee of a shift; assign() does that in memory
-// and in the store's site_shift row, and rebuilds the contexts.
+// call-out changes the model by the assignee of a shift; assign() does that in memory and in the
+// store's site_shift row, and rebuilds the contexts. A manager's same-day change (replace()) adds
+// or shortens a shift.
 //
 // Contract: built once when the service starts (and again after a site import). Not movable
 // (the contexts point into the model and the rules). Not synchronised: the engine thread owns it.
@@ -39,6 +40,11 @@ class SiteSnapshot {
   Status assign(Database& db, std::string_view shiftId, std::string_view personId);
   // The same in memory only (the demo's and the tests' site before anything is stored).
   Status assignInMemory(std::string_view shiftId, std::string_view personId);
+
+  // The site's shifts changed on the floor (an extra shift, an early finish: extra_shift.h,
+  // early_finish.h): `next` replaces the stored site rows in the caller's transaction on `db`,
+  // then the model and the contexts. On an error the snapshot is marked stale (refresh()).
+  Status replace(Database& db, site::SiteModel next);
 
   // After a transaction that assigned a shift was rolled back, memory is ahead of the store:
   // invalidate() marks it so, and refresh() (at the start of the next transaction) reads the

@@ -7,6 +7,8 @@ namespace atoms::forecast {
 Result<std::vector<IntradayProposal>> runIntradayCheck(SiteStore& store, const IntradayCheck& check,
                                                        bool fresh, TimePoint now) {
   std::vector<IntradayProposal> filed;
+  // Lapsed proposals first, so a station whose last one expired may get a new one.
+  if (auto expired = expireProposals(store, now); !expired) return expired.error();
   if (!fresh || check.settings->standards.empty()) return filed;
   const site::Instant instant = site::toInstant(now);
   const std::chrono::local_seconds local = check.zone->toLocal(instant);

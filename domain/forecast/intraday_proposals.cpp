@@ -1,8 +1,10 @@
 #include "domain/forecast/intraday_proposals.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 
+#include "base/timestamp.h"
 #include "domain/forecast/demand_history.h"
 #include "domain/labor/pay.h"
 #include "domain/site/site_model.h"
@@ -15,7 +17,7 @@ constexpr std::array<std::string_view, 4> kProposalStateNames = {"pending", "app
 constexpr char kProposalColumns[] =
     "SELECT id, day, station, kind, state, measure, window_start, window_end, actual, forecast,"
     " shift_id, person_id, cut_to, premium_cents, premium_minutes, summary, requested_at,"
-    " decided_by, decided_at, remark FROM intraday_proposal ";
+    " decided_by, decided_at, remark, scheduled_end FROM intraday_proposal ";
 
 // "11:00-12:00" from a window on the wall clock.
 std::string windowText(const IntradaySignal& s) {
@@ -64,6 +66,7 @@ Result<IntradayProposal> readProposal(Statement& s) {
   p.decidedBy = s.columnText(17);
   if (!s.columnIsNull(18)) p.decidedAt = fromUnixMillis(s.columnInt64(18));
   p.remark = s.columnText(19);
+  if (!s.columnIsNull(20)) p.scheduledEnd = site::Instant(std::chrono::seconds(s.columnInt64(20)));
   return p;
 }
 
@@ -156,6 +159,7 @@ Result<std::optional<IntradayProposal>> fileProposal(SiteStore& store, std::chro
     p.shiftId = release->shiftId;
     p.personId = release->personId;
     p.cutTo = release->newEnd.utc;
+    p.scheduledEnd = release->scheduledEnd.utc;
     p.premiumCents = release->premiumCents;
     p.premiumMinutes = release->premiumMinutes;
   }
@@ -164,11 +168,12 @@ Result<std::optional<IntradayProposal>> fileProposal(SiteStore& store, std::chro
   auto s = store.db().cached(
       "INSERT INTO intraday_proposal(day, station, kind, state, measure, window_start,"
       " window_end, actual, forecast, shift_id, person_id, cut_to, premium_cents,"
-      " premium_minutes, summary, requested_at, decided_by, decided_at, remark)"
-      " VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', NULL, '')");
+      " premium_minutes, summary, requested_at, decided_by, decided_at, remark, scheduled_end)"
+      " VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', NULL, '', ?)");
   if (!s) return s.error();
-  std::optional<std::int64_t> cutTo;
+  std::optional<std::int64_t> cutTo, scheduledEnd;
   if (p.cutTo) cutTo = p.cutTo->time_since_epoch().count();
+  if (p.scheduledEnd) scheduledEnd = p.scheduledEnd->time_since_epoch().count();
   s->bind(1, dayText(day))
       .bind(2, signal.station)
       .bind(3, intradayKindName(signal.kind))
@@ -183,7 +188,8 @@ Result<std::optional<IntradayProposal>> fileProposal(SiteStore& store, std::chro
       .bind(12, p.premiumCents)
       .bind(13, p.premiumMinutes)
       .bind(14, p.summary)
-      .bindTime(15, now);
+      .bindTime(15, now)
+      .bindOptional(16, scheduledEnd);
   if (Status done = s->run(); !done) return done.error();
   p.id = store.db().lastInsertRowid();
   if (Status added = audit->record(now, "intraday.proposal", "engine", proposalBody(p)); !added) {
@@ -210,11 +216,43 @@ Result<std::optional<IntradayProposal>> proposalById(Database& db, std::int64_t 
   return std::optional<IntradayProposal>(std::move(rows->front()));
 }
 
-Result<IntradayProposal> decideProposal(SiteStore& store, std::int64_t id, bool approve,
-                                        const std::string& personId, const std::string& remark,
-                                        TimePoint now) {
-  auto audit = store.log().begin();
-  if (!audit) return audit.error();
+TimePoint proposalExpiry(const IntradayProposal& p) {
+  TimePoint at = p.requestedAt + kProposalLife;
+  if (p.cutTo) at = std::min(at, TimePoint(p.cutTo->time_since_epoch()));
+  return at;
+}
+
+namespace {
+
+Status setDecided(SiteStore& store, AuditLog::Batch& batch, const IntradayProposal& p,
+                  std::string_view kind, const std::string& actor, json::Object body) {
+  auto s = store.db().cached(
+      "UPDATE intraday_proposal SET state = ?, decided_by = ?, decided_at = ?, remark = ?"
+      " WHERE id = ?");
+  if (!s) return s.error();
+  s->bind(1, proposalStateName(p.state))
+      .bind(2, p.decidedBy)
+      .bindTime(3, *p.decidedAt)
+      .bind(4, p.remark)
+      .bind(5, p.id);
+  if (Status done = s->run(); !done) return done;
+  return batch.record(*p.decidedAt, kind, actor, std::move(body));
+}
+
+// A pending proposal past its expiry becomes expired (intraday.expired, by the engine).
+Status expireOne(SiteStore& store, AuditLog::Batch& batch, IntradayProposal& p, TimePoint now) {
+  p.state = ProposalState::kExpired;
+  p.decidedAt = now;
+  json::Object body = proposalBody(p);
+  body["expired_at"] = formatTimestamp(proposalExpiry(p));
+  return setDecided(store, batch, p, "intraday.expired", "engine", std::move(body));
+}
+
+}  // namespace
+
+Result<IntradayProposal> decideProposalIn(SiteStore& store, AuditLog::Batch& batch, std::int64_t id,
+                                          bool approve, const std::string& personId,
+                                          const std::string& remark, TimePoint now) {
   auto found = proposalById(store.db(), id);
   if (!found) return found.error();
   if (!*found) {
@@ -227,29 +265,53 @@ Result<IntradayProposal> decideProposal(SiteStore& store, std::int64_t id, bool 
                          std::string(proposalStateName(p.state)),
                      ErrorKind::kRefused);
   }
+  if (now >= proposalExpiry(p)) {
+    if (Status s = expireOne(store, batch, p, now); !s) return s.error();
+    return p;
+  }
   p.state = approve ? ProposalState::kApproved : ProposalState::kDenied;
   p.decidedBy = personId;
   p.decidedAt = now;
   p.remark = remark;
-  auto s = store.db().cached(
-      "UPDATE intraday_proposal SET state = ?, decided_by = ?, decided_at = ?, remark = ?"
-      " WHERE id = ?");
-  if (!s) return s.error();
-  s->bind(1, proposalStateName(p.state))
-      .bind(2, personId)
-      .bindTime(3, now)
-      .bind(4, remark)
-      .bind(5, id);
-  if (Status done = s->run(); !done) return done.error();
   json::Object body = proposalBody(p);
   body["decision"] = approve ? "approve" : "deny";
   body["remark"] = remark;
-  if (Status added = audit->record(now, "intraday.decided", "person:" + personId, std::move(body));
-      !added) {
-    return added.error();
+  if (Status s =
+          setDecided(store, batch, p, "intraday.decided", "person:" + personId, std::move(body));
+      !s) {
+    return s.error();
   }
-  if (auto committed = audit->commit(); !committed) return committed.error();
   return p;
+}
+
+Result<IntradayProposal> decideProposal(SiteStore& store, std::int64_t id, bool approve,
+                                        const std::string& personId, const std::string& remark,
+                                        TimePoint now) {
+  auto batch = store.log().begin();
+  if (!batch) return batch.error();
+  auto decided = decideProposalIn(store, *batch, id, approve, personId, remark, now);
+  if (!decided) return decided.error();
+  if (auto committed = batch->commit(); !committed) return committed.error();
+  return decided;
+}
+
+Result<int> expireProposals(SiteStore& store, TimePoint now) {
+  auto s = store.db().cached(std::string(kProposalColumns) + "WHERE state = 'pending' ORDER BY id");
+  if (!s) return s.error();
+  auto pending = readProposals(*s);
+  if (!pending) return pending.error();
+  std::vector<IntradayProposal> due;
+  for (IntradayProposal& p : *pending) {
+    if (now >= proposalExpiry(p)) due.push_back(std::move(p));
+  }
+  if (due.empty()) return 0;
+  auto batch = store.log().begin();
+  if (!batch) return batch.error();
+  for (IntradayProposal& p : due) {
+    if (Status e = expireOne(store, *batch, p, now); !e) return e.error();
+  }
+  if (auto committed = batch->commit(); !committed) return committed.error();
+  return static_cast<int>(due.size());
 }
 
 }  // namespace atoms::forecast

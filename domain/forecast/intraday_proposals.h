@@ -11,7 +11,7 @@
 // Each filed proposal is one commit with one audit entry `intraday.proposal` (actor `engine`) that
 // carries its evidence: the window, the sales (or counts) against the forecast, the percent, and
 // for a cut the shift, the person and the premium in cents. A decision (decideProposal) is one
-// commit with `intraday.decided` (actor `person:<id>`).
+// commit with `intraday.decided` (actor `person:<id>`); a lapsed one `intraday.expired`.
 //
 // The caller checks the POS freshness before calling (nothing is filed from stale data).
 // Threading: the store's writer (the engine thread); reads on any connection. Errors: store errors,
@@ -28,6 +28,7 @@
 #include "base/unix_time.h"
 #include "domain/forecast/early_release.h"
 #include "domain/forecast/intraday_watch.h"
+#include "store/audit_log.h"
 #include "store/site_store.h"
 
 namespace atoms::forecast {
@@ -44,6 +45,7 @@ struct IntradayProposal {
   std::string shiftId;
   std::string personId;
   std::optional<site::Instant> cutTo;
+  std::optional<site::Instant> scheduledEnd;  // the shift's end when the cut was quoted
   std::int64_t premiumCents = 0;
   std::int64_t premiumMinutes = 0;
   std::string summary;  // one plain line for the manager, naming the evidence
@@ -70,9 +72,24 @@ Result<std::optional<IntradayProposal>> fileProposal(SiteStore& store, std::chro
 Result<std::vector<IntradayProposal>> proposalsOn(Database& db, std::chrono::local_days day);
 Result<std::optional<IntradayProposal>> proposalById(Database& db, std::int64_t id);
 
-// `personId` approves or denies a pending proposal at `now`; returns it as it now stands.
+// A pending proposal lapses kProposalLife after it was filed (a surge or a lull passes), and a
+// cut at the latest when its new end comes. Expired: decided by nobody, audited
+// `intraday.expired` (actor engine), kept with the day's proposals.
+inline constexpr std::chrono::minutes kProposalLife{45};
+TimePoint proposalExpiry(const IntradayProposal& p);
+
+// `personId` approves or denies a pending proposal at `now`, in the caller's batch; returns it as
+// it now stands: approved, denied, or expired when `now` is past its expiry (then nothing was
+// decided). What an approval does is the caller's (proposal_desk.h), in the same batch.
+Result<IntradayProposal> decideProposalIn(SiteStore& store, AuditLog::Batch& batch, std::int64_t id,
+                                          bool approve, const std::string& personId,
+                                          const std::string& remark, TimePoint now);
+// The same in a batch of its own (a decision with no effect to make: the tests' and a deny's).
 Result<IntradayProposal> decideProposal(SiteStore& store, std::int64_t id, bool approve,
                                         const std::string& personId, const std::string& remark,
                                         TimePoint now);
+
+// Expires every pending proposal past its expiry, in one batch; returns how many.
+Result<int> expireProposals(SiteStore& store, TimePoint now);
 
 }  // namespace atoms::forecast

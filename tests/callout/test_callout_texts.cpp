@@ -58,6 +58,13 @@ BOOST_AUTO_TEST_CASE(everyCalloutTextPassesTheContentLintInBothLanguages) {
         approvalSelfText(c, 12),
         approvalWhichText(c),
         escalationText(c, s, "Jamal", 4, 1234),
+        // An extra shift: nobody is out.
+        searchingText(c, s, "", 3, false),
+        heldSearchText(c, s, "", false),
+        offersApprovalRequestText(c, 7, "", s),
+        escalationText(c, s, "", 4, 1234),
+        earlyFinishText(c, "line cook", "19:15", "23:00", 4125),
+        earlyFinishText(c, "line cook", "19:15", "23:00", 0),
         stillSearchingText(c, s, "Kwame"),
         stillSearchingText(c, s, ""),
         offersNotApprovedText(c, s, "Kwame"),

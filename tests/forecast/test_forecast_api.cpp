@@ -33,8 +33,10 @@ struct ApiSite : test::ForecastSite {
       return forecastFromSales(store->db(), zone, from, days, settings);
     };
     access.decide = [this](std::int64_t id, bool approve, const std::string& person,
-                           const std::string& reason) {
-      return decideProposal(*store, id, approve, person, reason, now);
+                           const std::string& reason) -> Result<ProposalAnswer> {
+      auto decided = decideProposal(*store, id, approve, person, reason, now);
+      if (!decided) return decided.error();
+      return ProposalAnswer{std::move(*decided), "decided", std::nullopt, ""};
     };
   }
   json::Value get(const std::string& query, int status = 200) {

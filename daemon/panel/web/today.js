@@ -64,15 +64,17 @@ function Floor({ floor }) {
 
 export function CalloutCard({ c, link = true }) {
   const covered = c.state === "covered";
+  // An extra shift a manager added (an intraday proposal approved): nobody is out.
+  const extra = c.origin === "extra_shift";
   return html`
     <article class="card" aria-labelledby=${`callout-${c.id}`}>
       <h3 id=${`callout-${c.id}`}>
-        ${name(c.absent)}'s shift, ${station(c.station)}, ${span(c.shiftStart, c.shiftEnd)}
+        ${extra ? "Extra shift" : `${name(c.absent)}'s shift`}, ${station(c.station)}, ${span(c.shiftStart, c.shiftEnd)}
       </h3>
       <p>
         ${covered
-          ? html`<${Badge} kind="ok" text=${`Covered by ${name(c.coveredBy)}`} />`
-          : html`<${Badge} kind=${c.state === "open" ? "warn" : "muted"} text=${c.state === "open" ? "Finding cover" : c.state} />`}
+          ? html`<${Badge} kind="ok" text=${`${extra ? "Taken" : "Covered"} by ${name(c.coveredBy)}`} />`
+          : html`<${Badge} kind=${c.state === "open" ? "warn" : "muted"} text=${c.state === "open" ? (extra ? "Finding someone" : "Finding cover") : c.state} />`}
         <span class="note"> reported ${when(c.openedAt)}${c.reporter ? ` by ${name(c.reporter)}` : ""}</span>
       </p>
       ${c.offers.length === 0
