@@ -3,10 +3,10 @@
 // adding and deleting shifts, filling the open shifts or building the week with the box's roster
 // engine (its score and why each person was chosen: decision 0035), and publishing. Every change names the draft version it was made on:
 // when another manager changed the week first, the page says who and when and reloads.
-import { useState } from "./vendor/hooks.module.js";
-import { html, name, station, money, Badge, Alert, Loading } from "./ui.js";
+import { useEffect, useState } from "./vendor/hooks.module.js";
+import { html, station, siteStations, money, Badge, Alert, Loading } from "./ui.js";
 import { useLive } from "./live.js";
-import { postJson } from "./api.js";
+import { getJson, postJson } from "./api.js";
 
 // The coming Sunday, "YYYY-MM-DD" (the default workweek start; the box says when the site's
 // differs).
@@ -17,6 +17,22 @@ function comingSunday() {
 }
 
 const hhmm = (local) => local.slice(11, 16);
+const dayOf = (local) => new Date(`${local.slice(0, 10)}T12:00:00`).toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short" });
+// "Sat 6 Dec 17:00–23:00 Line": a shift as a manager reads it.
+const shiftWords = (s) => `${dayOf(s.start)} ${hhmm(s.start)}–${hhmm(s.end)} ${station(s.station)}`;
+
+// The site's people by id, for names (GET /v1/people, once per page).
+function usePeople() {
+  const [people, setPeople] = useState(new Map());
+  useEffect(() => {
+    let live = true;
+    getJson("/v1/people").then((r) => {
+      if (live && r.status === 200) setPeople(new Map(r.body.people.map((p) => [p.id, p.name])));
+    });
+    return () => { live = false; };
+  }, []);
+  return people;
+}
 const hours = (minutes) => `${(minutes / 60).toFixed(1)} h`;
 const effectKind = { denied: "danger", needs_consent: "warn", allowed_with_premium: "info" };
 
@@ -36,7 +52,7 @@ function Labor({ labor }) {
     </tbody></table>`;
 }
 
-function ByPerson({ draft, onDelete, busy }) {
+function ByPerson({ draft, names, onDelete, busy }) {
   const rows = new Map();
   for (const s of draft.shifts) {
     const key = s.assignee || "";
@@ -46,10 +62,10 @@ function ByPerson({ draft, onDelete, busy }) {
   if (rows.size === 0) return html`<p class="note">No shifts this week yet.</p>`;
   return [...rows.entries()].map(([person, shifts]) => html`
     <article class="card" key=${person || "open"}>
-      <h3>${person ? name({ id: person }) : "Open shifts"}</h3>
+      <h3>${person ? names.get(person) || person : "Open shifts"}</h3>
       <ul class="rows">
         ${shifts.map((s) => html`<li key=${s.id}>
-          ${s.start.slice(0, 10)} ${hhmm(s.start)}–${hhmm(s.end)} ${station(s.station)}
+          ${shiftWords(s)}
           ${" "}<button type="button" class="secondary" disabled=${busy} onClick=${() => onDelete(s)}>Delete</button>
           <ul class="rows">${draft.findings.filter((f) => f.shift === s.id).map((f) => html`<${Finding} f=${f} />`)}</ul>
         </li>`)}
@@ -83,22 +99,27 @@ function Score({ plan }) {
     </tbody></table>`;
 }
 
-function Plan({ plan }) {
+function Plan({ plan, draft, names }) {
+  const who = (id) => names.get(id) || id;
+  const shift = (id) => {
+    const s = draft.shifts.find((x) => x.id === id);
+    return s ? shiftWords(s) : id;
+  };
   return html`<div class="plan">
     <p class="plan-summary">${plan.summary}</p>
     <${Score} plan=${plan} />
     <ul class="rows plan-choices">
       ${plan.choices.map((c) => html`<li key=${c.shift}>
-        <strong>${c.person ? name({ id: c.person }) : "Left open"}</strong> · ${c.shift}: ${c.why}
+        <strong>${c.person ? who(c.person) : "Left open"}</strong> · ${shift(c.shift)}: ${c.why}
         ${c.others.length > 0 && html`<details><summary>Why not the others</summary><ul class="rows">
-          ${c.others.map((o) => html`<li key=${o.person}>${name({ id: o.person })}: ${reasonWords[o.reason] || o.reason}
+          ${c.others.map((o) => html`<li key=${o.person}>${who(o.person)}: ${reasonWords[o.reason] || o.reason}
             ${o.detail ? ` (${o.detail}${o.rules.length > 0 ? `; ${o.rules.join(", ")}` : ""})` : ""}</li>`)}
         </ul></details>`}
       </li>`)}
     </ul></div>`;
 }
 
-function AddShift({ week, busy, onAdd }) {
+function AddShift({ week, names, busy, onAdd }) {
   const [day, setDay] = useState(week);
   const [start, setStart] = useState("09:00");
   const [end, setEnd] = useState("17:00");
@@ -114,8 +135,14 @@ function AddShift({ week, busy, onAdd }) {
     <label>Day <input type="date" value=${day} required onInput=${(e) => setDay(e.target.value)} /></label>
     <label>From <input type="time" value=${start} required onInput=${(e) => setStart(e.target.value)} /></label>
     <label>To <input type="time" value=${end} required onInput=${(e) => setEnd(e.target.value)} /></label>
-    <label>Station (id) <input name="station" value=${where} required onInput=${(e) => setWhere(e.target.value)} /></label>
-    <label>Person (id; empty for an open shift) <input name="person" value=${who} onInput=${(e) => setWho(e.target.value)} /></label>
+    <label>Station <select name="station" value=${where} required onChange=${(e) => setWhere(e.target.value)}>
+      <option value="">Choose a station</option>
+      ${siteStations().map(([id, n]) => html`<option value=${id}>${n}</option>`)}
+    </select></label>
+    <label>Person <select name="person" value=${who} onChange=${(e) => setWho(e.target.value)}>
+      <option value="">Nobody yet (an open shift)</option>
+      ${[...names.entries()].map(([id, n]) => html`<option value=${id}>${n}</option>`)}
+    </select></label>
     <button type="submit" disabled=${busy}>Add the shift</button>
   </form>`;
 }
@@ -127,6 +154,7 @@ export function Schedule({ who }) {
   const [answer, setAnswer] = useState(null);
   const [reason, setReason] = useState("");
   const draft = live.body;
+  const names = usePeople();
 
   async function send(tail, body) {
     setBusy(true);
@@ -152,7 +180,7 @@ export function Schedule({ who }) {
       ${denials.length > 0 && html`<ul class="rows">${denials.map((f) => html`<${Finding} f=${f} />`)}</ul>`}
       <section aria-labelledby="week-h">
         <h2 id="week-h">The week by person</h2>
-        <${ByPerson} draft=${draft} busy=${busy} onDelete=${(s) => edit({ kind: "delete", shift: s.id })} />
+        <${ByPerson} draft=${draft} names=${names} busy=${busy} onDelete=${(s) => edit({ kind: "delete", shift: s.id })} />
       </section>
       <section aria-labelledby="labor-h">
         <h2 id="labor-h">Labor</h2>
@@ -163,11 +191,11 @@ export function Schedule({ who }) {
         <p class="note">Fill puts people on the open shifts and leaves every assigned shift alone. Build re-plans every shift not started, keeping people where that is as good. Nobody is proposed for a shift the labor rules deny; the result is a new draft version for you to review, nothing is published.</p>
         <button type="button" class="secondary" name="fill" disabled=${busy} onClick=${fill}>Fill open shifts</button>
         ${" "}<button type="button" class="secondary" name="build" disabled=${busy} onClick=${build}>Build the week</button>
-        ${said && said.plan && html`<${Plan} plan=${said.plan} />`}
+        ${said && said.plan && html`<${Plan} plan=${said.plan} draft=${draft} names=${names} />`}
       </section>
       <section aria-labelledby="add-h">
         <h2 id="add-h">Add a shift</h2>
-        <${AddShift} week=${week} busy=${busy} onAdd=${edit} />
+        <${AddShift} week=${week} names=${names} busy=${busy} onAdd=${edit} />
       </section>
       <section aria-labelledby="publish-h">
         <h2 id="publish-h">Publish</h2>

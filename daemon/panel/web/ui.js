@@ -41,6 +41,10 @@ export function setSiteStations(stations) {
 export function station(id) {
   return stationNames.get(id) || id;
 }
+// [[id, name], ...] in the site file's order, for a choice of station.
+export function siteStations() {
+  return [...stationNames.entries()];
+}
 
 export function name(person) {
   if (!person) return "nobody";

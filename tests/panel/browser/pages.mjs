@@ -52,7 +52,8 @@ async function peopleCards(page, { title }) {
 async function schedulesAWeek(page, ctx) {
   await showsSections("The week by person", "Labor", "Let the box propose", "Add a shift",
     "Publish")(page, ctx);
-  await page.type("#page input[name=station]", "line");
+  await page.waitForSelector("#page select[name=station] option[value=line]", { timeout: 20000 });
+  await page.select("#page select[name=station]", "line");
   await page.click("#page form button[type=submit]");
   await page.waitForFunction(
     () => (document.querySelector("#page [role=status]") || {}).textContent?.startsWith("Saved"),
@@ -67,6 +68,9 @@ async function schedulesAWeek(page, ctx) {
   const plan = await visibleText(page, "#page .plan");
   expect(plan.includes("Shifts left open") && plan.includes("no premium"),
     `${ctx.title}: the plan's score and its reasons are not shown: ${plan.slice(0, 200)}`);
+  // The choice reads as a name and a time, not as a person id and a shift id.
+  expect(!/\bp-[a-z]/.test(plan) && /\d\d:\d\d–\d\d:\d\d/.test(plan),
+    `${ctx.title}: the plan shows ids where a manager reads names and times: ${plan.slice(0, 300)}`);
   await screenshots(page, ctx.shots, "schedule-filled", "#propose-h");
   await page.click("#page button.primary");
   await page.waitForFunction(
