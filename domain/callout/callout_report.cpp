@@ -31,6 +31,21 @@ Status handOffCheckin(const DeskContext& desk, DeskStep& step, const CalloutRow&
        {"gate", handoff.toJson()}});
 }
 
+// An extra shift exists because a manager approved it (an intraday proposal, extra_shift.h): under
+// PROPOSE that approval is the person's OK the offers wait for, so they go, unless the breaker of
+// call-out offers is open (seed 001 EC-RISK-001: nothing is carried out while it is).
+bool confirmedExtraShift(const DeskContext& desk, const CalloutRow& c,
+                         const policy::GateDecision& offer) {
+  if (c.origin != CalloutOrigin::kExtraShift ||
+      offer.outcome != policy::EffectiveOutcome::kQueueForApproval) {
+    return false;
+  }
+  policy::ProposedAction act;
+  act.kind = "callout.offer";
+  act.actor = "engine";
+  return desk.gate(act).breaker.empty();
+}
+
 // The search itself, once the call-out is recorded: the gate's answer for callout.offer decides
 // whether the first wave goes, waits for a manager, or a person is told instead.
 Result<DeskAnswer> offerCallout(const DeskContext& desk, DeskStep& step, CalloutRow& c,
@@ -38,7 +53,7 @@ Result<DeskAnswer> offerCallout(const DeskContext& desk, DeskStep& step, Callout
   const policy::GateDecision offer = desk.ask(step, "callout.offer", true, "");
   const ShiftWords w = desk.words(c.shiftId, step.now);
   int offered = 0;
-  if (offersMayGo(offer)) {
+  if (offersMayGo(offer) || confirmedExtraShift(desk, c, offer)) {
     auto sent = sendWave(desk, step, c, offer, true);
     if (!sent) return sent.error();
     offered = *sent;

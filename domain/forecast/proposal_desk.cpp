@@ -108,7 +108,8 @@ Status ProposalDesk::approve(callout::DeskStep& step, const std::string& personI
   if (!done) return done.error();
   const std::string name = ctx.nameOf(p.personId);
   out.shiftId = p.shiftId;
-  out.message = name + " can finish at " + clockText(ctx.site().zone(), TimePoint(p.cutTo->time_since_epoch())) +
+  out.message = name + " can finish at " +
+                clockText(ctx.site().zone(), TimePoint(p.cutTo->time_since_epoch())) +
                 (done->premiumCents > 0
                      ? " (schedule-change premium " + labor::formatCents(done->premiumCents) + ")"
                      : "") +

@@ -27,8 +27,8 @@
 namespace atoms::forecast {
 
 struct ProposalAnswer {
-  IntradayProposal proposal;             // as it stands after the answer
-  std::string message;                   // one line for the manager
+  IntradayProposal proposal;              // as it stands after the answer
+  std::string message;                    // one line for the manager
   std::optional<std::int64_t> calloutId;  // an approved add: the call-out searching
   std::string shiftId;                    // the extra shift, or the shift that ends early
 };

@@ -110,6 +110,20 @@ BOOST_AUTO_TEST_CASE(an_approved_add_puts_an_extra_shift_on_and_searches_for_som
   BOOST_TEST(lastTo(kKwame).find("Ben") != std::string::npos, lastTo(kKwame));
 }
 
+BOOST_AUTO_TEST_CASE(under_propose_the_managers_approval_is_the_ok_the_offers_wait_for) {
+  setGraduation(policy::Graduation::kPropose);
+  setLocal(0, 17, 0);
+  const std::int64_t id = file(forecast::IntradayKind::kAdd);
+  auto answer = proposals.decide("p-kwame", id, true, "");
+  BOOST_TEST_REQUIRE(answer.ok(), answer.message());
+  BOOST_TEST(!codeFor(kBen).empty());  // offered at once: no second approval asked
+  CalloutStore rows(store->db());
+  auto asked = rows.approvalsFor(*answer->calloutId);
+  BOOST_TEST_REQUIRE(asked.ok(), asked.message());
+  BOOST_TEST(asked->empty());
+  BOOST_TEST(textsTo(kKwame).empty());  // the manager is not asked again by text
+}
+
 BOOST_AUTO_TEST_CASE(an_approved_cut_ends_the_shift_early_and_texts_the_person_kindly) {
   setLocal(0, 19, 0);
   const std::int64_t id = file(forecast::IntradayKind::kCut);
