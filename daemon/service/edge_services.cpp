@@ -13,6 +13,7 @@
 #include "daemon/service/sync_subsystem.h"
 #include "daemon/service/terminal_subsystem.h"
 #include "daemon/service/watchdog_subsystem.h"
+#include "domain/forecast/proposal_desk.h"
 
 namespace atoms {
 
@@ -40,6 +41,16 @@ EdgeServices::EdgeServices(Poco::Util::Application& app, Clock& clock)
         api_->setApprovals((*processor)->approvals());  // the API stops before SMS does
         api_->setRequests((*processor)->requests());
         api_->setProposals((*processor)->proposals());
+        if (forecast::ProposalDesk* proposals = (*processor)->proposals()) {
+          Poco::Logger* posLogger = &Poco::Logger::get("pos");
+          pos_->setProposalAnnounce([proposals, posLogger](const forecast::IntradayProposal& p) {
+            auto told = proposals->announce(p);
+            if (!told) {
+              logWarning(*posLogger, "the general manager could not be told of a proposal",
+                         {{"proposal", std::to_string(p.id)}, {"error", told.message()}});
+            }
+          });
+        }
         api_->setSafety((*processor)->safety(), (*processor)->checklists());
         sms_site::ConversationProcessor* live = processor->get();
         api_->setScheduling(&live->outreach(), [live] { live->siteShiftsChanged(); });

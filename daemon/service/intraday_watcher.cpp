@@ -47,7 +47,11 @@ void IntradayWatcher::fire() {
 Result<int> IntradayWatcher::checkNow() {
   const TimePoint now = engine_.clock().now();
   const bool fresh = health_.freshness(now).fresh;
-  if (!fresh) return 0;
+  if (!fresh) {  // nothing proposed from stale data; what has lapsed still lapses
+    auto expired = forecast::expireProposals(store_, now);
+    if (!expired) return expired.error();
+    return 0;
+  }
   auto model = site::loadSite(store_.db());
   if (!model) return model.error();
   auto rules = labor::loadRuleBook(rulesDir_, model->site.jurisdictions);
@@ -78,6 +82,9 @@ Result<int> IntradayWatcher::checkNow() {
   };
   auto filed = forecast::runIntradayCheck(store_, check, fresh, now);
   if (!filed) return filed.error();
+  if (announce_) {
+    for (const forecast::IntradayProposal& p : *filed) announce_(p);
+  }
   return static_cast<int>(filed->size());
 }
 

@@ -111,6 +111,7 @@ Status PosSubsystem::startIntraday(const Poco::Util::AbstractConfiguration& conf
   intraday_ = std::make_unique<IntradayWatcher>(
       engine_.engine(), store_.store(), health_, zone, std::move(*settings),
       configString(config, "labor.rules_dir"), period, logger_);
+  intraday_->setAnnounce(announce_);
   IntradayWatcher* watcher = intraday_.get();
   return runner_->run([watcher](SiteStore&) {
     watcher->start();

@@ -32,6 +32,7 @@
 #include <memory>
 #include <optional>
 
+#include "daemon/service/intraday_watcher.h"
 #include "daemon/service/service_subsystem.h"
 #include "daemon/service/site_breakers.h"
 #include "domain/pos/pos_health.h"
@@ -42,7 +43,6 @@ namespace atoms {
 
 class StoreSubsystem;
 class EngineSubsystem;
-class IntradayWatcher;
 class RefusalAudit;
 class PostingStoreRunner;
 namespace pos {
@@ -66,6 +66,9 @@ class PosSubsystem final : public ServiceSubsystem {
 
   // Before start().
   void setReadiness(drivers::ReadinessCheck readiness) { readiness_ = std::move(readiness); }
+  // Before start(): who hears of each intraday proposal filed (IntradayWatcher::setAnnounce); the
+  // SMS layer's ProposalDesk in `serve`, which stops after this subsystem. None by default.
+  void setProposalAnnounce(IntradayWatcher::Announce announce) { announce_ = std::move(announce); }
   void setBreakerReports(std::function<void(BreakerReport)> reports) {
     breakerReports_ = std::move(reports);
   }
@@ -106,6 +109,7 @@ class PosSubsystem final : public ServiceSubsystem {
   // The intraday check (intraday_watcher.h), when forecast.standards_file is set; started and
   // stopped on the engine thread.
   std::unique_ptr<IntradayWatcher> intraday_;
+  IntradayWatcher::Announce announce_;
 };
 
 }  // namespace atoms

@@ -30,6 +30,17 @@ std::string textOutcome(const sms::conversation::OutreachResult& text, const std
   }
 }
 
+// To the general manager when a proposal is filed: its summary, and where and by when to decide.
+std::string announcementText(const callout::ReplyContext& c, const IntradayProposal& p,
+                             const std::string& until) {
+  if (c.spanish()) {
+    return "Propuesta " + std::to_string(p.id) + ": " + p.summary +
+           " Decide en el panel (Aprobaciones) antes de las " + until + ".";
+  }
+  return "Proposal " + std::to_string(p.id) + ": " + p.summary +
+         " Decide on the panel (Approvals) before " + until + ".";
+}
+
 }  // namespace
 
 ProposalDesk::ProposalDesk(callout::CalloutDesk& desk, atoms::StoreRunner& store,
@@ -115,6 +126,35 @@ Status ProposalDesk::approve(callout::DeskStep& step, const std::string& personI
                      : "") +
                 ". " + textOutcome(done->text, name);
   return Status::success();
+}
+
+Result<std::optional<sms::conversation::OutreachResult>> ProposalDesk::announce(
+    const IntradayProposal& p) {
+  const callout::DeskContext& ctx = desk_.context();
+  const sms::conversation::HumanContact gm = ctx.generalManager();
+  std::optional<sms::conversation::OutreachResult> out;
+  if (gm.phone.empty()) return out;
+  Status s = store_.run([&](SiteStore& store) -> Status {
+    auto batch = store.log().begin();
+    if (!batch) return batch.error();
+    sms::conversation::OutreachRequest text;
+    text.id = "intraday-" + std::to_string(p.id) + "-announce";
+    text.to = gm.phone;
+    text.kind = sms::MessageClass::kEscalation;
+    text.body = announcementText(ctx.contextForPhone(gm.phone), p,
+                                 clockText(ctx.site().zone(), proposalExpiry(p)));
+    text.ref = "intraday-" + std::to_string(p.id);
+    text.notAfter = proposalExpiry(p);
+    text.sources.push_back({"decision", "intraday_proposal:" + std::to_string(p.id),
+                            "the intraday proposal and its evidence"});
+    auto sent = ctx.outreach().sendIn(store, *batch, text);
+    if (!sent) return sent.error();
+    if (auto committed = batch->commit(); !committed) return committed.error();
+    out = std::move(*sent);
+    return Status::success();
+  });
+  if (!s) return s.error();
+  return out;
 }
 
 }  // namespace atoms::forecast

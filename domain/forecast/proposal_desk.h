@@ -22,6 +22,7 @@
 #include "base/result.h"
 #include "domain/callout/callout_desk.h"
 #include "domain/forecast/intraday_proposals.h"
+#include "sms/conversation/outreach.h"
 #include "store/store_runner.h"
 
 namespace atoms::forecast {
@@ -42,6 +43,12 @@ class ProposalDesk {
 
   Result<ProposalAnswer> decide(const std::string& personId, std::int64_t id, bool approve,
                                 const std::string& remark);
+
+  // A proposal just filed reaches the general manager by text (an escalation-class message
+  // through Outreach: consent, opt-out, caps; id "intraday-<id>-announce", so never twice): its
+  // summary and where to decide it before it lapses. Nothing is sent without a general manager
+  // with a phone. Returns what became of the text (nullopt: nobody to tell).
+  Result<std::optional<sms::conversation::OutreachResult>> announce(const IntradayProposal& p);
 
  private:
   Status approve(callout::DeskStep& step, const std::string& personId, ProposalAnswer& out);

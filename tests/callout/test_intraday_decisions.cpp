@@ -198,6 +198,23 @@ BOOST_AUTO_TEST_CASE(a_proposal_past_its_life_lapses_and_a_deny_changes_nothing)
   BOOST_TEST(site->index().shift("extra-" + std::to_string(next)) == nullptr);
 }
 
+BOOST_AUTO_TEST_CASE(a_filed_proposal_reaches_the_general_manager_once) {
+  setLocal(0, 17, 0);
+  const std::int64_t id = file(forecast::IntradayKind::kAdd);
+  auto filed = forecast::proposalById(store->db(), id);
+  BOOST_TEST_REQUIRE((filed.ok() && filed->has_value()));
+  auto told = proposals.announce(**filed);
+  BOOST_TEST_REQUIRE(told.ok(), told.message());
+  BOOST_TEST_REQUIRE(told->has_value());
+  BOOST_TEST(((*told)->outcome == sms::conversation::OutreachOutcome::kQueued));
+  const std::string text = lastTo(kKwame);
+  BOOST_TEST(text.find("Proposal " + std::to_string(id) + ": summary") == 0u, text);
+  BOOST_TEST(text.find("Decide on the panel (Approvals) before 17:45.") != std::string::npos, text);
+  auto again = proposals.announce(**filed);  // a restart re-announcing: the same id, not resent
+  BOOST_TEST_REQUIRE(again.ok(), again.message());
+  BOOST_TEST(textsTo(kKwame).size() == 1u);
+}
+
 BOOST_AUTO_TEST_CASE(expiry_sweeps_only_what_is_past_its_life) {
   setLocal(0, 19, 0);
   const std::int64_t cut = file(forecast::IntradayKind::kCut);  // lapses at its new end, 19:15
