@@ -118,8 +118,8 @@ BOOST_AUTO_TEST_CASE(aSurgeFilesAnAddThroughTheCheckAndTheManagerApprovesItOnce)
   const std::int64_t id = site.filedAdd();
   BOOST_TEST(site.entries("intraday.proposal").size() == 1u);
 
-  ApiReply listed = apiRequest(site.port(), "GET", "/v1/forecast/proposals?day=2026-02-18",
-                               kManagerToken);
+  ApiReply listed =
+      apiRequest(site.port(), "GET", "/v1/forecast/proposals?day=2026-02-18", kManagerToken);
   BOOST_TEST_REQUIRE(listed.status == 200, listed.body);
   const json::Array& today = listed.object().at("proposals").asArray();
   BOOST_TEST_REQUIRE(today.size() == 1u);
@@ -132,8 +132,8 @@ BOOST_AUTO_TEST_CASE(aSurgeFilesAnAddThroughTheCheckAndTheManagerApprovesItOnce)
   BOOST_TEST(p.at("windowStart").asString() == "12:45");
   BOOST_TEST(p.at("windowEnd").asString() == "13:00");
   BOOST_TEST(p.at("percentOff").asInt() > 25);
-  ApiReply yesterday = apiRequest(site.port(), "GET", "/v1/forecast/proposals?day=2026-02-17",
-                                  kManagerToken);
+  ApiReply yesterday =
+      apiRequest(site.port(), "GET", "/v1/forecast/proposals?day=2026-02-17", kManagerToken);
   BOOST_TEST(yesterday.object().at("proposals").asArray().empty());
 
   // Today counts it among the approvals waiting.
@@ -145,8 +145,9 @@ BOOST_AUTO_TEST_CASE(aSurgeFilesAnAddThroughTheCheckAndTheManagerApprovesItOnce)
   BOOST_TEST(again.object().at("filed").asArray().empty(), again.body);
 
   // Not someone who manages: 403, on the list, the decision and the check alike.
-  BOOST_TEST(apiRequest(site.port(), "GET", "/v1/forecast/proposals?day=2026-02-18", kStaffToken)
-                 .status == 403);
+  BOOST_TEST(
+      apiRequest(site.port(), "GET", "/v1/forecast/proposals?day=2026-02-18", kStaffToken).status ==
+      403);
   BOOST_TEST(site.post(site.decisionPath(id), R"({"decision":"approve"})", kStaffToken).status ==
              403);
   BOOST_TEST(site.post("/v1/forecast/proposals/check", "{}", kStaffToken).status == 403);
@@ -204,7 +205,8 @@ BOOST_AUTO_TEST_CASE(stalePosDataFilesNothingAndSaysWhy) {
 
 BOOST_AUTO_TEST_CASE(aBoxWithoutTheCheckAnswers409) {
   RolesSite site;
-  ApiReply ran = apiRequest(site.port(), "POST", "/v1/forecast/proposals/check", kManagerToken, "{}");
+  ApiReply ran =
+      apiRequest(site.port(), "POST", "/v1/forecast/proposals/check", kManagerToken, "{}");
   BOOST_TEST(ran.status == 409, ran.body);
   BOOST_TEST(ran.error().find("forecast.standards_file") != std::string::npos, ran.body);
 }
@@ -228,8 +230,7 @@ BOOST_AUTO_TEST_CASE(specialDaysAreMarkedReplacedUnmarkedAndBadInputChangesNothi
       {R"({"day":"20/02/2026","closed":true})", "day: '20/02/2026' is not YYYY-MM-DD"},
       {R"({"closed":true})", "day: missing"},
       {R"({"day":"2026-02-21","multiplier":2})", "multiplier: a decimal string, e.g. \"1.5\""},
-      {R"({"day":"2026-02-21","like":"Caturday"})",
-       "like: not a weekday name (Monday ... Sunday)"},
+      {R"({"day":"2026-02-21","like":"Caturday"})", "like: not a weekday name (Monday ... Sunday)"},
       {R"({"day":"2026-02-21","closed":"yes"})", "closed: not true or false"},
       {R"({"day":"2026-02-21","colour":"red"})", "unknown field 'colour'"},
   };

@@ -11,8 +11,10 @@ export const html = htm.bind(h);
 let timeFormat = null;
 let dayTimeFormat = null;
 let dayFormat = null;
+let isoDayFormat = null;
 export function setSiteTimeZone(timeZone) {
   const zone = timeZone ? { timeZone } : {};
+  isoDayFormat = new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", ...zone });
   timeFormat = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit", ...zone });
   dayTimeFormat = new Intl.DateTimeFormat(undefined, {
     weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", ...zone,
@@ -27,6 +29,12 @@ export function when(text) {
   const t = new Date(text);
   const sameDay = dayFormat.format(t) === dayFormat.format(new Date());
   return (sameDay ? timeFormat : dayTimeFormat).format(t);
+}
+
+// The site's day now, "YYYY-MM-DD".
+export function siteToday() {
+  const parts = Object.fromEntries(isoDayFormat.formatToParts(new Date()).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}-${parts.day}`;
 }
 
 export function span(start, end) {
