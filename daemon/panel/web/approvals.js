@@ -3,7 +3,7 @@
 // /v1/approvals/{id}/decision): only the approver named on it can, never the person it is about.
 // Below them, today's staffing proposals from the forecast (proposals.js).
 import { useState } from "./vendor/hooks.module.js";
-import { html, when, span, name, station, money, Badge, Alert, Loading } from "./ui.js";
+import { html, when, span, name, station, money, Badge, Loading, ApproveOrDeny } from "./ui.js";
 import { useLive } from "./live.js";
 import { postJson } from "./api.js";
 import { Proposals } from "./proposals.js";
@@ -76,11 +76,7 @@ function Decide({ a, who, onDone }) {
       <select id=${`${id}-reason`} value=${reason} onChange=${(e) => setReason(e.currentTarget.value)}>
         ${reasons.map(([v, t]) => html`<option value=${v}>${t}</option>`)}
       </select>
-      <div class="buttons">
-        <button type="button" class="primary" disabled=${busy} onClick=${() => decide("approve")}>Approve</button>
-        <button type="button" class="secondary" disabled=${busy} onClick=${() => decide("deny")}>Deny</button>
-      </div>
-      <${Alert} text=${error} />
+      <${ApproveOrDeny} busy=${busy} decide=${decide} error=${error} />
     </div>`;
 }
 

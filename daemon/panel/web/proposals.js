@@ -6,7 +6,7 @@
 // the check once (POST /v1/forecast/proposals/check). For the owners and managers of record: the
 // box answers 403 to anyone else, and then the section is not shown.
 import { useState } from "./vendor/hooks.module.js";
-import { html, when, station, money, siteToday, Badge, Alert, Loading } from "./ui.js";
+import { html, when, station, money, siteToday, Badge, Alert, Loading, ApproveOrDeny } from "./ui.js";
 import { useLive } from "./live.js";
 import { postJson } from "./api.js";
 
@@ -58,11 +58,7 @@ function Decide({ p, who, onDone }) {
     <div class="decide">
       <label for=${id}>Note (optional, kept with the decision)</label>
       <input id=${id} value=${note} maxlength="500" onInput=${(e) => setNote(e.currentTarget.value)} />
-      <div class="buttons">
-        <button type="button" class="primary" disabled=${busy} onClick=${() => decide("approve")}>Approve</button>
-        <button type="button" class="secondary" disabled=${busy} onClick=${() => decide("deny")}>Deny</button>
-      </div>
-      <${Alert} text=${error} />
+      <${ApproveOrDeny} busy=${busy} decide=${decide} error=${error} />
     </div>`;
 }
 

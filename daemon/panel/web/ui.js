@@ -70,6 +70,17 @@ export function Alert({ text }) {
   return html`<p class="alert" role="alert" tabindex="-1" ref=${ref}>${text}</p>`;
 }
 
+// Approve and Deny for a decision (decide("approve") or decide("deny")), off while `busy`, with
+// the box's refusal below them.
+export function ApproveOrDeny({ busy, decide, error }) {
+  return html`
+    <div class="buttons">
+      <button type="button" class="primary" disabled=${busy} onClick=${() => decide("approve")}>Approve</button>
+      <button type="button" class="secondary" disabled=${busy} onClick=${() => decide("deny")}>Deny</button>
+    </div>
+    <${Alert} text=${error} />`;
+}
+
 // What a page shows before its data, or instead of it.
 export function Loading({ live }) {
   if (live.error) return html`<${Alert} text=${live.error} />`;
