@@ -18,6 +18,7 @@ namespace {
 
 const std::string kSpecialDaysPath = std::string(kForecastPath) + "/special-days";
 const std::string kProposalsPath = std::string(kForecastPath) + "/proposals";
+const std::string kProposalCheckPath = kProposalsPath + "/check";
 
 Result<std::chrono::local_days> dayField(const std::string& field, const std::string& text) {
   const auto date = site::parseDate(text);
@@ -75,6 +76,12 @@ json::Value staffingJson(const std::vector<forecast::StationDay>& staffing) {
   return out;
 }
 
+// "12:00" for a local wall-clock time (24:00 for the end of the day).
+std::string wallClock(std::chrono::local_seconds t, std::chrono::local_days day) {
+  return site::formatTimeOfDay(
+      static_cast<int>(std::chrono::duration_cast<std::chrono::minutes>(t - day).count()));
+}
+
 json::Value proposalJson(const forecast::IntradayProposal& p) {
   json::Object out{{"id", p.id},
                    {"day", forecast::dayText(p.day)},
@@ -85,6 +92,8 @@ json::Value proposalJson(const forecast::IntradayProposal& p) {
                    {"actual", p.signal.actual},
                    {"forecast", p.signal.forecast},
                    {"percentOff", std::int64_t{p.signal.percentOff()}},
+                   {"windowStart", wallClock(p.signal.windowStart, p.day)},
+                   {"windowEnd", wallClock(p.signal.windowEnd, p.day)},
                    {"summary", p.summary},
                    {"requestedAt", formatTimestamp(p.requestedAt)},
                    {"expiresAt", formatTimestamp(forecast::proposalExpiry(p))},
@@ -94,7 +103,7 @@ json::Value proposalJson(const forecast::IntradayProposal& p) {
     out["shift"] = p.shiftId;
     out["person"] = p.personId;
     out["premiumCents"] = p.premiumCents;
-    if (p.cutTo) out["cutTo"] = formatTimestamp(TimePoint(p.cutTo->time_since_epoch()));
+    out["cutTo"] = p.cutTo ? json::Value(formatTimestamp(*p.cutTo)) : json::Value();
   }
   return out;
 }
@@ -103,7 +112,7 @@ json::Value proposalJson(const forecast::IntradayProposal& p) {
 
 std::vector<std::string> ForecastResource::methods(std::string_view path) const {
   if (path == kForecastPath || path == kProposalsPath) return {"GET"};
-  if (path == kSpecialDaysPath) return {"POST"};
+  if (path == kSpecialDaysPath || path == kProposalCheckPath) return {"POST"};
   if (auto item = itemRoute(path, kProposalsPath, "decision");
       item && item->route == ItemRoute::kAction) {
     return {"POST"};
@@ -126,6 +135,7 @@ ApiAnswer ForecastResource::handle(const ApiRequest& request) {
   if (request.path == kForecastPath) return forecast(request);
   if (request.path == kSpecialDaysPath) return markDay(request);
   if (request.path == kProposalsPath) return proposals(request);
+  if (request.path == kProposalCheckPath) return check(request);
   const auto item = itemRoute(request.path, kProposalsPath, "decision");
   return decide(request, item->id);
 }
@@ -268,6 +278,31 @@ ApiAnswer ForecastResource::decide(const ApiRequest& request, std::int64_t id) {
   if (decided->calloutId) out["callout"] = *decided->calloutId;
   if (!decided->shiftId.empty()) out["shift"] = decided->shiftId;
   return apiOk(std::move(out));
+}
+
+ApiAnswer ForecastResource::check(const ApiRequest& request) {
+  // No fields: an empty body or {}.
+  auto body = parseBodyObject(request.body.empty() ? std::string_view("{}") : request.body);
+  if (!body) return apiRefusal(400, body.message(), body.message());
+  if (!body->empty()) {
+    const std::string line = "unknown field '" + drivers::printable(body->begin()->first) + "'";
+    return apiRefusal(400, line, line);
+  }
+  Result<std::optional<forecast::IntradayCheckRun>> ran{
+      std::optional<forecast::IntradayCheckRun>()};
+  if (access_.check) ran = access_.check();
+  if (!ran) return apiStoreFailed("run the intraday check", ran.error());
+  if (!*ran) {
+    const std::string line =
+        "the box runs no intraday check: it needs a POS, forecast.standards_file and "
+        "intraday.check_minutes above 0";
+    return apiRefusal(409, line, "no intraday check configured");
+  }
+  json::Array filed;
+  for (const forecast::IntradayProposal& p : (*ran)->filed) filed.push_back(proposalJson(p));
+  json::Value reason;
+  if (!(*ran)->skipped.empty()) reason = (*ran)->skipped;
+  return apiOk(json::Object{{"filed", std::move(filed)}, {"reason", std::move(reason)}});
 }
 
 }  // namespace atoms::api

@@ -7,6 +7,9 @@
 //                                                 marks a day; {"day","unmark":true} removes it
 //   GET  /v1/forecast/proposals?day=YYYY-MM-DD    the day's intraday proposals
 //   POST /v1/forecast/proposals/{id}/decision     {"decision":"approve"|"deny","reason":"..."}
+//   POST /v1/forecast/proposals/check             runs the intraday check once now: {"filed":
+//                                                 [proposals], "reason": null or why nothing was
+//                                                 checked}; 409 when the box runs no check
 // Nothing forecast-driven from stale data (issue 19 item 7): when the POS is off or not fresh,
 // GET /v1/forecast answers 200 with "pos" saying why and "forecast" and "staffing" null. A
 // history too short for a forecast is 200 with "forecast" null and the reason. 400 for a bad
@@ -22,6 +25,7 @@
 #include <vector>
 
 #include "daemon/api/api_resource.h"
+#include "domain/forecast/intraday_check.h"
 #include "domain/forecast/intraday_proposals.h"
 #include "domain/forecast/proposal_desk.h"
 #include "domain/forecast/site_forecast.h"
@@ -44,6 +48,8 @@ struct ForecastAccess {
   std::function<Result<forecast::ProposalAnswer>(
       std::int64_t id, bool approve, const std::string& person, const std::string& reason)>
       decide;
+  // The intraday check once now (IntradayWatcher::checkNow); nullopt when the box runs none.
+  std::function<Result<std::optional<forecast::IntradayCheckRun>>()> check;
 };
 
 class ForecastResource final : public ApiResource {
@@ -58,6 +64,7 @@ class ForecastResource final : public ApiResource {
   ApiAnswer markDay(const ApiRequest& request);
   ApiAnswer proposals(const ApiRequest& request);
   ApiAnswer decide(const ApiRequest& request, std::int64_t id);
+  ApiAnswer check(const ApiRequest& request);
   ForecastAccess access_;
 };
 

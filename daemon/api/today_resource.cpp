@@ -8,7 +8,9 @@
 #include "daemon/api/killswitch_resource.h"
 #include "daemon/api/site_json.h"
 #include "domain/callout/callout_store.h"
+#include "domain/forecast/intraday_proposals.h"
 #include "domain/site/floor_board.h"
+#include "domain/site/time_zone.h"
 #include "sync/sync_state.h"
 
 namespace atoms::api {
@@ -41,13 +43,31 @@ Result<json::Array> todaysCalloutsJson(Database& db, TimePoint now, const People
   return calloutsJson(rows, *shown, names);
 }
 
-Result<json::Value> approvalsJson(Database& db) {
+// The staffing proposals waiting on the site's day (intraday_proposals.h); none before the site
+// has a time zone.
+Result<std::int64_t> pendingProposalsToday(Database& db, const json::Value& site, TimePoint now) {
+  if (!site.isObject()) return std::int64_t{0};
+  auto zone = site::TimeZone::locate(site.asObject().at("timeZone").asString());
+  if (!zone) return std::int64_t{0};
+  const auto day = std::chrono::floor<std::chrono::days>(zone->toLocal(site::toInstant(now)));
+  auto proposals = forecast::proposalsOn(db, day);
+  if (!proposals) return proposals.error();
+  return static_cast<std::int64_t>(
+      std::count_if(proposals->begin(), proposals->end(), [](const forecast::IntradayProposal& p) {
+        return p.state == forecast::ProposalState::kPending;
+      }));
+}
+
+Result<json::Value> approvalsJson(Database& db, const json::Value& site, TimePoint now) {
   auto pending = callout::CalloutStore(db).pendingApprovals();
   if (!pending) return pending.error();
+  auto proposals = pendingProposalsToday(db, site, now);
+  if (!proposals) return proposals.error();
   json::Value next;
   if (!pending->empty()) next = formatTimestamp(pending->front().expiresAt);
   return json::Value(json::Object{{"pending", static_cast<std::int64_t>(pending->size())},
-                                  {"nextExpiry", std::move(next)}});
+                                  {"nextExpiry", std::move(next)},
+                                  {"proposals", *proposals}});
 }
 
 Result<json::Array> safetyJson(Database& db) {
@@ -100,7 +120,7 @@ ApiAnswer TodayResource::handle(const ApiRequest& request) {
   if (!floor) return apiStoreFailed("read the time clock", floor.error());
   auto callouts = todaysCalloutsJson(db, now, *names);
   if (!callouts) return apiStoreFailed("read the call-outs", callouts.error());
-  auto approvals = approvalsJson(db);
+  auto approvals = approvalsJson(db, *site, now);
   if (!approvals) return apiStoreFailed("read the approvals", approvals.error());
   auto safety = safetyJson(db);
   if (!safety) return apiStoreFailed("read the safety incidents", safety.error());

@@ -3,11 +3,13 @@
 //                   "floor":[{"shift","station","person","start","end","state","since"}],
 //                   "callouts":[...open call-outs, and covered ones whose shift has not
 //                               ended, with their offers, callout_json.h],
-//                   "approvals":{"pending","nextExpiry"},
+//                   "approvals":{"pending","nextExpiry","proposals"},
 //                   "safety":[{"id","openedAt","category","rounds"}],
 //                   "killSwitch":{...} or null, "breakers":[...those not closed],
 //                   "sync":{"configured","logSize","ackedSize","backlog"},
 //                   "sales":{"day","soFar","projected","projectionSource","pos"} or null}
+// "approvals": the call-out desk's items waiting ("pending", the next to expire) and the staffing
+// proposals waiting on the site's day ("proposals", forecast_resource.h).
 // "floor" is the floor board (domain/site/floor_board.h) with the no-show grace of the call-out
 // desk. "sales" is labor against sales so far and projected (sales_labor_resource.h,
 // todaySalesJson); null when the box does not work it out or could not now (Today still shows

@@ -29,6 +29,7 @@
 #include "daemon/service/config_schema.h"
 #include "daemon/service/engine_subsystem.h"
 #include "daemon/service/forecast_config.h"
+#include "daemon/service/intraday_watcher.h"
 #include "daemon/service/listen_address.h"
 #include "daemon/service/policy_subsystem.h"
 #include "daemon/service/pos_subsystem.h"
@@ -504,6 +505,13 @@ Result<std::shared_ptr<api::ApiResource>> ApiSubsystem::forecastResource(
                        ErrorKind::kUnavailable);
     }
     return proposals_->decide(person, id, approve, reason);
+  };
+  access.check = [this]() -> Result<std::optional<forecast::IntradayCheckRun>> {
+    IntradayWatcher* watcher = pos_ != nullptr ? pos_->intraday() : nullptr;
+    if (watcher == nullptr) return std::optional<forecast::IntradayCheckRun>();
+    auto ran = watcher->checkNow();
+    if (!ran) return ran.error();
+    return std::optional<forecast::IntradayCheckRun>(std::move(*ran));
   };
   return std::shared_ptr<api::ApiResource>(
       std::make_shared<api::ForecastResource>(std::move(access)));

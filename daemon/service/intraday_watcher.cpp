@@ -38,19 +38,21 @@ void IntradayWatcher::fire() {
   if (auto filed = checkNow(); !filed) {
     logWarning(logger_, "intraday check failed; trying again at the next one",
                {{"error", filed.message()}});
-  } else if (*filed > 0) {
-    logInfo(logger_, "intraday proposals for the manager", {{"filed", std::to_string(*filed)}});
+  } else if (!filed->filed.empty()) {
+    logInfo(logger_, "intraday proposals for the manager",
+            {{"filed", std::to_string(filed->filed.size())}});
   }
   start();
 }
 
-Result<int> IntradayWatcher::checkNow() {
+Result<forecast::IntradayCheckRun> IntradayWatcher::checkNow() {
   const TimePoint now = engine_.clock().now();
-  const bool fresh = health_.freshness(now).fresh;
-  if (!fresh) {  // nothing proposed from stale data; what has lapsed still lapses
+  const pos::PosFreshness freshness = health_.freshness(now);
+  if (!freshness.fresh) {  // nothing proposed from stale data; what has lapsed still lapses
     auto expired = forecast::expireProposals(store_, now);
     if (!expired) return expired.error();
-    return 0;
+    return forecast::IntradayCheckRun{{},
+                                      "nothing is checked from stale sales: " + freshness.reason};
   }
   auto model = site::loadSite(store_.db());
   if (!model) return model.error();
@@ -80,12 +82,12 @@ Result<int> IntradayWatcher::checkNow() {
     }
     return id;
   };
-  auto filed = forecast::runIntradayCheck(store_, check, fresh, now);
+  auto filed = forecast::runIntradayCheck(store_, check, true, now);
   if (!filed) return filed.error();
   if (announce_) {
     for (const forecast::IntradayProposal& p : *filed) announce_(p);
   }
-  return static_cast<int>(filed->size());
+  return forecast::IntradayCheckRun{std::move(*filed), ""};
 }
 
 }  // namespace atoms

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "daemon/engine/engine.h"
+#include "domain/forecast/intraday_check.h"
 #include "domain/forecast/intraday_proposals.h"
 #include "domain/forecast/site_forecast.h"
 #include "domain/pos/pos_health.h"
@@ -42,8 +43,9 @@ class IntradayWatcher {
 
   void start();  // the first check one period from now
   void stop();
-  // One check now; returns how many proposals it filed.
-  Result<int> checkNow();
+  // One check now (the timer's, or a manager's through the API): the proposals it filed, or why
+  // nothing was checked (the POS data is not fresh).
+  Result<forecast::IntradayCheckRun> checkNow();
 
  private:
   void fire();

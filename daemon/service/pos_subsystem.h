@@ -76,6 +76,9 @@ class PosSubsystem final : public ServiceSubsystem {
   // The sources' health; any thread, valid while the subsystem lives.
   pos::PosHealth& health() { return health_; }
   std::uint16_t pushPort() const;
+  // The intraday check (intraday_watcher.h); null when it is off (no forecast.standards_file,
+  // intraday.check_minutes 0, no POS) or the subsystem is stopped. Engine thread only.
+  IntradayWatcher* intraday() { return intraday_.get(); }
 
  protected:
   Status start(Poco::Util::Application& app) override;

@@ -34,6 +34,14 @@ struct IntradayCheck {
   std::function<std::string(const std::string& personId)> personName;
 };
 
+// One check run at a caller's request (IntradayWatcher::checkNow, POST
+// /v1/forecast/proposals/check): what it filed, or why nothing was checked at all (stale POS
+// data: PosFreshness's reason); `skipped` is empty when the check ran.
+struct IntradayCheckRun {
+  std::vector<IntradayProposal> filed;
+  std::string skipped;
+};
+
 // The proposals filed by this check (none when nothing ran well off the forecast, when one is
 // already pending or was denied today, or when `fresh` is false).
 Result<std::vector<IntradayProposal>> runIntradayCheck(SiteStore& store, const IntradayCheck& check,

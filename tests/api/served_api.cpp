@@ -20,8 +20,12 @@
 namespace atoms::test {
 
 ServedApi::ServedApi(const std::string& smsDriver, const std::map<std::string, std::string>& tokens,
-                     const std::map<std::string, std::string>& config)
-    : stateDir(tmp.file("state")) {
+                     const std::map<std::string, std::string>& config,
+                     std::optional<TimePoint> simulatedStart)
+    : stateDir(tmp.file("state")),
+      ownedClock(simulatedStart ? std::unique_ptr<Clock>(new SimulatedClock(*simulatedStart))
+                                : std::unique_ptr<Clock>(new SystemClock())),
+      clock(*ownedClock) {
   Status s = initStateDir(stateDir, InitOptions{"site-api-served"});
   BOOST_REQUIRE_MESSAGE(s.ok(), s.message());
   auto model = site::parseSiteFile(site::testing::readText(site::testing::demoSitePath()));
@@ -55,10 +59,18 @@ ServedApi::~ServedApi() { services->stop(); }
 
 std::uint16_t ServedApi::port() { return services->api().port(); }
 
-RolesSite::RolesSite()
+namespace {
+std::map<std::string, std::string> withOwners(std::map<std::string, std::string> config) {
+  config.emplace("policy.owners", "p-marco");
+  return config;
+}
+}  // namespace
+
+RolesSite::RolesSite(const std::map<std::string, std::string>& config,
+                     std::optional<TimePoint> simulatedStart)
     : ServedApi("simulated",
                 {{"p-gm", kManagerToken}, {"p-marco", kOwnerToken}, {"p-jamal", kStaffToken}},
-                {{"policy.owners", "p-marco"}}) {}
+                withOwners(config), simulatedStart) {}
 
 std::vector<Entry> RolesSite::entries(std::string_view kind) {
   auto found = callOnWriter(services->engine().engine(), [this, kind] {

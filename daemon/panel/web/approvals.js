@@ -1,10 +1,12 @@
 // Approvals (docs/panel.md, "Approvals"): each PROPOSE_CONFIRM item waiting, with its evidence
 // and receipt, decided here through the call-out desk's one decision path (POST
 // /v1/approvals/{id}/decision): only the approver named on it can, never the person it is about.
+// Below them, today's staffing proposals from the forecast (proposals.js).
 import { useState } from "./vendor/hooks.module.js";
-import { html, when, span, name, station, money, Badge, Alert, Loading } from "./ui.js";
+import { html, when, span, name, station, money, Badge, Loading, ApproveOrDeny } from "./ui.js";
 import { useLive } from "./live.js";
 import { postJson } from "./api.js";
+import { Proposals } from "./proposals.js";
 
 const kinds = {
   "overtime.approve": "Overtime",
@@ -74,11 +76,7 @@ function Decide({ a, who, onDone }) {
       <select id=${`${id}-reason`} value=${reason} onChange=${(e) => setReason(e.currentTarget.value)}>
         ${reasons.map(([v, t]) => html`<option value=${v}>${t}</option>`)}
       </select>
-      <div class="buttons">
-        <button type="button" class="primary" disabled=${busy} onClick=${() => decide("approve")}>Approve</button>
-        <button type="button" class="secondary" disabled=${busy} onClick=${() => decide("deny")}>Deny</button>
-      </div>
-      <${Alert} text=${error} />
+      <${ApproveOrDeny} busy=${busy} decide=${decide} error=${error} />
     </div>`;
 }
 
@@ -123,5 +121,6 @@ export function Approvals({ who }) {
       ? html`<${Loading} live=${live} />`
       : live.body.approvals.length === 0
         ? html`<p class="note">${all ? "No approvals in the last 7 days." : "Nothing is waiting for approval."}</p>`
-        : live.body.approvals.map((a) => html`<${ApprovalCard} key=${a.id} a=${a} who=${who} onDone=${decided} />`)}`;
+        : live.body.approvals.map((a) => html`<${ApprovalCard} key=${a.id} a=${a} who=${who} onDone=${decided} />`)}
+    <${Proposals} who=${who} />`;
 }

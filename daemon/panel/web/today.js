@@ -1,7 +1,7 @@
 // Today (docs/panel.md, "Today"): what needs a person first (the kill switch and open breakers as
-// a banner, the call-outs with each offer as it goes, approvals waiting, open safety incidents,
-// the sync backlog), labor against sales so far and projected, then who is on the floor (time
-// clock). It updates by itself (live.js).
+// a banner, the call-outs with each offer as it goes, approvals waiting with today's staffing
+// proposals, open safety incidents, the sync backlog), labor against sales so far and projected,
+// then who is on the floor (time clock). It updates by itself (live.js).
 import { html, when, span, name, station, money, Badge, Loading } from "./ui.js";
 import { useLive } from "./live.js";
 
@@ -110,6 +110,8 @@ export function Today() {
   if (!live.body) return html`<${Loading} live=${live} />`;
   const t = live.body;
   const backlog = t.sync.backlog;
+  const proposals = t.approvals.proposals || 0;
+  const waiting = t.approvals.pending + proposals;
   return html`
     <${Banner} today=${t} />
     <section aria-labelledby="callouts-h">
@@ -123,7 +125,8 @@ export function Today() {
       <ul class="rows">
         <li>
           <a href="/approvals">Approvals</a>:
-          ${t.approvals.pending === 0 ? " none waiting" : ` ${t.approvals.pending} waiting`}
+          ${waiting === 0 ? " none waiting" : ` ${waiting} waiting`}
+          ${proposals > 0 && html`<span class="note"> (${proposals === 1 ? "one staffing proposal" : `${proposals} staffing proposals`})</span>`}
           ${t.approvals.nextExpiry && html`<span class="note"> (next expires ${when(t.approvals.nextExpiry)})</span>`}
         </li>
         <li>

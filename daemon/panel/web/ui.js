@@ -11,8 +11,10 @@ export const html = htm.bind(h);
 let timeFormat = null;
 let dayTimeFormat = null;
 let dayFormat = null;
+let isoDayFormat = null;
 export function setSiteTimeZone(timeZone) {
   const zone = timeZone ? { timeZone } : {};
+  isoDayFormat = new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", ...zone });
   timeFormat = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit", ...zone });
   dayTimeFormat = new Intl.DateTimeFormat(undefined, {
     weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", ...zone,
@@ -27,6 +29,12 @@ export function when(text) {
   const t = new Date(text);
   const sameDay = dayFormat.format(t) === dayFormat.format(new Date());
   return (sameDay ? timeFormat : dayTimeFormat).format(t);
+}
+
+// The site's day now, "YYYY-MM-DD".
+export function siteToday() {
+  const parts = Object.fromEntries(isoDayFormat.formatToParts(new Date()).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}-${parts.day}`;
 }
 
 export function span(start, end) {
@@ -64,6 +72,17 @@ export function Alert({ text }) {
   }, [text]);
   if (!text) return null;
   return html`<p class="alert" role="alert" tabindex="-1" ref=${ref}>${text}</p>`;
+}
+
+// Approve and Deny for a decision (decide("approve") or decide("deny")), off while `busy`, with
+// the box's refusal below them.
+export function ApproveOrDeny({ busy, decide, error }) {
+  return html`
+    <div class="buttons">
+      <button type="button" class="primary" disabled=${busy} onClick=${() => decide("approve")}>Approve</button>
+      <button type="button" class="secondary" disabled=${busy} onClick=${() => decide("deny")}>Deny</button>
+    </div>
+    <${Alert} text=${error} />`;
 }
 
 // What a page shows before its data, or instead of it.

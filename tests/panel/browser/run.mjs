@@ -15,6 +15,7 @@ import * as pagesStep from "./steps/pages.mjs";
 import * as security from "./steps/security.mjs";
 import * as calloutDay from "./steps/callout_day.mjs";
 import * as salesLabor from "./steps/sales_labor.mjs";
+import * as proposals from "./steps/proposals.mjs";
 
 const steps = [
   ["the sign-in page, signed out", signIn.signInPage],
@@ -26,6 +27,7 @@ const steps = [
   ["an overtime taker, approved on Approvals: Today shows the cover live", calloutDay.overtimeApproved],
   ["the call-out's decisions on Call-outs", calloutDay.calloutDecisions],
   ["the kill switch to L1 and back: Today's banner follows", calloutDay.killSwitchUpAndDown],
+  ["a rush at the till: a staffing proposal on Approvals, approved", proposals.proposalApproved],
   ["cross-origin form posts are refused", security.crossOriginPosts],
   ["sign out", signIn.signOut],
   ["a wrong password shows the error", signIn.wrongPassword],

@@ -217,6 +217,9 @@ export class Box {
     const hashed = createHash("sha256").update(kRegisterToken).digest("hex");
     fs.writeFileSync(posTokens, `${kRegister} ${hashed}\n`, { mode: 0o600 });
 
+    const standards = path.join(this.dir, "labor-standards");
+    fs.writeFileSync(standards, "line covers 4 60 1 6 00:00 24:00\n");
+
     this.port = await freePort();
     this.posPort = await freePort();
     this.origin = `https://127.0.0.1:${this.port}`;
@@ -247,6 +250,10 @@ export class Box {
       `pos.push.listen = 127.0.0.1:${this.posPort}`,
       `pos.push.tokens_file = ${posTokens}`,
       "pos.push.tls = off",
+      // Staffing proposals (steps/proposals.mjs): the line's covers against the forecast, checked
+      // when the owner asks (the box's own check every 4 hours does not come during the test).
+      `forecast.standards_file = ${standards}`,
+      "intraday.check_minutes = 240",
       "",
     ].join("\n"));
 
