@@ -56,6 +56,12 @@ Result<DeskAnswer> openExtraShift(const DeskContext& desk, DeskStep& step,
   if (snapshot.index().shift(shift.id) != nullptr) {
     return makeError("shift '" + shift.id + "' is already on the schedule", ErrorKind::kRefused);
   }
+  // Copied now: replace() below rebuilds the model, and `requester` points into the old one.
+  sms::conversation::Contact reporter;
+  reporter.personId = requester->id;
+  reporter.name = requester->name;
+  reporter.phone = requester->phone;
+  reporter.smsConsent = requester->smsConsent.granted;
   site::SiteModel next = snapshot.model();
   next.shifts.push_back(shift);
   site::ScheduleVersion version;
@@ -73,11 +79,6 @@ Result<DeskAnswer> openExtraShift(const DeskContext& desk, DeskStep& step,
       !s) {
     return s.error();
   }
-  sms::conversation::Contact reporter;
-  reporter.personId = requester->id;
-  reporter.name = requester->name;
-  reporter.phone = requester->phone;
-  reporter.smsConsent = requester->smsConsent.granted;
   return openSearch(desk, step, reporter, *snapshot.index().shift(shift.id), "",
                     CalloutOrigin::kExtraShift);
 }
