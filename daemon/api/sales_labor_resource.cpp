@@ -80,17 +80,18 @@ ApiAnswer SalesLaborResource::handle(const ApiRequest& request) {
   const pos::LocalDay day = query->day.value_or(site->today);
   json::Object out{{"now", formatTimestamp(nowPoint)},
                    {"timeZone", site->zone.name()},
-                   {"projectionSource", access_.expectation->source()},
                    {"pos", posJson(access_)}};
   if (query->week) {
     const unsigned weekday = chr::weekday(day).c_encoding();
     const pos::LocalDay first = day - chr::days((weekday + 7 - site->workweekStart) % 7);
     auto week = pos::readLaborVsSalesWeek(sourcesOf(access_), first, now);
     if (!week) return apiStoreFailed("work out labor against sales", week.error());
+    out.emplace("projectionSource", week->days.back().expectationSource);
     out.emplace("week", weekFiguresJson(*week));
   } else {
     auto figures = pos::readLaborVsSalesDay(sourcesOf(access_), day, now);
     if (!figures) return apiStoreFailed("work out labor against sales", figures.error());
+    out.emplace("projectionSource", figures->expectationSource);
     out.emplace("day", dayFiguresJson(*figures));
   }
   return apiOk(out);

@@ -13,6 +13,8 @@
 #include "daemon/engine/engine.h"
 #include "daemon/service/sms_subsystem.h"
 #include "daemon/sms/conversation_processor.h"
+#include "domain/forecast/forecast_expectation.h"
+#include "domain/forecast/special_day_store.h"
 #include "domain/labor/rule_table.h"
 #include "domain/policy/shipped_actions.h"
 #include "domain/pos/labor_vs_sales_store.h"
@@ -264,10 +266,8 @@ Result<SimulatedSite::SalesToday> SimulatedSite::salesToday() {
       today.transactions += i.transactions;
       today.covers += i.covers;
     }
-    pos::WeekdayAverageSales expectation(
-        [&st](std::chrono::sys_seconds a, std::chrono::sys_seconds b) {
-          return pos::salesIntervals(st.db(), a, b);
-        });
+    forecast::ForecastSales expectation(forecast::ForecastSettings{},
+                                        [&st] { return forecast::loadSpecialDays(st.db()); });
     pos::LaborVsSalesSources sources;
     sources.db = &st.db();
     sources.rules = [this](const site::SiteModel&) -> Result<labor::RuleBook> { return *rules_; };

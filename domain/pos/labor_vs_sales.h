@@ -53,7 +53,7 @@ struct LaborVsSalesInput {
   std::vector<WorkSpan> actual;      // from punches; open stretches end at `now`
   std::vector<SalesInterval> sales;  // actual, any revenue center (summed)
   std::vector<ExpectedSales> expected;
-  std::string expectationSource;  // SalesExpectation::source(), shown with the projection
+  std::string expectationSource;  // DayExpectation::source (a range: its last day's)
 };
 
 struct LaborFigures {

@@ -28,14 +28,21 @@ Result<LaborVsSalesInput> readInput(const LaborVsSalesSources& sources,
   if (!scheduled) return scheduled.error();
   in.scheduled = std::move(*scheduled);
   in.actual = actualSpans(model, in.scheduled, from, to, now);
-  auto sales = salesIntervals(*sources.db, from, std::min(to, std::max(from, now)));
+  // One read of the sales book: the expectation's history before the range and the range's own
+  // sales up to now.
+  auto lookFrom = dayBounds(zone, first - sources.expectation->lookBack());
+  if (!lookFrom) return lookFrom.error();
+  auto sales = salesIntervals(*sources.db, lookFrom->first, to);
   if (!sales) return sales.error();
-  in.sales = std::move(*sales);
-  in.expectationSource = sources.expectation->source();
-  for (int d = 0; d < count; ++d) {
-    auto expected = sources.expectation->expected(zone, first + chr::days(d));
-    if (!expected) return expected.error();
-    in.expected.insert(in.expected.end(), expected->begin(), expected->end());
+  for (const SalesInterval& s : *sales) {
+    if (s.start >= from && s.start < now) in.sales.push_back(s);
+  }
+  auto expected = sources.expectation->expected(*sales, zone, first, count);
+  if (!expected) return expected.error();
+  for (DayExpectation& day : *expected) {
+    // A range names the source of its last day: the one the days ahead are projected from.
+    in.expectationSource = day.source;
+    in.expected.insert(in.expected.end(), day.intervals.begin(), day.intervals.end());
   }
   return in;
 }

@@ -35,15 +35,16 @@ Result<std::vector<ExpectedSales>> weekdayAverage(const std::vector<SalesInterva
   return out;
 }
 
-Result<std::vector<ExpectedSales>> WeekdayAverageSales::expected(const site::TimeZone& zone,
-                                                                 LocalDay day) {
-  auto first = dayBounds(zone, day - std::chrono::days(7 * kAverageWeeks));
-  auto last = dayBounds(zone, day - std::chrono::days(7));
-  if (!first) return first.error();
-  if (!last) return last.error();
-  auto history = read_(first->first, last->second);
-  if (!history) return history.error();
-  return weekdayAverage(*history, zone, day);
+Result<std::vector<DayExpectation>> WeekdayAverageSales::expected(
+    const std::vector<SalesInterval>& history, const site::TimeZone& zone, LocalDay first,
+    int count) const {
+  std::vector<DayExpectation> out;
+  for (int d = 0; d < count; ++d) {
+    auto day = weekdayAverage(history, zone, first + std::chrono::days(d));
+    if (!day) return day.error();
+    out.push_back(DayExpectation{kSource, std::move(*day)});
+  }
+  return out;
 }
 
 }  // namespace atoms::pos
