@@ -254,12 +254,12 @@ Result<forecast::SiteForecast> SimulatedSite::forecastToday() {
 
 Result<SimulatedSite::SalesToday> SimulatedSite::salesToday() {
   const site::LocalTime local = zone_.toLocal(site::toInstant(clock_->now()));
-  const auto midnight = std::chrono::floor<std::chrono::days>(local);
-  auto from = zone_.toUtc(midnight);
-  if (!from) return from.error();
+  const auto day = std::chrono::floor<std::chrono::days>(local);
+  const site::Instant from = zone_.startOfDay(day);
+  const site::Instant to = zone_.startOfDay(day + std::chrono::days(1));
   SalesToday today;
   Status read = wiring_->runner.run([&](SiteStore& st) -> Status {
-    auto rows = pos::salesIntervals(st.db(), *from, *from + std::chrono::hours(24));
+    auto rows = pos::salesIntervals(st.db(), from, to);
     if (!rows) return rows.error();
     for (const pos::SalesInterval& i : *rows) {
       today.netCents += i.netCents;
@@ -272,8 +272,7 @@ Result<SimulatedSite::SalesToday> SimulatedSite::salesToday() {
     sources.db = &st.db();
     sources.rules = [this](const site::SiteModel&) -> Result<labor::RuleBook> { return *rules_; };
     sources.expectation = &expectation;
-    auto labor = pos::readLaborVsSalesDay(sources, std::chrono::floor<std::chrono::days>(local),
-                                          site::toInstant(clock_->now()));
+    auto labor = pos::readLaborVsSalesDay(sources, day, site::toInstant(clock_->now()));
     if (!labor) return labor.error();
     today.laborSoFar = labor->soFar.laborBasisPoints();
     today.laborProjected = labor->projected.laborBasisPoints();

@@ -21,11 +21,10 @@ Result<std::vector<pos::ExpectedSales>> expectedFromForecast(
       }
     }
   }
-  auto bounds = pos::dayBounds(zone, day);
-  if (!bounds) return bounds.error();
+  const auto [dayStart, dayEnd] = pos::dayBounds(zone, day);
   // The real quarter hours of the day per wall-clock start: two for the repeated hour.
   std::map<std::chrono::local_seconds, std::vector<site::Instant>> quarters;
-  for (site::Instant t = bounds->first; t < bounds->second; t += pos::kIntervalLength) {
+  for (site::Instant t = dayStart; t < dayEnd; t += pos::kIntervalLength) {
     quarters[zone.toLocal(t)].push_back(t);
   }
   std::vector<pos::ExpectedSales> out;
@@ -39,8 +38,9 @@ Result<std::vector<pos::ExpectedSales>> expectedFromForecast(
       if (share != 0) out.push_back(pos::ExpectedSales{starts[k], share});
     }
   }
-  std::sort(out.begin(), out.end(),
-            [](const pos::ExpectedSales& a, const pos::ExpectedSales& b) { return a.start < b.start; });
+  std::sort(out.begin(), out.end(), [](const pos::ExpectedSales& a, const pos::ExpectedSales& b) {
+    return a.start < b.start;
+  });
   return out;
 }
 
@@ -49,21 +49,20 @@ std::chrono::days ForecastSales::lookBack() const {
 }
 
 Result<std::vector<pos::DayExpectation>> ForecastSales::expected(
-    const std::vector<pos::SalesInterval>& history, const site::TimeZone& zone,
-    pos::LocalDay first, int count) const {
+    const std::vector<pos::SalesInterval>& history, const site::TimeZone& zone, pos::LocalDay first,
+    int count) const {
   auto specials = specials_();
   if (!specials) return specials.error();
   std::vector<pos::DayExpectation> out;
   for (int d = 0; d < count; ++d) {
     const pos::LocalDay day = first + std::chrono::days(d);
     // The forecast GET /v1/forecast makes of the day: from its maxHistoryWeeks weeks before it.
-    auto from = pos::dayBounds(zone, day - std::chrono::days(7 * settings_.maxHistoryWeeks));
-    auto to = pos::dayBounds(zone, day);
-    if (!from) return from.error();
-    if (!to) return to.error();
+    const site::Instant from =
+        zone.startOfDay(day - std::chrono::days(7 * settings_.maxHistoryWeeks));
+    const site::Instant to = zone.startOfDay(day);
     std::vector<pos::SalesInterval> before;
     for (const pos::SalesInterval& s : history) {
-      if (s.start >= from->first && s.start < to->first) before.push_back(s);
+      if (s.start >= from && s.start < to) before.push_back(s);
     }
     auto centers = forecastCenters(historiesFromSales(before, zone), *specials, day, 1, settings_);
     if (!centers && centers.kind() != ErrorKind::kInvalid) return centers.error();

@@ -31,8 +31,8 @@ class ForecastSales final : public pos::SalesExpectation {
 
   std::chrono::days lookBack() const override;
   Result<std::vector<pos::DayExpectation>> expected(const std::vector<pos::SalesInterval>& history,
-                                                    const site::TimeZone& zone,
-                                                    pos::LocalDay first, int count) const override;
+                                                    const site::TimeZone& zone, pos::LocalDay first,
+                                                    int count) const override;
 
  private:
   ForecastSettings settings_;
@@ -41,7 +41,7 @@ class ForecastSales final : public pos::SalesExpectation {
 };
 
 // The net sales the centers forecast for `day` (one of their days), summed, per interval of the
-// site-local day (see above), keyed by UTC start. Errors: as pos::dayBounds.
+// site-local day (see above), keyed by UTC start. No error (kept a Result).
 Result<std::vector<pos::ExpectedSales>> expectedFromForecast(
     const std::vector<RevenueCenterForecast>& centers, const site::TimeZone& zone,
     pos::LocalDay day);

@@ -12,12 +12,8 @@ namespace chr = std::chrono;
 Result<LaborVsSalesInput> readInput(const LaborVsSalesSources& sources,
                                     const site::SiteModel& model, const site::TimeZone& zone,
                                     LocalDay first, int count, site::Instant now) {
-  auto begin = dayBounds(zone, first);
-  if (!begin) return begin.error();
-  auto end = dayBounds(zone, first + chr::days(count - 1));
-  if (!end) return end.error();
-  const site::Instant from = begin->first;
-  const site::Instant to = end->second;
+  const site::Instant from = zone.startOfDay(first);
+  const site::Instant to = zone.startOfDay(first + chr::days(count));
 
   auto rules = sources.rules(model);
   if (!rules) return makeError("the labor rules: " + rules.message());
@@ -30,9 +26,8 @@ Result<LaborVsSalesInput> readInput(const LaborVsSalesSources& sources,
   in.actual = actualSpans(model, in.scheduled, from, to, now);
   // One read of the sales book: the expectation's history before the range and the range's own
   // sales up to now.
-  auto lookFrom = dayBounds(zone, first - sources.expectation->lookBack());
-  if (!lookFrom) return lookFrom.error();
-  auto sales = salesIntervals(*sources.db, lookFrom->first, to);
+  const site::Instant lookFrom = zone.startOfDay(first - sources.expectation->lookBack());
+  auto sales = salesIntervals(*sources.db, lookFrom, to);
   if (!sales) return sales.error();
   for (const SalesInterval& s : *sales) {
     if (s.start >= from && s.start < now) in.sales.push_back(s);

@@ -5,7 +5,7 @@
 //
 // Contract: reads only (any connection; the API calls it on the writer). `now` is passed in.
 // Errors are values: store reads, a rule book that cannot be had, an evaluation the engine
-// refuses (naming the shift), a day whose local midnight does not exist.
+// refuses (naming the shift).
 #pragma once
 
 #include <functional>

@@ -19,12 +19,11 @@ Result<std::vector<ExpectedSales>> weekdayAverage(const std::vector<SalesInterva
     sums[local - site::LocalTime(on)] += s.netCents;
     daysWithSales.insert(on);
   }
-  auto bounds = dayBounds(zone, day);
-  if (!bounds) return bounds.error();
+  const auto [dayStart, dayEnd] = dayBounds(zone, day);
   std::vector<ExpectedSales> out;
   if (daysWithSales.empty()) return out;
   const auto weeks = static_cast<std::int64_t>(daysWithSales.size());
-  for (site::Instant t = bounds->first; t < bounds->second; t += kIntervalLength) {
+  for (site::Instant t = dayStart; t < dayEnd; t += kIntervalLength) {
     auto it = sums.find(zone.toLocal(t) - site::LocalTime(day));
     if (it == sums.end()) continue;
     const std::int64_t sum = it->second;

@@ -42,7 +42,7 @@ inline constexpr int kAverageWeeks = 4;
 // The pure part: per interval of `day`, the average net sales at the same local time of day on
 // the same weekday of the kAverageWeeks weeks before, over the weeks that sold anything that
 // day (a new site is not averaged down by weeks it did not exist), rounded half up. `history`
-// holds the sales intervals of those days (any revenue center). Errors: as dayBounds.
+// holds the sales intervals of those days (any revenue center). No error (kept a Result).
 Result<std::vector<ExpectedSales>> weekdayAverage(const std::vector<SalesInterval>& history,
                                                   const site::TimeZone& zone, LocalDay day);
 

@@ -3,7 +3,6 @@
 // expects (the weekday average would not see it), the numbers are the forecast's own, and under a
 // week of history the weekday average answers and says so.
 #include <boost/test/unit_test.hpp>
-
 #include <cmath>
 
 #include "domain/forecast/forecast_expectation.h"
