@@ -51,7 +51,7 @@ Result<json::Value> todaySalesJson(const SalesLaborAccess& access) {
   const site::Instant now = site::toInstant(access.now());
   auto today = pos::siteDay(access.db(), now);
   if (!today) return today.error();
-  auto figures = pos::readLaborVsSalesDay(sourcesOf(access), today->today, now);
+  auto figures = pos::readLaborVsSalesDay(sourcesOf(access), *today, today->today, now);
   if (!figures) return figures.error();
   return json::Value(json::Object{{"day", site::formatLocalDay(figures->day)},
                                   {"soFar", laborSalesTotalsJson(figures->soFar)},
@@ -84,12 +84,12 @@ ApiAnswer SalesLaborResource::handle(const ApiRequest& request) {
   if (query->week) {
     const unsigned weekday = chr::weekday(day).c_encoding();
     const pos::LocalDay first = day - chr::days((weekday + 7 - site->workweekStart) % 7);
-    auto week = pos::readLaborVsSalesWeek(sourcesOf(access_), first, now);
+    auto week = pos::readLaborVsSalesWeek(sourcesOf(access_), *site, first, now);
     if (!week) return apiStoreFailed("work out labor against sales", week.error());
     out.emplace("projectionSource", week->days.back().expectationSource);
     out.emplace("week", weekFiguresJson(*week));
   } else {
-    auto figures = pos::readLaborVsSalesDay(sourcesOf(access_), day, now);
+    auto figures = pos::readLaborVsSalesDay(sourcesOf(access_), *site, day, now);
     if (!figures) return apiStoreFailed("work out labor against sales", figures.error());
     out.emplace("projectionSource", figures->expectationSource);
     out.emplace("day", dayFiguresJson(*figures));

@@ -42,39 +42,37 @@ Result<LaborVsSalesInput> readInput(const LaborVsSalesSources& sources,
   return in;
 }
 
-Result<std::pair<site::SiteModel, site::TimeZone>> siteAndZone(Database& db) {
+}  // namespace
+
+Result<SiteDay> siteDay(Database& db, site::Instant now) {
   auto model = site::loadSite(db);
   if (!model) return model.error();
   auto zone = site::TimeZone::locate(model->site.timeZone);
   if (!zone) return zone.error();
-  return std::pair{std::move(*model), *zone};
+  const unsigned workweekStart = model->site.workweekStart;
+  return SiteDay{std::move(*model), *zone, chr::floor<chr::days>(zone->toLocal(now)),
+                 workweekStart};
 }
 
-}  // namespace
+Result<DayFigures> readLaborVsSalesDay(const LaborVsSalesSources& sources, const SiteDay& site,
+                                       LocalDay day, site::Instant now) {
+  auto in = readInput(sources, site.model, site.zone, day, 1, now);
+  if (!in) return in.error();
+  return laborVsSalesDay(*in, site.zone, day, now);
+}
 
-Result<SiteDay> siteDay(Database& db, site::Instant now) {
-  auto site = siteAndZone(db);
-  if (!site) return site.error();
-  return SiteDay{site->second, chr::floor<chr::days>(site->second.toLocal(now)),
-                 site->first.site.workweekStart};
+Result<WeekFigures> readLaborVsSalesWeek(const LaborVsSalesSources& sources, const SiteDay& site,
+                                         LocalDay first, site::Instant now) {
+  auto in = readInput(sources, site.model, site.zone, first, 7, now);
+  if (!in) return in.error();
+  return laborVsSalesWeek(*in, site.zone, first, now);
 }
 
 Result<DayFigures> readLaborVsSalesDay(const LaborVsSalesSources& sources, LocalDay day,
                                        site::Instant now) {
-  auto site = siteAndZone(*sources.db);
+  auto site = siteDay(*sources.db, now);
   if (!site) return site.error();
-  auto in = readInput(sources, site->first, site->second, day, 1, now);
-  if (!in) return in.error();
-  return laborVsSalesDay(*in, site->second, day, now);
-}
-
-Result<WeekFigures> readLaborVsSalesWeek(const LaborVsSalesSources& sources, LocalDay first,
-                                         site::Instant now) {
-  auto site = siteAndZone(*sources.db);
-  if (!site) return site.error();
-  auto in = readInput(sources, site->first, site->second, first, 7, now);
-  if (!in) return in.error();
-  return laborVsSalesWeek(*in, site->second, first, now);
+  return readLaborVsSalesDay(sources, *site, day, now);
 }
 
 }  // namespace atoms::pos
