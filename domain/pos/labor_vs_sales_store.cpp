@@ -49,9 +49,8 @@ Result<SiteDay> siteDay(Database& db, site::Instant now) {
   if (!model) return model.error();
   auto zone = site::TimeZone::locate(model->site.timeZone);
   if (!zone) return zone.error();
-  const unsigned workweekStart = model->site.workweekStart;
-  return SiteDay{std::move(*model), *zone, chr::floor<chr::days>(zone->toLocal(now)),
-                 workweekStart};
+  const LocalDay today = chr::floor<chr::days>(zone->toLocal(now));
+  return SiteDay{std::move(*model), *zone, today};
 }
 
 Result<DayFigures> readLaborVsSalesDay(const LaborVsSalesSources& sources, const SiteDay& site,

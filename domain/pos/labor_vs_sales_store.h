@@ -36,7 +36,6 @@ struct SiteDay {
   site::SiteModel model;
   site::TimeZone zone;
   LocalDay today;
-  unsigned workweekStart = 0;  // c_encoding, 0 = Sunday
 };
 Result<SiteDay> siteDay(Database& db, site::Instant now);
 
