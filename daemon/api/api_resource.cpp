@@ -58,6 +58,12 @@ Result<std::map<std::string, std::string>> queryParameters(std::string_view quer
   return out;
 }
 
+Result<std::chrono::local_days> dayParameter(const std::string& field, const std::string& text) {
+  const auto date = site::parseDate(text);
+  if (!date) return makeError(field + ": '" + drivers::printable(text, 20) + "' is not YYYY-MM-DD");
+  return std::chrono::local_days(*date);
+}
+
 std::optional<std::int64_t> parseIdSegment(std::string_view text) {
   if (text.empty() || text.size() > 15 || text.front() == '0' ||
       text.find_first_not_of("0123456789") != std::string_view::npos) {

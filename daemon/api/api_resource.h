@@ -9,6 +9,7 @@
 // handle() runs on the writer (the engine thread), one request at a time.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -69,6 +70,10 @@ std::variant<policy::PanelRoles, ApiAnswer> rolesOrRefusal(const RolesLookup& ro
 // saying what is wrong ("query: unexpected 'x=1'").
 Result<std::map<std::string, std::string>> queryParameters(std::string_view query,
                                                            const std::vector<std::string>& names);
+
+// A query or body field that is a day, "YYYY-MM-DD" (a real date); otherwise the line naming the
+// field ("from: 'x' is not YYYY-MM-DD").
+Result<std::chrono::local_days> dayParameter(const std::string& field, const std::string& text);
 
 // A path segment that is an id: 1..15 decimal digits without a leading zero; nullopt otherwise.
 std::optional<std::int64_t> parseIdSegment(std::string_view text);

@@ -20,12 +20,6 @@ const std::string kSpecialDaysPath = std::string(kForecastPath) + "/special-days
 const std::string kProposalsPath = std::string(kForecastPath) + "/proposals";
 const std::string kProposalCheckPath = kProposalsPath + "/check";
 
-Result<std::chrono::local_days> dayField(const std::string& field, const std::string& text) {
-  const auto date = site::parseDate(text);
-  if (!date) return makeError(field + ": '" + drivers::printable(text, 20) + "' is not YYYY-MM-DD");
-  return std::chrono::local_days(*date);
-}
-
 json::Value freshnessJson(const std::optional<pos::PosFreshness>& f) {
   if (!f) {
     return json::Object{{"on", false},
@@ -144,7 +138,7 @@ ApiAnswer ForecastResource::forecast(const ApiRequest& request) {
   auto q = queryParameters(request.query, {"from", "days"});
   if (!q) return apiRefusal(400, q.message(), q.message());
   if (!q->count("from")) return apiRefusal(400, "from: missing", "from: missing");
-  auto from = dayField("from", q->at("from"));
+  auto from = dayParameter("from", q->at("from"));
   if (!from) return apiRefusal(400, from.message(), from.message());
   int days = forecast::kMaxForecastDays;
   if (q->count("days")) {
@@ -199,7 +193,7 @@ ApiAnswer ForecastResource::markDay(const ApiRequest& request) {
     };
     if (key == "day") {
       if (!value.isString()) return bad("not a string");
-      auto parsed = dayField("day", value.asString());
+      auto parsed = dayParameter("day", value.asString());
       if (!parsed) return apiRefusal(400, parsed.message(), parsed.message());
       day.day = *parsed;
       haveDay = true;
@@ -249,7 +243,7 @@ ApiAnswer ForecastResource::proposals(const ApiRequest& request) {
   auto q = queryParameters(request.query, {"day"});
   if (!q) return apiRefusal(400, q.message(), q.message());
   if (!q->count("day")) return apiRefusal(400, "day: missing", "day: missing");
-  auto day = dayField("day", q->at("day"));
+  auto day = dayParameter("day", q->at("day"));
   if (!day) return apiRefusal(400, day.message(), day.message());
   auto rows = access_.proposals(*day);
   if (!rows) return apiStoreFailed("read the proposals", rows.error());

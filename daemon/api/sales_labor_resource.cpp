@@ -2,7 +2,7 @@
 
 #include "base/timestamp.h"
 #include "daemon/api/labor_vs_sales_json.h"
-#include "drivers/http/printable.h"
+#include "domain/week/week_draft.h"
 
 namespace atoms::api {
 namespace {
@@ -14,23 +14,21 @@ struct SalesQuery {
   std::optional<pos::LocalDay> day;  // none: today
 };
 
-// "", "day=YYYY-MM-DD" or "week=YYYY-MM-DD"; nullopt for anything else.
-std::optional<SalesQuery> parseSalesQuery(std::string_view query) {
-  SalesQuery q;
-  if (query.empty()) return q;
-  std::string_view value;
-  if (query.starts_with("day=")) {
-    value = query.substr(4);
-  } else if (query.starts_with("week=")) {
-    q.week = true;
-    value = query.substr(5);
-  } else {
-    return std::nullopt;
-  }
-  const std::optional<site::Date> date = site::parseDate(value);
-  if (!date) return std::nullopt;
-  q.day = pos::LocalDay(chr::sys_days(*date).time_since_epoch());
-  return q;
+constexpr char kExpectedQuery[] = "expected day=YYYY-MM-DD or week=YYYY-MM-DD (a real date)";
+
+// "", "day=YYYY-MM-DD" or "week=YYYY-MM-DD"; otherwise the line naming the parameter.
+Result<SalesQuery> parseSalesQuery(std::string_view query) {
+  auto q = queryParameters(query, {"day", "week"});
+  if (!q) return makeError(std::string("query: ") + kExpectedQuery + "; " + q.message());
+  if (q->size() > 1) return makeError(std::string("query: ") + kExpectedQuery + ", not both");
+  SalesQuery out;
+  if (q->empty()) return out;
+  const auto& [name, value] = *q->begin();
+  auto day = dayParameter(name, value);
+  if (!day) return makeError(day.message() + ": " + kExpectedQuery);
+  out.week = name == "week";
+  out.day = *day;
+  return out;
 }
 
 json::Value posJson(const SalesLaborAccess& access) {
@@ -51,7 +49,7 @@ Result<json::Value> todaySalesJson(const SalesLaborAccess& access) {
   const site::Instant now = site::toInstant(access.now());
   auto today = pos::siteDay(access.db(), now);
   if (!today) return today.error();
-  auto figures = pos::readLaborVsSalesDay(sourcesOf(access), today->today, now);
+  auto figures = pos::readLaborVsSalesDay(sourcesOf(access), *today, today->today, now);
   if (!figures) return figures.error();
   return json::Value(json::Object{{"day", site::formatLocalDay(figures->day)},
                                   {"soFar", laborSalesTotalsJson(figures->soFar)},
@@ -68,11 +66,8 @@ std::vector<std::string> SalesLaborResource::methods(std::string_view path) cons
 ApiAnswer SalesLaborResource::handle(const ApiRequest& request) {
   auto found = rolesOrRefusal(access_.roles, request.person);
   if (auto* refused = std::get_if<ApiAnswer>(&found)) return *refused;
-  const std::optional<SalesQuery> query = parseSalesQuery(request.query);
-  if (!query) {
-    const std::string error = "query: expected day=YYYY-MM-DD or week=YYYY-MM-DD (a real date)";
-    return apiRefusal(400, error, error + " (got '" + drivers::printable(request.query, 60) + "')");
-  }
+  const Result<SalesQuery> query = parseSalesQuery(request.query);
+  if (!query) return apiRefusal(400, query.message(), query.message());
   const TimePoint nowPoint = access_.now();
   const site::Instant now = site::toInstant(nowPoint);
   auto site = pos::siteDay(access_.db(), now);
@@ -80,17 +75,20 @@ ApiAnswer SalesLaborResource::handle(const ApiRequest& request) {
   const pos::LocalDay day = query->day.value_or(site->today);
   json::Object out{{"now", formatTimestamp(nowPoint)},
                    {"timeZone", site->zone.name()},
-                   {"projectionSource", access_.expectation->source()},
                    {"pos", posJson(access_)}};
   if (query->week) {
-    const unsigned weekday = chr::weekday(day).c_encoding();
-    const pos::LocalDay first = day - chr::days((weekday + 7 - site->workweekStart) % 7);
-    auto week = pos::readLaborVsSalesWeek(sourcesOf(access_), first, now);
+    // The workweek holding the calendar day (its workday starts at the site's workday start).
+    const site::SiteInfo& info = site->model.site;
+    const pos::LocalDay first =
+        week::weekOf(info, site::LocalTime(day) + chr::minutes(info.workdayStartMinute));
+    auto week = pos::readLaborVsSalesWeek(sourcesOf(access_), *site, first, now);
     if (!week) return apiStoreFailed("work out labor against sales", week.error());
+    out.emplace("projectionSource", week->days.back().expectationSource);
     out.emplace("week", weekFiguresJson(*week));
   } else {
-    auto figures = pos::readLaborVsSalesDay(sourcesOf(access_), day, now);
+    auto figures = pos::readLaborVsSalesDay(sourcesOf(access_), *site, day, now);
     if (!figures) return apiStoreFailed("work out labor against sales", figures.error());
+    out.emplace("projectionSource", figures->expectationSource);
     out.emplace("day", dayFiguresJson(*figures));
   }
   return apiOk(out);

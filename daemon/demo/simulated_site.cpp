@@ -13,6 +13,8 @@
 #include "daemon/engine/engine.h"
 #include "daemon/service/sms_subsystem.h"
 #include "daemon/sms/conversation_processor.h"
+#include "domain/forecast/forecast_expectation.h"
+#include "domain/forecast/special_day_store.h"
 #include "domain/labor/rule_table.h"
 #include "domain/policy/shipped_actions.h"
 #include "domain/pos/labor_vs_sales_store.h"
@@ -252,28 +254,25 @@ Result<forecast::SiteForecast> SimulatedSite::forecastToday() {
 
 Result<SimulatedSite::SalesToday> SimulatedSite::salesToday() {
   const site::LocalTime local = zone_.toLocal(site::toInstant(clock_->now()));
-  const auto midnight = std::chrono::floor<std::chrono::days>(local);
-  auto from = zone_.toUtc(midnight);
-  if (!from) return from.error();
+  const auto day = std::chrono::floor<std::chrono::days>(local);
+  const site::Instant from = zone_.startOfDay(day);
+  const site::Instant to = zone_.startOfDay(day + std::chrono::days(1));
   SalesToday today;
   Status read = wiring_->runner.run([&](SiteStore& st) -> Status {
-    auto rows = pos::salesIntervals(st.db(), *from, *from + std::chrono::hours(24));
+    auto rows = pos::salesIntervals(st.db(), from, to);
     if (!rows) return rows.error();
     for (const pos::SalesInterval& i : *rows) {
       today.netCents += i.netCents;
       today.transactions += i.transactions;
       today.covers += i.covers;
     }
-    pos::WeekdayAverageSales expectation(
-        [&st](std::chrono::sys_seconds a, std::chrono::sys_seconds b) {
-          return pos::salesIntervals(st.db(), a, b);
-        });
+    forecast::ForecastSales expectation(forecast::ForecastSettings{},
+                                        [&st] { return forecast::loadSpecialDays(st.db()); });
     pos::LaborVsSalesSources sources;
     sources.db = &st.db();
     sources.rules = [this](const site::SiteModel&) -> Result<labor::RuleBook> { return *rules_; };
     sources.expectation = &expectation;
-    auto labor = pos::readLaborVsSalesDay(sources, std::chrono::floor<std::chrono::days>(local),
-                                          site::toInstant(clock_->now()));
+    auto labor = pos::readLaborVsSalesDay(sources, day, site::toInstant(clock_->now()));
     if (!labor) return labor.error();
     today.laborSoFar = labor->soFar.laborBasisPoints();
     today.laborProjected = labor->projected.laborBasisPoints();

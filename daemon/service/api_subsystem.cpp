@@ -38,6 +38,7 @@
 #include "daemon/service/store_subsystem.h"
 #include "domain/callout/callout_store.h"
 #include "domain/callout/shadow_judge.h"
+#include "domain/forecast/forecast_expectation.h"
 #include "domain/forecast/proposal_desk.h"
 #include "domain/forecast/special_day_store.h"
 #include "domain/site/site_repository.h"
@@ -393,11 +394,12 @@ api::SalesLaborAccess ApiSubsystem::salesLaborAccess(
   access.now = [this] { return engine_.clock().now(); };
   access.rules = [this, laborDir = configString(config, "labor.rules_dir")](
                      const site::SiteModel& site) { return ruleBookFor(laborDir, site); };
-  // The projection's source; the demand forecast (domain/forecast/) is meant to replace it.
-  access.expectation = std::make_shared<pos::WeekdayAverageSales>(
-      [this](std::chrono::sys_seconds from, std::chrono::sys_seconds to) {
-        return pos::salesIntervals(store_.store().db(), from, to);
-      });
+  // The projection's source: the forecast GET /v1/forecast serves (its settings are the
+  // library's; the configuration sets only staffing and intraday), the weekday average before
+  // the site has a week of sales.
+  access.expectation = std::make_shared<forecast::ForecastSales>(
+      forecast::ForecastSettings{},
+      [this] { return forecast::loadSpecialDays(store_.store().db()); });
   if (pos_ != nullptr && posConfigured(config)) {
     PosSubsystem* pos = pos_;
     EngineSubsystem* engine = &engine_;

@@ -27,22 +27,10 @@ std::vector<RevenueCenterHistory> historiesFromSales(const std::vector<pos::Sale
   return out;
 }
 
-std::chrono::sys_seconds utcOfDay(std::chrono::local_days day, const site::TimeZone& zone) {
-  const std::chrono::local_seconds midnight{day};
-  if (auto utc = zone.toUtc(midnight)) return *utc;
-  const std::vector<site::Seconds> offsets = zone.offsetsFor(midnight);
-  if (offsets.empty()) return std::chrono::sys_seconds{midnight.time_since_epoch()};
-  const std::chrono::sys_seconds first{midnight.time_since_epoch() - offsets.front()};
-  if (zone.toLocal(first) == midnight) return first;  // repeated: its first occurrence
-  // In the gap: the instant the clocks jump, where the offset before it ends.
-  const std::chrono::sys_seconds beforeJump{midnight.time_since_epoch() - offsets.back()};
-  return zone.offsetPeriodAt(beforeJump).end;
-}
-
 Result<std::vector<RevenueCenterHistory>> readSalesHistory(Database& db, const site::TimeZone& zone,
                                                            std::chrono::local_days from,
                                                            std::chrono::local_days to) {
-  auto sales = pos::salesIntervals(db, utcOfDay(from, zone), utcOfDay(to, zone));
+  auto sales = pos::salesIntervals(db, zone.startOfDay(from), zone.startOfDay(to));
   if (!sales) return sales.error();
   return historiesFromSales(*sales, zone);
 }

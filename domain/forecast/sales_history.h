@@ -23,10 +23,6 @@ namespace atoms::forecast {
 std::vector<RevenueCenterHistory> historiesFromSales(const std::vector<pos::SalesInterval>& sales,
                                                      const site::TimeZone& zone);
 
-// The UTC instant of a site-local midnight; a midnight in a DST gap (a few zones move at
-// midnight) is taken at the first instant after it.
-std::chrono::sys_seconds utcOfDay(std::chrono::local_days day, const site::TimeZone& zone);
-
 // The sales of the local days [from, to) as histories (historiesFromSales). Errors: the store's.
 Result<std::vector<RevenueCenterHistory>> readSalesHistory(Database& db, const site::TimeZone& zone,
                                                            std::chrono::local_days from,

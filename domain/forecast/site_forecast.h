@@ -42,4 +42,11 @@ Result<SiteForecast> forecastFromSales(Database& db, const site::TimeZone& zone,
                                        std::chrono::local_days firstDay, int days,
                                        const SiteForecastSettings& settings);
 
+// The pure part of forecastFromSales: the forecast of `days` days from `firstDay`, per revenue
+// center of `histories` (their rows before firstDay; sales_history.h), with the marks. Errors
+// (kInvalid): as forecastFromSales, staffing aside.
+Result<std::vector<RevenueCenterForecast>> forecastCenters(
+    const std::vector<RevenueCenterHistory>& histories, const SpecialDays& specials,
+    std::chrono::local_days firstDay, int days, const ForecastSettings& settings);
+
 }  // namespace atoms::forecast

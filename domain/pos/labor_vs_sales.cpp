@@ -99,24 +99,13 @@ LaborFigures spanShare(const WorkSpan& span, site::Instant from, site::Instant t
   return out;
 }
 
-Result<std::pair<site::Instant, site::Instant>> dayBounds(const site::TimeZone& zone,
-                                                          LocalDay day) {
-  auto first = zone.toUtc(site::LocalTime(day));
-  if (!first)
-    return makeError("the start of " + site::formatLocal(site::LocalTime(day)) + ": " +
-                     first.message());
-  auto last = zone.toUtc(site::LocalTime(day + chr::days(1)));
-  if (!last)
-    return makeError("the end of " + site::formatLocal(site::LocalTime(day)) + ": " +
-                     last.message());
-  return std::pair{*first, *last};
+std::pair<site::Instant, site::Instant> dayBounds(const site::TimeZone& zone, LocalDay day) {
+  return {zone.startOfDay(day), zone.startOfDay(day + chr::days(1))};
 }
 
 Result<DayFigures> laborVsSalesDay(const LaborVsSalesInput& input, const site::TimeZone& zone,
                                    LocalDay day, site::Instant now) {
-  auto bounds = dayBounds(zone, day);
-  if (!bounds) return bounds.error();
-  const auto [dayStart, dayEnd] = *bounds;
+  const auto [dayStart, dayEnd] = dayBounds(zone, day);
   const std::vector<WorkSpan> worked = startedBefore(input.actual, now);
 
   DayFigures out;
@@ -168,11 +157,9 @@ Result<WeekFigures> laborVsSalesWeek(const LaborVsSalesInput& input, const site:
     addTotals(out.projected, day->projected);
     out.days.push_back(std::move(*day));
   }
-  auto bounds = dayBounds(zone, first);
-  auto last = dayBounds(zone, first + chr::days(6));
-  if (!bounds) return bounds.error();
-  if (!last) return last.error();
-  out.scheduled.heads = laborOver(input.scheduled, bounds->first, last->second).heads;
+  out.scheduled.heads =
+      laborOver(input.scheduled, zone.startOfDay(first), zone.startOfDay(first + chr::days(7)))
+          .heads;
   return out;
 }
 

@@ -7,8 +7,9 @@
 // Contract: pure functions over their inputs (work_spans.h builds the spans from the site; the
 // sales book and a SalesExpectation give the sales). Money is integer cents, time integer
 // minutes, ratios integer basis points; nothing reads a clock (`now` is passed in). Thread-safe.
-// - A day runs from local midnight to the next (92 or 100 intervals on a DST day). Errors: a
-//   local midnight that does not exist in the zone (a few zones change their clocks at 00:00).
+// - A day runs from its first instant to the next day's (site::TimeZone::startOfDay: local
+//   midnight, or the end of the gap where a zone changes its clocks at 00:00): 92 or 100
+//   intervals on a DST day.
 // - A span's cost is its minutes at its hourly rate plus its premium (`extraCents`), spread over
 //   its seconds; the split rounds so that the intervals add up to the span's cost exactly.
 // - Labor % is none (nullopt) while there are no sales (never infinity); sales per labor hour is
@@ -53,7 +54,7 @@ struct LaborVsSalesInput {
   std::vector<WorkSpan> actual;      // from punches; open stretches end at `now`
   std::vector<SalesInterval> sales;  // actual, any revenue center (summed)
   std::vector<ExpectedSales> expected;
-  std::string expectationSource;  // SalesExpectation::source(), shown with the projection
+  std::string expectationSource;  // DayExpectation::source (a range: its last day's)
 };
 
 struct LaborFigures {
@@ -101,8 +102,9 @@ struct DayFigures {
   friend bool operator==(const DayFigures&, const DayFigures&) = default;
 };
 
-// The UTC bounds [first, second) of a site-local day.
-Result<std::pair<site::Instant, site::Instant>> dayBounds(const site::TimeZone& zone, LocalDay day);
+// The UTC bounds [first, second) of a site-local day (site::TimeZone::startOfDay of it and of
+// the next).
+std::pair<site::Instant, site::Instant> dayBounds(const site::TimeZone& zone, LocalDay day);
 
 // The figures of `day` at `now` (now may be before, within or after the day).
 Result<DayFigures> laborVsSalesDay(const LaborVsSalesInput& input, const site::TimeZone& zone,

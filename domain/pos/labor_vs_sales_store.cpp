@@ -12,12 +12,8 @@ namespace chr = std::chrono;
 Result<LaborVsSalesInput> readInput(const LaborVsSalesSources& sources,
                                     const site::SiteModel& model, const site::TimeZone& zone,
                                     LocalDay first, int count, site::Instant now) {
-  auto begin = dayBounds(zone, first);
-  if (!begin) return begin.error();
-  auto end = dayBounds(zone, first + chr::days(count - 1));
-  if (!end) return end.error();
-  const site::Instant from = begin->first;
-  const site::Instant to = end->second;
+  const site::Instant from = zone.startOfDay(first);
+  const site::Instant to = zone.startOfDay(first + chr::days(count));
 
   auto rules = sources.rules(model);
   if (!rules) return makeError("the labor rules: " + rules.message());
@@ -28,51 +24,54 @@ Result<LaborVsSalesInput> readInput(const LaborVsSalesSources& sources,
   if (!scheduled) return scheduled.error();
   in.scheduled = std::move(*scheduled);
   in.actual = actualSpans(model, in.scheduled, from, to, now);
-  auto sales = salesIntervals(*sources.db, from, std::min(to, std::max(from, now)));
+  // One read of the sales book: the expectation's history before the range and the range's own
+  // sales up to now.
+  const site::Instant lookFrom = zone.startOfDay(first - sources.expectation->lookBack());
+  auto sales = salesIntervals(*sources.db, lookFrom, to);
   if (!sales) return sales.error();
-  in.sales = std::move(*sales);
-  in.expectationSource = sources.expectation->source();
-  for (int d = 0; d < count; ++d) {
-    auto expected = sources.expectation->expected(zone, first + chr::days(d));
-    if (!expected) return expected.error();
-    in.expected.insert(in.expected.end(), expected->begin(), expected->end());
+  for (const SalesInterval& s : *sales) {
+    if (s.start >= from && s.start < now) in.sales.push_back(s);
+  }
+  auto expected = sources.expectation->expected(*sales, zone, first, count);
+  if (!expected) return expected.error();
+  for (DayExpectation& day : *expected) {
+    // A range names the source of its last day: the one the days ahead are projected from.
+    in.expectationSource = day.source;
+    in.expected.insert(in.expected.end(), day.intervals.begin(), day.intervals.end());
   }
   return in;
-}
-
-Result<std::pair<site::SiteModel, site::TimeZone>> siteAndZone(Database& db) {
-  auto model = site::loadSite(db);
-  if (!model) return model.error();
-  auto zone = site::TimeZone::locate(model->site.timeZone);
-  if (!zone) return zone.error();
-  return std::pair{std::move(*model), *zone};
 }
 
 }  // namespace
 
 Result<SiteDay> siteDay(Database& db, site::Instant now) {
-  auto site = siteAndZone(db);
-  if (!site) return site.error();
-  return SiteDay{site->second, chr::floor<chr::days>(site->second.toLocal(now)),
-                 site->first.site.workweekStart};
+  auto model = site::loadSite(db);
+  if (!model) return model.error();
+  auto zone = site::TimeZone::locate(model->site.timeZone);
+  if (!zone) return zone.error();
+  const LocalDay today = chr::floor<chr::days>(zone->toLocal(now));
+  return SiteDay{std::move(*model), *zone, today};
+}
+
+Result<DayFigures> readLaborVsSalesDay(const LaborVsSalesSources& sources, const SiteDay& site,
+                                       LocalDay day, site::Instant now) {
+  auto in = readInput(sources, site.model, site.zone, day, 1, now);
+  if (!in) return in.error();
+  return laborVsSalesDay(*in, site.zone, day, now);
+}
+
+Result<WeekFigures> readLaborVsSalesWeek(const LaborVsSalesSources& sources, const SiteDay& site,
+                                         LocalDay first, site::Instant now) {
+  auto in = readInput(sources, site.model, site.zone, first, 7, now);
+  if (!in) return in.error();
+  return laborVsSalesWeek(*in, site.zone, first, now);
 }
 
 Result<DayFigures> readLaborVsSalesDay(const LaborVsSalesSources& sources, LocalDay day,
                                        site::Instant now) {
-  auto site = siteAndZone(*sources.db);
+  auto site = siteDay(*sources.db, now);
   if (!site) return site.error();
-  auto in = readInput(sources, site->first, site->second, day, 1, now);
-  if (!in) return in.error();
-  return laborVsSalesDay(*in, site->second, day, now);
-}
-
-Result<WeekFigures> readLaborVsSalesWeek(const LaborVsSalesSources& sources, LocalDay first,
-                                         site::Instant now) {
-  auto site = siteAndZone(*sources.db);
-  if (!site) return site.error();
-  auto in = readInput(sources, site->first, site->second, first, 7, now);
-  if (!in) return in.error();
-  return laborVsSalesWeek(*in, site->second, first, now);
+  return readLaborVsSalesDay(sources, *site, day, now);
 }
 
 }  // namespace atoms::pos

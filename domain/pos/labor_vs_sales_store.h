@@ -5,7 +5,7 @@
 //
 // Contract: reads only (any connection; the API calls it on the writer). `now` is passed in.
 // Errors are values: store reads, a rule book that cannot be had, an evaluation the engine
-// refuses (naming the shift), a day whose local midnight does not exist.
+// refuses (naming the shift).
 #pragma once
 
 #include <functional>
@@ -30,18 +30,23 @@ struct LaborVsSalesSources {
   labor::LaborOptions options;
 };
 
-// The site's local day holding `now`, and its zone (from the stored site).
+// The stored site, its zone and its local day holding `now`: one read of the site, handed to the
+// functions below so a request reads it once.
 struct SiteDay {
+  site::SiteModel model;
   site::TimeZone zone;
   LocalDay today;
-  unsigned workweekStart = 0;  // c_encoding, 0 = Sunday
 };
 Result<SiteDay> siteDay(Database& db, site::Instant now);
 
+// One day, or the seven days from `first`, of `site` (read by siteDay at the same `now`): the
+// sales book is read once for the range and the expectation's history before it.
+Result<DayFigures> readLaborVsSalesDay(const LaborVsSalesSources& sources, const SiteDay& site,
+                                       LocalDay day, site::Instant now);
+Result<WeekFigures> readLaborVsSalesWeek(const LaborVsSalesSources& sources, const SiteDay& site,
+                                         LocalDay first, site::Instant now);
+// The same, reading the site first.
 Result<DayFigures> readLaborVsSalesDay(const LaborVsSalesSources& sources, LocalDay day,
                                        site::Instant now);
-// The seven days from `first`.
-Result<WeekFigures> readLaborVsSalesWeek(const LaborVsSalesSources& sources, LocalDay first,
-                                         site::Instant now);
 
 }  // namespace atoms::pos

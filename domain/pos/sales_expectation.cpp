@@ -19,12 +19,11 @@ Result<std::vector<ExpectedSales>> weekdayAverage(const std::vector<SalesInterva
     sums[local - site::LocalTime(on)] += s.netCents;
     daysWithSales.insert(on);
   }
-  auto bounds = dayBounds(zone, day);
-  if (!bounds) return bounds.error();
+  const auto [dayStart, dayEnd] = dayBounds(zone, day);
   std::vector<ExpectedSales> out;
   if (daysWithSales.empty()) return out;
   const auto weeks = static_cast<std::int64_t>(daysWithSales.size());
-  for (site::Instant t = bounds->first; t < bounds->second; t += kIntervalLength) {
+  for (site::Instant t = dayStart; t < dayEnd; t += kIntervalLength) {
     auto it = sums.find(zone.toLocal(t) - site::LocalTime(day));
     if (it == sums.end()) continue;
     const std::int64_t sum = it->second;
@@ -35,15 +34,16 @@ Result<std::vector<ExpectedSales>> weekdayAverage(const std::vector<SalesInterva
   return out;
 }
 
-Result<std::vector<ExpectedSales>> WeekdayAverageSales::expected(const site::TimeZone& zone,
-                                                                 LocalDay day) {
-  auto first = dayBounds(zone, day - std::chrono::days(7 * kAverageWeeks));
-  auto last = dayBounds(zone, day - std::chrono::days(7));
-  if (!first) return first.error();
-  if (!last) return last.error();
-  auto history = read_(first->first, last->second);
-  if (!history) return history.error();
-  return weekdayAverage(*history, zone, day);
+Result<std::vector<DayExpectation>> WeekdayAverageSales::expected(
+    const std::vector<SalesInterval>& history, const site::TimeZone& zone, LocalDay first,
+    int count) const {
+  std::vector<DayExpectation> out;
+  for (int d = 0; d < count; ++d) {
+    auto day = weekdayAverage(history, zone, first + std::chrono::days(d));
+    if (!day) return day.error();
+    out.push_back(DayExpectation{kSource, std::move(*day)});
+  }
+  return out;
 }
 
 }  // namespace atoms::pos

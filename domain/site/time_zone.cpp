@@ -42,6 +42,15 @@ Result<Instant> TimeZone::toUtc(LocalTime local) const {
   }
 }
 
+Instant TimeZone::firstInstantFrom(LocalTime local) const {
+  const date::local_info info = zone_->get_info(toDate(local));
+  if (info.result == date::local_info::nonexistent) {
+    return Instant{info.second.begin.time_since_epoch()};
+  }
+  // Unique, or ambiguous: `first` is the offset before the clocks go back, the earlier instant.
+  return Instant{local.time_since_epoch() - info.first.offset};
+}
+
 LocalTime TimeZone::toLocal(Instant utc) const {
   return LocalTime{(utc + offsetAt(utc)).time_since_epoch()};
 }

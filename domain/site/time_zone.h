@@ -44,6 +44,15 @@ class TimeZone {
   // does not exist in America/Los_Angeles (clocks jump from -08:00 to -07:00)" or "... is
   // ambiguous in America/New_York (it occurs at -04:00 and at -05:00); give an explicit offset".
   Result<Instant> toUtc(LocalTime local) const;
+  // The first UTC instant whose wall-clock time is `local` or later, always defined: `local`
+  // itself when it occurs once, its first occurrence in the repeated hour (fall back), and the
+  // instant the clocks jump when it falls in the gap (spring forward).
+  Instant firstInstantFrom(LocalTime local) const;
+  // The UTC instant local day `day` starts: its first instant. A day whose midnight falls in a
+  // gap (zones that change at 00:00, e.g. America/Santiago) starts when the clocks jump, 01:00
+  // local; one whose midnight is repeated starts at the first midnight. Day d runs
+  // [startOfDay(d), startOfDay(d + 1)).
+  Instant startOfDay(std::chrono::local_days day) const { return firstInstantFrom(LocalTime(day)); }
   // The wall-clock time of a UTC instant (always defined).
   LocalTime toLocal(Instant utc) const;
   // The UTC offset in force at an instant.

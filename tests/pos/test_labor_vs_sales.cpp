@@ -202,6 +202,28 @@ BOOST_AUTO_TEST_CASE(dstDaysHave23And25Hours) {
   BOOST_TEST((fall.intervals[4].localStart == fall.intervals[8].localStart));
 }
 
+BOOST_AUTO_TEST_CASE(aMidnightInAGapOrRepeatedStartsTheDayAtItsFirstInstant) {
+  // Santiago jumps 00:00 -> 01:00 on 2026-09-06; Havana goes back 01:00 -> 00:00 on 2026-11-01.
+  const auto santiago = site::TimeZone::locate("America/Santiago").value();
+  const LocalDay jump = localDay(2026, 9, 6);
+  auto short_ = laborVsSalesDay({}, santiago, jump, sys_days(2026y / 9 / 1));
+  BOOST_TEST_REQUIRE(short_.ok(), short_.message());
+  BOOST_TEST(short_->intervals.size() == 92u);
+  BOOST_TEST((short_->intervals.front().start == sys_days(2026y / 9 / 6) + 4h));
+  BOOST_TEST((short_->intervals.front().localStart == site::LocalTime(jump) + 1h));
+  BOOST_TEST((dayBounds(santiago, jump - days(1)).second == dayBounds(santiago, jump).first));
+  auto average = weekdayAverage({}, santiago, jump);
+  BOOST_TEST_REQUIRE(average.ok(), average.message());
+
+  const auto havana = site::TimeZone::locate("America/Havana").value();
+  const LocalDay back = localDay(2026, 11, 1);
+  auto long_ = laborVsSalesDay({}, havana, back, sys_days(2026y / 9 / 1));
+  BOOST_TEST_REQUIRE(long_.ok(), long_.message());
+  BOOST_TEST(long_->intervals.size() == 100u);
+  BOOST_TEST((long_->intervals.front().start == sys_days(2026y / 11 / 1) + 4h));
+  BOOST_TEST((long_->intervals[0].localStart == long_->intervals[4].localStart));
+}
+
 BOOST_AUTO_TEST_CASE(theWeekdayAverageCountsTheWeeksThatSold) {
   LaborSite s;
   const std::vector<SalesInterval> history = {

@@ -43,6 +43,34 @@ BOOST_AUTO_TEST_CASE(gapAndOverlapReportBothOffsets) {
   BOOST_TEST((ny.toUtc(local(2026, 3, 8, 3, 0)).value() == utc(2026, 3, 8, 7, 0)));
 }
 
+// Real midnight changes in this tzdata (zdump -v): Santiago jumps 00:00 -> 01:00 on 2026-09-06,
+// Beirut on 2026-03-29; Havana goes back 01:00 -> 00:00 on 2026-11-01, so midnight happens twice.
+BOOST_AUTO_TEST_CASE(aDayWhoseMidnightIsInAGapStartsWhenTheClocksJump) {
+  const auto santiago = TimeZone::locate("America/Santiago").value();
+  const local_days jump{2026y / September / 6};
+  BOOST_TEST(!santiago.toUtc(LocalTime(jump)).ok());
+  BOOST_TEST((santiago.startOfDay(jump) == utc(2026, 9, 6, 4, 0)));
+  BOOST_TEST((santiago.toLocal(santiago.startOfDay(jump)) == local(2026, 9, 6, 1, 0)));
+  // The day before ends there: 24 hours at -04:00; the day itself has 23.
+  BOOST_TEST((santiago.startOfDay(jump) - santiago.startOfDay(jump - days(1)) == hours(24)));
+  BOOST_TEST((santiago.startOfDay(jump + days(1)) - santiago.startOfDay(jump) == hours(23)));
+  // Inside the gap, any wall-clock time gives the jump too.
+  BOOST_TEST((santiago.firstInstantFrom(local(2026, 9, 6, 0, 30)) == utc(2026, 9, 6, 4, 0)));
+  const auto beirut = TimeZone::locate("Asia/Beirut").value();
+  BOOST_TEST((beirut.startOfDay(local_days{2026y / March / 29}) == utc(2026, 3, 28, 22, 0)));
+}
+
+BOOST_AUTO_TEST_CASE(aDayWhoseMidnightIsRepeatedStartsAtTheFirst) {
+  const auto havana = TimeZone::locate("America/Havana").value();
+  const local_days back{2026y / November / 1};
+  BOOST_TEST(!havana.toUtc(LocalTime(back)).ok());
+  BOOST_TEST((havana.startOfDay(back) == utc(2026, 11, 1, 4, 0)));  // 00:00 CDT, not 05:00Z CST
+  BOOST_TEST((havana.startOfDay(back + days(1)) - havana.startOfDay(back) == hours(25)));
+  BOOST_TEST((havana.firstInstantFrom(local(2026, 11, 1, 0, 30)) == utc(2026, 11, 1, 4, 30)));
+  // An ordinary midnight is just midnight.
+  BOOST_TEST((havana.startOfDay(local_days{2026y / December / 1}) == utc(2026, 12, 1, 5, 0)));
+}
+
 BOOST_AUTO_TEST_CASE(unknownZoneIsAnErrorValue) {
   auto z = TimeZone::locate("Mars/Olympus_Mons");
   BOOST_REQUIRE(!z.ok());

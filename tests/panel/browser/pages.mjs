@@ -58,9 +58,11 @@ async function schedulesAWeek(page, ctx) {
   await page.waitForFunction(
     () => (document.querySelector("#page [role=status]") || {}).textContent?.startsWith("Saved"),
     { timeout: 20000 });
-  const text = await visibleText(page, "#page");
-  expect(text.includes("Open shifts") && text.includes("8.0 h"),
-    `${ctx.title}: the open shift and its 8 open hours are not shown`);
+  // The week is read again after the answer: wait for it rather than read once.
+  const shown = await page.waitForFunction(
+    () => { const t = document.querySelector("#page").innerText; return t.includes("Open shifts") && t.includes("8.0 h"); },
+    { timeout: 20000 }).then(() => true, () => false);
+  expect(shown, `${ctx.title}: the open shift and its 8 open hours are not shown: ${(await visibleText(page, "#page")).slice(0, 300)}`);
   await page.click("#page button[name=fill]");
   await page.waitForFunction(
     () => (document.querySelector("#page .plan-summary") || {}).textContent?.startsWith("filled 1 of 1"),
