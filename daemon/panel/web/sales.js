@@ -8,6 +8,7 @@ import { useLive } from "./live.js";
 
 const sourceWords = {
   weekday_average_4w: "the same weekday's average over the last four weeks",
+  forecast: "the demand forecast (the site's own sales history and the days you marked)",
 };
 
 function isoDay(d) {
